@@ -1,0 +1,332 @@
+/**
+ * One typed method per REST operation of the public read API. Knows nothing of MCP: it returns
+ * validated data with its meta, or throws an ApiError with a stable kind.
+ */
+import type { z } from 'zod';
+import { USER_AGENT } from '../version.js';
+import { silentLogger, type Logger } from '../log.js';
+import { ApiError, describeNetworkCause, kindForStatus } from './errors.js';
+import { DEFAULT_MAX_BODY_BYTES, parseRetryAfter, readBodyCapped, RetryAfterGate, sleep, type FetchLike, type GateWaitInfo } from './http.js';
+import {
+  DiscoveryDataSchema,
+  envelopeOf,
+  ErrorEnvelopeSchema,
+  formatJsonPath,
+  HealthResponseSchema,
+  InterviewBriefDataSchema,
+  JobListDataSchema,
+  MarketMapDataSchema,
+  PublicJobSchema,
+  ResponseMetaSchema,
+  type DiscoveryData,
+  type HealthResponse,
+  type InterviewBriefData,
+  type JobListData,
+  type MarketMapData,
+  type PublicJob,
+  type ResponseMeta,
+} from './schemas.js';
+
+export const API_PREFIX = '/api/public/v1';
+
+export interface JobListParams {
+  q?: string | undefined;
+  domain?: 'ai' | 'web3' | undefined;
+  skills?: readonly string[] | undefined;
+  seniority_level?: string | undefined;
+  remote_only?: boolean | undefined;
+  location_country?: string | undefined;
+  page?: number | undefined;
+  per_page?: number | undefined;
+  include_predicted_salaries?: boolean | undefined;
+}
+
+export interface SearchJobsParams extends JobListParams {
+  skill_match?: 'any' | 'all' | undefined;
+  company_type?: string | undefined;
+  min_salary_usd?: number | undefined;
+  max_salary_usd?: number | undefined;
+}
+
+export interface MarketMapParams {
+  status?: 'all' | 'ready' | 'partial' | 'missing' | 'error' | undefined;
+  layer?: string | undefined;
+}
+
+export type InterviewBriefParams = { company_id?: string | undefined; slug?: string | undefined; name?: string | undefined };
+
+export interface CallOptions {
+  signal?: AbortSignal | undefined;
+  /** Told when the call starts waiting out a Retry-After, so callers can report progress. */
+  onWait?: ((info: GateWaitInfo) => void) | undefined;
+}
+
+export interface ApiResult<T> {
+  data: T;
+  meta: ResponseMeta;
+  /** The HTTP status the API answered with (health: 200 or 503). */
+  status: number;
+  /** The request path and query (no origin). */
+  path: string;
+  /** When this client received the response (ISO 8601, UTC). */
+  retrievedAt: string;
+}
+
+export interface ApiClientOptions {
+  baseUrl: string;
+  fetch: FetchLike;
+  timeoutMs?: number;
+  maxRetryWaitS?: number;
+  maxBodyBytes?: number;
+  /** 503 handling: retries after the first attempt, and the total time they may take. */
+  unavailableRetries?: number;
+  unavailableBudgetMs?: number;
+  logger?: Logger;
+  /** Shared Retry-After gate; one per process unless a test wants its own. */
+  gate?: RetryAfterGate;
+  random?: () => number;
+}
+
+type Query = Record<string, string | number | boolean | readonly string[] | undefined>;
+
+/** Serializes a query: undefined omitted, arrays comma-joined, booleans as true/false. */
+export function buildQuery(query: Query): string {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query)) {
+    if (value === undefined) continue;
+    if (Array.isArray(value)) {
+      if (value.length === 0) continue;
+      params.append(key, value.join(','));
+    } else {
+      params.append(key, String(value));
+    }
+  }
+  const text = params.toString();
+  return text === '' ? '' : `?${text}`;
+}
+
+interface RawResponse {
+  status: number;
+  body: string;
+  headers: Headers;
+}
+
+export class ApiClient {
+  readonly baseUrl: string;
+  private readonly fetchImpl: FetchLike;
+  private readonly timeoutMs: number;
+  private readonly maxRetryWaitS: number;
+  private readonly maxBodyBytes: number;
+  private readonly unavailableRetries: number;
+  private readonly unavailableBudgetMs: number;
+  private readonly logger: Logger;
+  private readonly gate: RetryAfterGate;
+  private readonly random: () => number;
+
+  constructor(options: ApiClientOptions) {
+    this.baseUrl = options.baseUrl.replace(/\/+$/, '');
+    this.fetchImpl = options.fetch;
+    this.timeoutMs = options.timeoutMs ?? 15_000;
+    this.maxRetryWaitS = options.maxRetryWaitS ?? 20;
+    this.maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+    this.unavailableRetries = options.unavailableRetries ?? 2;
+    this.unavailableBudgetMs = options.unavailableBudgetMs ?? 5_000;
+    this.logger = options.logger ?? silentLogger;
+    this.gate = options.gate ?? new RetryAfterGate();
+    this.random = options.random ?? Math.random;
+  }
+
+  discover(options?: CallOptions): Promise<ApiResult<DiscoveryData>> {
+    return this.getEnvelope(API_PREFIX, DiscoveryDataSchema, options);
+  }
+
+  searchJobs(params: SearchJobsParams = {}, options?: CallOptions): Promise<ApiResult<JobListData>> {
+    const { q, domain, skills, skill_match, company_type, seniority_level, remote_only, location_country, min_salary_usd, max_salary_usd, page, per_page, include_predicted_salaries } = params;
+    const query = buildQuery({ q, domain, skills, skill_match, company_type, seniority_level, remote_only, location_country, min_salary_usd, max_salary_usd, page, per_page, include_predicted_salaries });
+    return this.getEnvelope(`${API_PREFIX}/search/jobs${query}`, JobListDataSchema, options);
+  }
+
+  listJobs(params: JobListParams = {}, options?: CallOptions): Promise<ApiResult<JobListData>> {
+    const { q, domain, skills, seniority_level, remote_only, location_country, page, per_page, include_predicted_salaries } = params;
+    const query = buildQuery({ q, domain, skills, seniority_level, remote_only, location_country, page, per_page, include_predicted_salaries });
+    return this.getEnvelope(`${API_PREFIX}/jobs${query}`, JobListDataSchema, options);
+  }
+
+  getJob(jobId: string, params: { include_predicted_salaries?: boolean | undefined } = {}, options?: CallOptions): Promise<ApiResult<PublicJob>> {
+    const query = buildQuery({ include_predicted_salaries: params.include_predicted_salaries });
+    return this.getEnvelope(`${API_PREFIX}/jobs/${encodeURIComponent(jobId)}${query}`, PublicJobSchema, options);
+  }
+
+  getMarketMap(params: MarketMapParams = {}, options?: CallOptions): Promise<ApiResult<MarketMapData>> {
+    return this.getEnvelope(`${API_PREFIX}/market-map${buildQuery({ status: params.status, layer: params.layer })}`, MarketMapDataSchema, options);
+  }
+
+  getCompanyInterviewBrief(params: InterviewBriefParams, options?: CallOptions): Promise<ApiResult<InterviewBriefData>> {
+    const query = buildQuery({ company_id: params.company_id, slug: params.slug, name: params.name });
+    return this.getEnvelope(`${API_PREFIX}/interview/company${query}`, InterviewBriefDataSchema, options);
+  }
+
+  /** Health: the 200 and the 503 body are both the health response, never an error. */
+  async getHealth(options?: CallOptions): Promise<ApiResult<HealthResponse>> {
+    const path = `${API_PREFIX}/mcp/health`;
+    const raw = await this.send(path, 'application/json', options, (status) => status === 503);
+    const body = parseJson(raw, path);
+    // Tolerate a health body wrapped in the success envelope as well as the bare form.
+    const wrapped = isRecord(body) && body.success === true && isRecord(body.data) && 'probes' in body.data;
+    const data = validate(HealthResponseSchema, wrapped ? body.data : body, path, wrapped ? 'data' : '');
+    const meta = wrapped ? validate(ResponseMetaSchema, (body as Record<string, unknown>).meta ?? {}, path, 'meta') : {};
+    return { data, meta, status: raw.status, path, retrievedAt: new Date().toISOString() };
+  }
+
+  /** The OpenAPI 3.1 description, as JSON. */
+  async getOpenApi(options?: CallOptions): Promise<Record<string, unknown>> {
+    const path = '/openapi.json';
+    const body = parseJson(await this.send(path, 'application/json', options), path);
+    if (!isRecord(body)) throw contractError(path, '(root)', 'expected a JSON object');
+    return body;
+  }
+
+  /** The agent index, as text. */
+  async getLlmsTxt(options?: CallOptions): Promise<string> {
+    return (await this.send('/llms.txt', 'text/plain, text/markdown;q=0.9', options)).body;
+  }
+
+  private async getEnvelope<T extends z.ZodType>(path: string, dataSchema: T, options?: CallOptions): Promise<ApiResult<z.output<T>>> {
+    const raw = await this.send(path, 'application/json', options);
+    const body = parseJson(raw, path);
+    const envelope = validate(envelopeOf(dataSchema), body, path, '');
+    return { data: envelope.data as z.output<T>, meta: envelope.meta, status: raw.status, path, retrievedAt: new Date().toISOString() };
+  }
+
+  /**
+   * One logical GET: waits at the Retry-After gate, sends, retries 429 within the caller's wait
+   * budget and 503 a bounded number of times, and turns every other non-2xx into an ApiError.
+   */
+  private async send(path: string, accept: string, options: CallOptions = {}, acceptStatus?: (status: number) => boolean): Promise<RawResponse> {
+    const started = Date.now();
+    let unavailableAttempts = 0;
+    for (;;) {
+      const waitedS = (Date.now() - started) / 1000;
+      const ticket = await this.gate.pass({ maxWaitS: this.maxRetryWaitS - waitedS, signal: options.signal, onWait: options.onWait });
+      let response: RawResponse;
+      try {
+        response = await this.attempt(path, accept, options.signal);
+      } finally {
+        ticket.settle();
+      }
+      const { status } = response;
+      if ((status >= 200 && status < 300) || acceptStatus?.(status)) return response;
+
+      const envelope = ErrorEnvelopeSchema.safeParse(safeJson(response.body));
+      const upstreamError = envelope.success ? envelope.data.error : undefined;
+      const upstreamMessage = envelope.success ? envelope.data.message : undefined;
+      const retryAfterS = parseRetryAfter(response.headers.get('retry-after'));
+
+      if (status === 429) {
+        // A 429 without a readable Retry-After still gets a pause: never hammer a limited API.
+        const seconds = retryAfterS ?? 5;
+        this.gate.block(seconds);
+        const budgetS = this.maxRetryWaitS - (Date.now() - started) / 1000;
+        this.logger.info(`429 on ${path}: Retry-After ${seconds}s`, { budgetS: Math.floor(budgetS) });
+        if (seconds <= budgetS) continue;
+        throw new ApiError('rate_limited', `rate limited: the API asked for a ${seconds}s pause before the next request`, { status, path, upstreamError, upstreamMessage, retryAfterS: seconds });
+      }
+
+      if (status === 503 || status === 502 || status === 504) {
+        const backoffMs = retryAfterS !== undefined ? retryAfterS * 1000 : this.backoffMs(unavailableAttempts);
+        const elapsed = Date.now() - started;
+        if (unavailableAttempts < this.unavailableRetries && elapsed + backoffMs <= this.unavailableBudgetMs) {
+          unavailableAttempts++;
+          this.logger.info(`${status} on ${path}; retry ${unavailableAttempts} of ${this.unavailableRetries} in ${backoffMs} ms`);
+          await sleep(backoffMs, options.signal).catch((reason: unknown) => {
+            throw this.abortError(path, options.signal, reason);
+          });
+          continue;
+        }
+      }
+
+      const kind = kindForStatus(status);
+      const detail = [upstreamError, upstreamMessage].filter(Boolean).join(': ');
+      const message = `HTTP ${status} from GET ${path}${detail ? ` (${detail})` : ''}${unavailableAttempts > 0 ? ` after ${unavailableAttempts + 1} attempts` : ''}`;
+      throw new ApiError(kind, message, { status, path, upstreamError, upstreamMessage, retryAfterS });
+    }
+  }
+
+  private backoffMs(attempt: number): number {
+    const base = 250 * 2 ** attempt;
+    return Math.round(base / 2 + this.random() * (base / 2));
+  }
+
+  /** One HTTP exchange, bounded by the per-request timeout and the caller's signal. */
+  private async attempt(path: string, accept: string, signal: AbortSignal | undefined): Promise<RawResponse> {
+    const controller = new AbortController();
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      controller.abort(new Error('timeout'));
+    }, this.timeoutMs);
+    const onAbort = () => controller.abort(signal!.reason);
+    if (signal?.aborted) onAbort();
+    else signal?.addEventListener('abort', onAbort, { once: true });
+    const fail = (error: unknown): never => {
+      if (error instanceof ApiError) throw error;
+      if (timedOut) throw new ApiError('timeout', `timeout: GET ${path} took longer than ${this.timeoutMs} ms`, { path, cause: error });
+      if (signal?.aborted) throw this.abortError(path, signal, error);
+      throw new ApiError('network', `network: GET ${path} failed: ${describeNetworkCause(error)}`, { path, cause: error });
+    };
+    try {
+      this.logger.debug(`GET ${path}`);
+      const response = await this.fetchImpl(this.baseUrl + path, {
+        method: 'GET',
+        headers: { accept, 'user-agent': USER_AGENT },
+        signal: controller.signal,
+        redirect: 'follow',
+      }).catch(fail);
+      const body = await readBodyCapped(response, this.maxBodyBytes, path).catch(fail);
+      return { status: response.status, body, headers: response.headers };
+    } finally {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
+    }
+  }
+
+  private abortError(path: string, signal: AbortSignal | undefined, cause: unknown): ApiError {
+    if (cause instanceof ApiError) return cause;
+    return new ApiError('cancelled', `cancelled: GET ${path} was cancelled by the caller`, { path, cause: signal?.reason ?? cause });
+  }
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined; // an error body that is not JSON still has its status; the caller reports that
+  }
+}
+
+function contractError(path: string, jsonPath: string, problem: string, cause?: unknown): ApiError {
+  return new ApiError('upstream_contract', `upstream_contract: GET ${path} answered with a body that breaks the API contract at ${jsonPath}: ${problem}`, { path, jsonPath, cause });
+}
+
+function parseJson(raw: RawResponse, path: string): unknown {
+  const type = raw.headers.get('content-type') ?? '';
+  try {
+    return JSON.parse(raw.body);
+  } catch (error) {
+    const hint = raw.body.trim() === '' ? 'the body is empty' : /json/i.test(type) ? 'the JSON is malformed or truncated' : `the body is not JSON (content-type ${type || 'missing'})`;
+    throw new ApiError('upstream_contract', `upstream_contract: GET ${path} answered HTTP ${raw.status}, but ${hint}`, { status: raw.status, path, cause: error });
+  }
+}
+
+function validate<T extends z.ZodType>(schema: T, value: unknown, path: string, prefix: string): z.output<T> {
+  const parsed = schema.safeParse(value);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0]!;
+  const jsonPath = formatJsonPath([...(prefix ? [prefix] : []), ...issue.path]);
+  const more = parsed.error.issues.length > 1 ? ` (and ${parsed.error.issues.length - 1} more)` : '';
+  throw contractError(path, jsonPath, `${issue.message}${more}`, parsed.error);
+}

@@ -1,0 +1,210 @@
+/**
+ * What the client needs from HTTP, and nothing of MCP: the production fetch (undici with one
+ * keep-alive, proxy-aware dispatcher), a cancellable sleep, the client-wide Retry-After gate and a
+ * body reader that refuses oversized responses without buffering them.
+ */
+import { ApiError } from './errors.js';
+
+/** The fetch the client calls. Injectable so msw (which patches globalThis.fetch) can stand in. */
+export type FetchLike = (url: string, init: RequestInit) => Promise<Response>;
+
+export interface UndiciFetchOptions {
+  timeoutMs: number;
+  /** Most sockets kept per origin; calls above it queue in undici instead of opening more. */
+  connections?: number;
+}
+
+/**
+ * Production path: `undici.fetch` with one EnvHttpProxyAgent for the process, which honours
+ * HTTPS_PROXY / HTTP_PROXY / NO_PROXY and keeps connections alive. undici is imported on first
+ * use, so offline mode and `--help` never pay for loading it.
+ */
+export function createUndiciFetch(options: UndiciFetchOptions): FetchLike {
+  let ready: Promise<FetchLike> | undefined;
+  const load = async (): Promise<FetchLike> => {
+    const undici = await import('undici');
+    const dispatcher = new undici.EnvHttpProxyAgent({
+      connections: options.connections ?? 64,
+      keepAliveTimeout: 30_000,
+      headersTimeout: options.timeoutMs,
+      bodyTimeout: options.timeoutMs,
+    });
+    const fetch = undici.fetch as unknown as (url: string, init: RequestInit & { dispatcher: unknown }) => Promise<Response>;
+    return (url, init) => fetch(url, { ...init, dispatcher });
+  };
+  return async (url, init) => {
+    ready ??= load();
+    return (await ready)(url, init);
+  };
+}
+
+/** Resolves after `ms`, or rejects with the signal's reason as soon as it aborts. */
+export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal!.reason);
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+/** Races a promise against a signal, without cancelling the promise itself. */
+export function raceAbort<T>(promise: Promise<T>, signal?: AbortSignal): Promise<T> {
+  if (!signal) return promise;
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(error);
+      },
+    );
+  });
+}
+
+/**
+ * Parses Retry-After: integer seconds (the spec's form) or an HTTP-date. Returns whole seconds,
+ * at least 1, or undefined when absent or unreadable.
+ */
+export function parseRetryAfter(value: string | null, now: number = Date.now()): number | undefined {
+  if (value === null) return undefined;
+  const text = value.trim();
+  if (/^\d+$/.test(text)) return Math.max(1, Number(text));
+  const date = Date.parse(text);
+  if (Number.isNaN(date)) return undefined;
+  return Math.max(1, Math.ceil((date - now) / 1000));
+}
+
+export interface GateWaitInfo {
+  seconds: number;
+  reason: 'rate_limited';
+}
+
+export interface GatePassOptions {
+  /** Seconds this caller may still spend waiting; beyond it the call fails fast. */
+  maxWaitS: number;
+  signal?: AbortSignal | undefined;
+  onWait?: ((info: GateWaitInfo) => void) | undefined;
+}
+
+export interface GateTicket {
+  /** Seconds spent waiting at the gate. */
+  readonly waitedMs: number;
+  /** Must be called once the request this ticket let through has its status. */
+  settle(): void;
+}
+
+/**
+ * The client-wide Retry-After cool-down. While it lasts, no request of any kind goes upstream.
+ * When it ends, one request goes first (the probe); the others wait for its status, so a burst
+ * of callers produces one upstream request per window, not one each.
+ */
+export class RetryAfterGate {
+  private until = 0;
+  private halfOpen = false;
+  private probing: Promise<void> | undefined;
+
+  constructor(private readonly now: () => number = Date.now) {}
+
+  /** Seconds left in the current cool-down (0 when none). */
+  remainingS(): number {
+    return Math.max(0, Math.ceil((this.until - this.now()) / 1000));
+  }
+
+  /** Starts (or extends) a cool-down of `seconds` from now. */
+  block(seconds: number): void {
+    this.until = Math.max(this.until, this.now() + seconds * 1000);
+    this.halfOpen = true;
+  }
+
+  async pass(options: GatePassOptions): Promise<GateTicket> {
+    const started = this.now();
+    for (;;) {
+      const waitMs = this.until - this.now();
+      if (waitMs > 0) {
+        const seconds = Math.ceil(waitMs / 1000);
+        const budgetS = options.maxWaitS - (this.now() - started) / 1000;
+        if (seconds > budgetS) {
+          throw new ApiError('rate_limited', `rate limited: the API asked for a ${seconds}s pause, longer than this call may wait (${Math.max(0, Math.floor(budgetS))}s)`, { status: 429, retryAfterS: seconds });
+        }
+        options.onWait?.({ seconds, reason: 'rate_limited' });
+        await sleep(waitMs, options.signal);
+        continue;
+      }
+      if (this.probing) {
+        await raceAbort(this.probing, options.signal);
+        continue;
+      }
+      const waitedMs = this.now() - started;
+      if (this.halfOpen) {
+        this.halfOpen = false;
+        let release!: () => void;
+        this.probing = new Promise<void>((resolve) => (release = resolve));
+        let settled = false;
+        return {
+          waitedMs,
+          settle: () => {
+            if (settled) return;
+            settled = true;
+            this.probing = undefined;
+            release();
+          },
+        };
+      }
+      return { waitedMs, settle: () => {} };
+    }
+  }
+}
+
+export const DEFAULT_MAX_BODY_BYTES = 8 * 1024 * 1024;
+
+/**
+ * Reads a body as text, refusing it when Content-Length or the bytes read exceed `maxBytes`.
+ * The stream is cancelled on refusal, so an oversized body is never held whole.
+ */
+export async function readBodyCapped(response: Response, maxBytes: number, path: string): Promise<string> {
+  const tooLarge = (size: string) =>
+    new ApiError('upstream_contract', `upstream_contract: the response to ${path} is ${size}, over the ${formatBytes(maxBytes)} cap; refused without reading it`, {
+      status: response.status,
+      path,
+    });
+  const declared = Number(response.headers.get('content-length'));
+  if (Number.isFinite(declared) && declared > maxBytes) {
+    await response.body?.cancel().catch(() => {});
+    throw tooLarge(`${formatBytes(declared)} (Content-Length)`);
+  }
+  if (!response.body) return '';
+  const reader = response.body.getReader();
+  const decoder = new TextDecoder();
+  let total = 0;
+  let text = '';
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > maxBytes) {
+      await reader.cancel().catch(() => {});
+      throw tooLarge(`more than ${formatBytes(maxBytes)}`);
+    }
+    text += decoder.decode(value, { stream: true });
+  }
+  return text + decoder.decode();
+}
+
+function formatBytes(bytes: number): string {
+  if (bytes >= 1024 * 1024) return `${(bytes / (1024 * 1024)).toFixed(bytes % (1024 * 1024) === 0 ? 0 : 1)} MB`;
+  if (bytes >= 1024) return `${Math.round(bytes / 1024)} KB`;
+  return `${bytes} bytes`;
+}

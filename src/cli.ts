@@ -1,0 +1,2 @@
+import { VERSION } from './version.js';
+process.stdout.write(`${VERSION}\n`);

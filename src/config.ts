@@ -1,0 +1,113 @@
+/**
+ * The one place configuration is decided: flags > environment > defaults, validated by zod into
+ * one frozen Config. Each step is a pure function so it can be tested without a process.
+ */
+import { z } from 'zod';
+
+export const LOG_LEVELS = ['error', 'warn', 'info', 'debug'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+/** Raw values as commander hands them over (strings, or booleans for switches). */
+export interface RawOptions {
+  baseUrl?: string | undefined;
+  offline?: boolean | undefined;
+  timeoutMs?: string | number | undefined;
+  maxRetryWaitS?: string | number | undefined;
+  logLevel?: string | undefined;
+  /** commander's `--no-cache` sets `cache: false`. */
+  cache?: boolean | undefined;
+}
+
+/** Each option, its flag, its environment variable and its default: the table of CONTRACT.md. */
+export const OPTION_TABLE = [
+  { key: 'baseUrl', flag: '--base-url <url>', env: 'SERVICE_MCP_BASE_URL', description: "the hosted API's origin (no live default: without it the embedded offline API is used)" },
+  { key: 'offline', flag: '--offline', env: 'SERVICE_MCP_OFFLINE', description: 'use the embedded offline API (bundled snapshot data, not live)' },
+  { key: 'timeoutMs', flag: '--timeout-ms <n>', env: 'SERVICE_MCP_TIMEOUT_MS', description: 'per-request timeout in milliseconds', default: 15_000 },
+  { key: 'maxRetryWaitS', flag: '--max-retry-wait-s <n>', env: 'SERVICE_MCP_MAX_RETRY_WAIT_S', description: 'longest Retry-After waited out inside one tool call, in seconds', default: 20 },
+  { key: 'logLevel', flag: '--log-level <level>', env: 'SERVICE_MCP_LOG_LEVEL', description: 'error, warn, info or debug, to stderr', default: 'warn' },
+  { key: 'cache', flag: '--no-cache', env: 'SERVICE_MCP_NO_CACHE', description: 'turn off the in-memory response cache' },
+] as const;
+
+const flagName = (key: string) => OPTION_TABLE.find((o) => o.key === key)!.flag.split(' ')[0];
+const envName = (key: string) => OPTION_TABLE.find((o) => o.key === key)!.env;
+
+const integerFrom = (min: number, max: number) =>
+  z.union([z.number(), z.string().trim().regex(/^\d+$/, 'must be a whole number').transform(Number)]).pipe(z.number().int('must be a whole number').min(min, `must be at least ${min}`).max(max, `must be at most ${max}`));
+
+const ConfigSchema = z
+  .object({
+    baseUrl: z
+      .string()
+      .trim()
+      .refine((value) => {
+        if (!URL.canParse(value)) return false;
+        const url = new URL(value);
+        return url.protocol === 'http:' || url.protocol === 'https:';
+      }, 'must be an absolute http(s) URL')
+      .refine((value) => !URL.canParse(value) || (new URL(value).username === '' && new URL(value).password === ''), 'must not carry credentials')
+      .transform((value) => value.replace(/\/+$/, ''))
+      .optional(),
+    offline: z.boolean(),
+    timeoutMs: integerFrom(1, 600_000),
+    maxRetryWaitS: integerFrom(0, 3_600),
+    logLevel: z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(', ')}` }),
+    cache: z.boolean(),
+  })
+  .transform((c) => ({
+    ...c,
+    // No base URL at all means offline: the spec's {base_url} is deployment-specific.
+    offline: c.offline || c.baseUrl === undefined,
+    offlineReason: c.offline ? ('requested' as const) : c.baseUrl === undefined ? ('no_base_url' as const) : undefined,
+  }));
+
+export type Config = Readonly<z.output<typeof ConfigSchema>>;
+
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError';
+}
+
+const TRUE = new Set(['1', 'true', 'yes', 'on']);
+const FALSE = new Set(['0', 'false', 'no', 'off', '']);
+
+function envBoolean(env: NodeJS.ProcessEnv, key: string): boolean | undefined {
+  const raw = env[envName(key)];
+  if (raw === undefined) return undefined;
+  const value = raw.trim().toLowerCase();
+  if (TRUE.has(value)) return true;
+  if (FALSE.has(value)) return false;
+  throw new ConfigError(`${envName(key)}=${JSON.stringify(raw)} is not a boolean (use 1 or 0)`);
+}
+
+/** Merges the sources (flag > env > default) into an unvalidated candidate. */
+export function mergeSources(flags: RawOptions, env: NodeJS.ProcessEnv): Record<string, unknown> {
+  const pick = (key: keyof RawOptions, fallback?: unknown) => flags[key] ?? emptyToUndefined(env[envName(key)]) ?? fallback;
+  const noCacheEnv = envBoolean(env, 'cache');
+  return {
+    baseUrl: pick('baseUrl'),
+    offline: flags.offline ?? envBoolean(env, 'offline') ?? false,
+    timeoutMs: pick('timeoutMs', 15_000),
+    maxRetryWaitS: pick('maxRetryWaitS', 20),
+    logLevel: typeof pick('logLevel') === 'string' ? String(pick('logLevel')).trim().toLowerCase() : 'warn',
+    // commander gives cache=true by default and false for --no-cache; only the explicit flag outranks env.
+    cache: flags.cache === false ? false : noCacheEnv === true ? false : true,
+  };
+}
+
+function emptyToUndefined(value: string | undefined): string | undefined {
+  return value === undefined || value.trim() === '' ? undefined : value;
+}
+
+/** Validates merged sources into a frozen Config, or throws a ConfigError naming the flag and env var. */
+export function resolveConfig(flags: RawOptions = {}, env: NodeJS.ProcessEnv = process.env): Config {
+  const merged = mergeSources(flags, env);
+  const parsed = ConfigSchema.safeParse(merged);
+  if (!parsed.success) {
+    const messages = parsed.error.issues.map((issue) => {
+      const key = String(issue.path[0] ?? '');
+      const shown = JSON.stringify(merged[key]);
+      return `${flagName(key)} / ${envName(key)}: ${shown} ${issue.message}`;
+    });
+    throw new ConfigError(`invalid configuration: ${messages.join('; ')}`);
+  }
+  return Object.freeze(parsed.data);
+}

@@ -1,0 +1,53 @@
+/**
+ * Logging goes to stderr only (stdout is the JSON-RPC channel in stdio mode). Sinks can be added,
+ * so the MCP layer can forward the same lines as `notifications/message`.
+ */
+import { redactSecrets } from './api/errors.js';
+import type { LogLevel } from './config.js';
+
+const RANK: Record<LogLevel, number> = { error: 0, warn: 1, info: 2, debug: 3 };
+
+export type LogSink = (level: LogLevel, message: string, data?: Record<string, unknown>) => void;
+
+export interface Logger {
+  error(message: string, data?: Record<string, unknown>): void;
+  warn(message: string, data?: Record<string, unknown>): void;
+  info(message: string, data?: Record<string, unknown>): void;
+  debug(message: string, data?: Record<string, unknown>): void;
+  enabled(level: LogLevel): boolean;
+  /** Adds a sink that sees every line at or above the logger's level; returns its remover. */
+  addSink(sink: LogSink): () => void;
+}
+
+export function createLogger(level: LogLevel, write: (line: string) => void = (line) => process.stderr.write(line)): Logger {
+  const sinks = new Set<LogSink>();
+  const enabled = (at: LogLevel) => RANK[at] <= RANK[level];
+  const emit = (at: LogLevel, message: string, data?: Record<string, unknown>) => {
+    if (!enabled(at)) return;
+    const safe = redactSecrets(message);
+    const suffix = data && Object.keys(data).length > 0 ? ` ${redactSecrets(JSON.stringify(data))}` : '';
+    write(`[service-mcp] ${at}: ${safe}${suffix}\n`);
+    for (const sink of sinks) {
+      try {
+        sink(at, safe, data);
+      } catch (error) {
+        // A broken sink (e.g. a closed transport) must not break the call that logged.
+        write(`[service-mcp] warn: log sink failed: ${String(error)}\n`);
+      }
+    }
+  };
+  return {
+    error: (m, d) => emit('error', m, d),
+    warn: (m, d) => emit('warn', m, d),
+    info: (m, d) => emit('info', m, d),
+    debug: (m, d) => emit('debug', m, d),
+    enabled,
+    addSink(sink) {
+      sinks.add(sink);
+      return () => sinks.delete(sink);
+    },
+  };
+}
+
+/** A logger that drops everything: the default for library use and tests. */
+export const silentLogger: Logger = createLogger('error', () => {});
