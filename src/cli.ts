@@ -1,2 +1,137 @@
-import { VERSION } from './version.js';
-process.stdout.write(`${VERSION}\n`);
+/**
+ * The commander front-end, and the only module that writes to stdout on purpose. With no
+ * subcommand it runs the stdio MCP server; heavier modes are imported only when chosen.
+ */
+import { Command, CommanderError, Option } from 'commander';
+import { ConfigError, OPTION_TABLE, resolveConfig, type Config, type RawOptions } from './config.js';
+import { createLogger, type Logger } from './log.js';
+import { PACKAGE_NAME, VERSION } from './version.js';
+
+const EXIT_OK = 0;
+const EXIT_TOOL_ERROR = 1;
+const EXIT_USAGE = 2;
+
+class UsageError extends Error {}
+
+const EXAMPLES = `
+Examples:
+  $ npx -y service-mcp                                  MCP server over stdio (for Claude Desktop, IDEs)
+  $ service-mcp tools                                   list the tools
+  $ service-mcp call search_jobs '{"q":"rust","domain":"web3","per_page":5}'
+  $ service-mcp call get_job '{"job_id":"job_ai_0001"}' --json
+  $ service-mcp --base-url https://api.example.com call check_api_health
+  $ service-mcp mock-api --port 4010                    serve the embedded offline API over HTTP
+
+Without --base-url (or SERVICE_MCP_BASE_URL) every command uses the embedded offline
+snapshot, and every result says so.`;
+
+/** Writes to stdout and resolves once it is flushed, so an exit right after loses nothing. */
+function print(text: string): Promise<void> {
+  return new Promise((resolve) => process.stdout.write(text.endsWith('\n') ? text : `${text}\n`, () => resolve()));
+}
+
+function configFrom(command: Command): { config: Config; logger: Logger } {
+  const config = resolveConfig(command.optsWithGlobals() as RawOptions);
+  return { config, logger: createLogger(config.logLevel) };
+}
+
+function parseJsonArgs(text: string | undefined): unknown {
+  if (text === undefined || text.trim() === '') return {};
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw new UsageError(`json-args is not valid JSON: ${(error as Error).message}. Example: '{"q":"rust","per_page":5}'`);
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new UsageError('json-args must be a JSON object, e.g. \'{"job_id":"job_ai_0001"}\'');
+  return value;
+}
+
+export function buildProgram(): Command {
+  const program = new Command(PACKAGE_NAME)
+    .description('MCP server for the public hiring-intelligence API (AI and web3 jobs, market map, interview briefs).\nWith no command, serves MCP over stdio.')
+    .version(VERSION, '-v, --version')
+    .showHelpAfterError('(run with --help for usage)')
+    .exitOverride();
+  for (const option of OPTION_TABLE) {
+    program.addOption(new Option(option.flag, `${option.description} [env ${option.env}]`));
+  }
+  program.addHelpText('after', EXAMPLES);
+
+  program.action(async (_options, command: Command) => {
+    const { config, logger } = configFrom(command);
+    const [{ createBackend }, { runStdio }] = await Promise.all([import('./backend.js'), import('./transports/stdio.js')]);
+    await runStdio(createBackend(config, logger), logger);
+  });
+
+  program
+    .command('tools')
+    .description('list the tools, one line each (--json: their full definitions)')
+    .option('--json', 'print the full tool definitions as JSON')
+    .action(async (options: { json?: boolean }) => {
+      const [{ TOOLS }, { toolCatalog }] = await Promise.all([import('./tools/index.js'), import('./tools/catalog.js')]);
+      if (options.json) return print(JSON.stringify(toolCatalog(), null, 2));
+      const width = Math.max(...TOOLS.map((t) => t.name.length));
+      return print(TOOLS.map((t) => `${t.name.padEnd(width)}  ${t.title}: ${t.description.split(/(?<=\.)\s/)[0]}`).join('\n'));
+    });
+
+  program
+    .command('call')
+    .description('call one tool once and print its text result (exit 0 ok, 1 tool error, 2 usage)')
+    .argument('<tool>', 'tool name, as listed by `service-mcp tools`')
+    .argument('[json-args]', 'tool arguments as a JSON object')
+    .option('--json', 'print the whole result (content, structuredContent, isError) as JSON')
+    .action(async (name: string, jsonArgs: string | undefined, options: { json?: boolean }, command: Command) => {
+      const { config, logger } = configFrom(command);
+      const [{ findTool, TOOLS }, { runTool }, { createBackend }] = await Promise.all([import('./tools/index.js'), import('./tools/run.js'), import('./backend.js')]);
+      const tool = findTool(name);
+      if (!tool) throw new UsageError(`unknown tool ${JSON.stringify(name)}; tools: ${TOOLS.map((t) => t.name).join(', ')}`);
+      const args = parseJsonArgs(jsonArgs);
+      const backend = createBackend(config, logger);
+      const controller = new AbortController();
+      process.once('SIGINT', () => controller.abort(new Error('interrupted')));
+      const result = await runTool(tool, args, { client: backend.client, mode: backend.mode, signal: controller.signal });
+      const text = result.content.map((c) => (c.type === 'text' ? c.text : '')).join('\n');
+      await print(options.json ? JSON.stringify(result, null, 2) : text);
+      process.exit(result.isError ? EXIT_TOOL_ERROR : EXIT_OK);
+    });
+
+  program
+    .command('mock-api')
+    .description('serve the embedded offline API over HTTP (same paths as the hosted API)')
+    .option('--port <n>', 'port to listen on (0 picks a free one)', '4010')
+    .option('--host <host>', 'interface to bind', '127.0.0.1')
+    .action(async (options: { port: string; host: string }, command: Command) => {
+      const { logger } = configFrom(command);
+      if (!/^\d+$/.test(options.port) || Number(options.port) > 65_535) throw new UsageError(`--port must be a whole number from 0 to 65535, got ${JSON.stringify(options.port)}`);
+      const { startOfflineServer } = await import('./offline/server.js');
+      const server = await startOfflineServer({ host: options.host, port: Number(options.port) });
+      await print(`mock-api listening on ${server.url} (embedded offline snapshot; try ${server.url}/api/public/v1)`);
+      const stop = () => void server.close().finally(() => process.exit(EXIT_OK));
+      process.once('SIGINT', stop);
+      process.once('SIGTERM', stop);
+      logger.info('mock-api ready');
+    });
+
+  return program;
+}
+
+export async function main(argv: readonly string[] = process.argv): Promise<void> {
+  const program = buildProgram();
+  try {
+    await program.parseAsync(argv as string[]);
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      // Help and version are successes; every other parse failure is bad usage.
+      process.exit(error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.code === 'commander.help' ? EXIT_OK : EXIT_USAGE);
+    }
+    if (error instanceof ConfigError || error instanceof UsageError) {
+      process.stderr.write(`${PACKAGE_NAME}: ${error.message}\n`);
+      process.exit(EXIT_USAGE);
+    }
+    process.stderr.write(`${PACKAGE_NAME}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.exit(EXIT_TOOL_ERROR);
+  }
+}
+
+await main();

@@ -1,0 +1,40 @@
+/**
+ * Builds the API client the configuration asks for: the hosted API through undici, or the
+ * embedded offline API dispatched in-process. Both are loaded on first use, so start-up does no
+ * I/O and loads neither undici nor the snapshot until a tool is called.
+ */
+import { ApiClient } from './api/client.js';
+import { createUndiciFetch, RetryAfterGate, type FetchLike } from './api/http.js';
+import type { Config } from './config.js';
+import type { Logger } from './log.js';
+import type { Mode } from './tools/provenance.js';
+
+export interface Backend {
+  client: ApiClient;
+  mode: Mode;
+  /** The origin requests go to (for offline mode, a placeholder that is never resolved). */
+  baseUrl: string;
+}
+
+export const OFFLINE_ORIGIN = 'http://offline.invalid';
+
+function lazyFetch(load: () => Promise<FetchLike>): FetchLike {
+  let ready: Promise<FetchLike> | undefined;
+  return async (url, init) => {
+    ready ??= load();
+    return (await ready)(url, init);
+  };
+}
+
+async function loadOfflineFetch(): Promise<FetchLike> {
+  const [{ createOfflineFetch }, { createOfflineEngine }] = await Promise.all([import('./offline/fetch.js'), import('./offline/engine.js')]);
+  return createOfflineFetch(createOfflineEngine());
+}
+
+export function createBackend(config: Config, logger: Logger, gate: RetryAfterGate = new RetryAfterGate()): Backend {
+  const offline = config.offline || config.baseUrl === undefined;
+  const baseUrl = offline ? OFFLINE_ORIGIN : config.baseUrl!;
+  const fetch = offline ? lazyFetch(loadOfflineFetch) : createUndiciFetch({ timeoutMs: config.timeoutMs });
+  const client = new ApiClient({ baseUrl, fetch, timeoutMs: config.timeoutMs, maxRetryWaitS: config.maxRetryWaitS, logger, gate });
+  return { client, mode: offline ? 'offline' : 'live', baseUrl };
+}

@@ -1,0 +1,49 @@
+/**
+ * Jobs as compact lines for a model: every field the contract requires (job_id, title, company,
+ * location/remote, freshness, last_seen, salary with its evidence class), nothing else, in one pass.
+ */
+import type { JobListData, Pagination, PublicJob } from '../api/schemas.js';
+import { renderSalary } from './salary.js';
+import { fencedJson, oneLine, quote } from './text.js';
+
+function where(job: PublicJob): string {
+  const place = job.location_text ? oneLine(job.location_text, 60) : '';
+  const country = job.location_country ? oneLine(job.location_country, 8) : '';
+  const location = place && country && !place.includes(country) ? `${place}, ${country}` : place || country || 'location not stated';
+  return job.remote_status ? `${location}; ${oneLine(job.remote_status, 20)}` : location;
+}
+
+function company(job: PublicJob): string {
+  const type = job.company.type ? ` (${oneLine(job.company.type, 30)})` : '';
+  return `${quote(job.company.name, 80)}${type}`;
+}
+
+/** One job on one line (two for detail), e.g. `job_ai_0001 "Staff ML Engineer" at "Acme" (ai_lab) | …`. */
+export function renderJobLine(job: PublicJob): string {
+  const seen = job.last_seen ? `last_seen ${oneLine(job.last_seen, 30)}` : 'last_seen not stated';
+  return `${oneLine(job.job_id, 80)} ${quote(job.title, 120)} at ${company(job)} | ${where(job)} | ${oneLine(job.freshness, 20)}, ${seen} | salary: ${renderSalary(job.salary)}`;
+}
+
+export function renderPagination(p: Pagination, shown: number): string {
+  const range = shown === 0 ? 'no jobs on this page' : `jobs ${(p.page - 1) * p.per_page + 1}–${(p.page - 1) * p.per_page + shown}`;
+  const next = p.has_next ? `; next: same arguments with page=${p.page + 1}` : '; last page';
+  return `Page ${p.page} of ${p.total_pages}, ${p.total} total (${range})${next}.`;
+}
+
+export function renderJobList(data: JobListData): string {
+  const lines = [renderPagination(data.pagination, data.jobs.length)];
+  data.jobs.forEach((job, index) => lines.push(`${index + 1}. ${renderJobLine(job)}`));
+  if (data.jobs.length > 0) lines.push('Postings are evidence of demand, not of hires. Fetch a job with get_job before recommending it.');
+  return lines.join('\n');
+}
+
+/** Detail view: the summary line, then the remaining fields a reader needs to judge the posting. */
+export function renderJobDetail(job: PublicJob): string {
+  const lines = [renderJobLine(job)];
+  lines.push(`role: ${quote(job.role.label, 80)}${job.role.confidence === null ? '' : ` (confidence ${job.role.confidence})`} | seniority: ${job.seniority_level ? oneLine(job.seniority_level, 30) : 'not stated'} | domain: ${job.domain_id} (${job.domain_assignment})`);
+  if (job.skills.length > 0) lines.push(`skills: ${job.skills.map((s) => oneLine(s, 40)).join(', ')}`);
+  if (job.url) lines.push(`url: ${oneLine(job.url, 300)}`);
+  const extras = Object.fromEntries((['requirements', 'operating_expectations', 'proof_signals', 'evidence_quality'] as const).filter((key) => job[key] !== undefined).map((key) => [key, job[key]]));
+  if (Object.keys(extras).length > 0) lines.push(`Posting details (upstream data):\n${fencedJson(extras, 3_000)}`);
+  return lines.join('\n');
+}

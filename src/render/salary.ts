@@ -1,0 +1,36 @@
+/**
+ * Salaries are shown with their evidence class, always: a disclosed range, one extracted from the
+ * posting text and a model's prediction are different kinds of evidence and are never merged.
+ */
+import type { PublicJobSalary } from '../api/schemas.js';
+import { oneLine } from './text.js';
+
+export const SALARY_CLASSES = {
+  disclosed: 'disclosed by the employer',
+  extracted: 'extracted from the posting text',
+  predicted: 'model estimate, not disclosed',
+} as const;
+
+export type KnownSalaryClass = keyof typeof SALARY_CLASSES;
+
+export function isKnownSalaryClass(source: string): source is KnownSalaryClass {
+  return Object.hasOwn(SALARY_CLASSES, source);
+}
+
+/** `$180k–$220k / year [disclosed]`, `… [predicted: model estimate, not disclosed]`, or `none`. */
+export function renderSalary(salary: PublicJobSalary | null): string {
+  if (salary === null) return 'none';
+  const amount = oneLine(salary.display, 60) || renderRange(salary);
+  const source = oneLine(salary.source, 40);
+  if (source === 'predicted') return `${amount} [predicted: ${SALARY_CLASSES.predicted}]`;
+  if (isKnownSalaryClass(source)) return `${amount} [${source}]`;
+  return `${amount} [source "${source}": unrecognised evidence class, shown as given]`;
+}
+
+function renderRange(salary: PublicJobSalary): string {
+  const currency = oneLine(salary.currency, 8);
+  if (salary.min !== null && salary.max !== null) return `${currency} ${salary.min}–${salary.max}`;
+  if (salary.min !== null) return `${currency} from ${salary.min}`;
+  if (salary.max !== null) return `${currency} up to ${salary.max}`;
+  return `${currency} (no amount)`;
+}

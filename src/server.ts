@@ -1,0 +1,133 @@
+/**
+ * createServer: one MCP server over the tool registry, shared by every transport.
+ *
+ * Built on the SDK's low-level Server rather than McpServer, because the contract needs what
+ * McpServer does differently: an unknown tool is a protocol error (McpServer returns an isError
+ * result), argument errors start with `invalid_argument` and name the argument, and the JSON
+ * Schemas are converted once per process instead of on every tools/list.
+ */
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import {
+  CallToolRequestSchema,
+  CompleteRequestSchema,
+  ErrorCode,
+  GetPromptRequestSchema,
+  ListPromptsRequestSchema,
+  ListResourcesRequestSchema,
+  ListResourceTemplatesRequestSchema,
+  ListToolsRequestSchema,
+  McpError,
+  ReadResourceRequestSchema,
+  type CallToolResult,
+  type ProgressToken,
+} from '@modelcontextprotocol/sdk/types.js';
+import { ApiError } from './api/errors.js';
+import type { GateWaitInfo } from './api/http.js';
+import type { Backend } from './backend.js';
+import { silentLogger, type Logger } from './log.js';
+import { INSTRUCTIONS } from './mcp/instructions.js';
+import { completePromptArgument, findPrompt, PROMPTS, renderPrompt } from './mcp/prompts.js';
+import { readResource, RESOURCES } from './mcp/resources.js';
+import { toolCatalog } from './tools/catalog.js';
+import { findTool, TOOLS } from './tools/index.js';
+import { runTool } from './tools/run.js';
+import { PACKAGE_NAME, VERSION } from './version.js';
+
+export interface CreateServerOptions {
+  backend: Backend;
+  logger?: Logger;
+}
+
+type Notify = (notification: { method: 'notifications/progress'; params: { progressToken: ProgressToken; progress: number; total?: number; message?: string } }) => Promise<void>;
+
+/** Reports a Retry-After wait as progress, one notification a second, until the call ends. */
+function progressReporter(token: ProgressToken | undefined, notify: Notify) {
+  let timer: NodeJS.Timeout | undefined;
+  let progress = 0;
+  const send = (total: number, message: string) => notify({ method: 'notifications/progress', params: { progressToken: token!, progress, total, message } }).catch(() => {});
+  return {
+    onWait:
+      token === undefined
+        ? undefined
+        : (info: GateWaitInfo) => {
+            clearInterval(timer);
+            let left = info.seconds;
+            const total = progress + info.seconds;
+            void send(total, `rate limited: waiting ${left} s (Retry-After) before asking the API again`);
+            timer = setInterval(() => {
+              progress++;
+              left--;
+              if (left <= 0) clearInterval(timer);
+              void send(total, `rate limited: ${Math.max(0, left)} s left`);
+            }, 1_000);
+            timer.unref();
+          },
+    stop: () => clearInterval(timer),
+  };
+}
+
+export function createServer({ backend, logger = silentLogger }: CreateServerOptions): Server {
+  const server = new Server(
+    { name: PACKAGE_NAME, title: 'Hiring intelligence (AI and web3 jobs)', version: VERSION },
+    { capabilities: { tools: {}, resources: {}, prompts: {}, logging: {}, completions: {} }, instructions: INSTRUCTIONS },
+  );
+  const { client, mode } = backend;
+
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: toolCatalog() }));
+
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
+    const tool = findTool(request.params.name);
+    if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${JSON.stringify(request.params.name)}. Tools: ${TOOLS.map((t) => t.name).join(', ')}`);
+    const progress = progressReporter(request.params._meta?.progressToken, extra.sendNotification as Notify);
+    try {
+      const result = await runTool(tool, request.params.arguments, { client, mode, signal: extra.signal, onWait: progress.onWait });
+      if (result.isError) logger.info(`${tool.name} failed: ${String((result.content[0] as { text?: string } | undefined)?.text ?? '').split('\n')[0]}`);
+      return result;
+    } finally {
+      progress.stop();
+    }
+  });
+
+  server.setRequestHandler(ListResourcesRequestSchema, () => ({ resources: RESOURCES.map((r) => r.resource) }));
+  server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({ resourceTemplates: [] }));
+  server.setRequestHandler(ReadResourceRequestSchema, async (request, extra) => {
+    try {
+      const result = await readResource(client, request.params.uri, extra.signal);
+      if (!result) throw new McpError(-32002, `Resource not found: ${request.params.uri}`);
+      return result;
+    } catch (error) {
+      if (error instanceof ApiError) throw new McpError(ErrorCode.InternalError, error.message, { kind: error.kind, status: error.status });
+      throw error;
+    }
+  });
+
+  server.setRequestHandler(ListPromptsRequestSchema, () => ({ prompts: PROMPTS.map((p) => p.prompt) }));
+  server.setRequestHandler(GetPromptRequestSchema, (request) => {
+    const definition = findPrompt(request.params.name);
+    if (!definition) throw new McpError(ErrorCode.InvalidParams, `Unknown prompt: ${JSON.stringify(request.params.name)}`);
+    const args = request.params.arguments ?? {};
+    for (const argument of definition.prompt.arguments ?? []) {
+      if (argument.required && !args[argument.name]?.trim()) throw new McpError(ErrorCode.InvalidParams, `Prompt ${definition.prompt.name} needs the argument ${argument.name}`);
+    }
+    return renderPrompt(definition, args);
+  });
+
+  server.setRequestHandler(CompleteRequestSchema, async (request, extra) => {
+    const { ref, argument } = request.params;
+    if (ref.type !== 'ref/prompt' || !findPrompt(ref.name)) return { completion: { values: [], hasMore: false } };
+    const values = await completePromptArgument(client, argument.name, argument.value, extra.signal);
+    return { completion: { values: values.slice(0, 100), total: values.length, hasMore: false } };
+  });
+
+  // Log lines also reach the client as notifications/message, once it has initialized.
+  const removeSink = logger.addSink((level, message) => {
+    if (!server.getClientCapabilities()) return;
+    server.sendLoggingMessage({ level: level === 'warn' ? 'warning' : level, logger: PACKAGE_NAME, data: message }).catch(() => {});
+  });
+  const previousOnClose = server.onclose;
+  server.onclose = () => {
+    removeSink();
+    previousOnClose?.();
+  };
+  return server;
+}

@@ -1,0 +1,39 @@
+/**
+ * A tool is defined once: name, title, description, input schema, the schema of its `data`, the
+ * one client call it makes and its renderer. Every surface (stdio, HTTP, `tools`, `call`) reads
+ * these definitions through the registry in index.ts.
+ */
+import type { z } from 'zod';
+import type { ApiClient, ApiResult, CallOptions } from '../api/client.js';
+import type { Mode } from './provenance.js';
+
+export interface ToolContext extends CallOptions {
+  client: ApiClient;
+  mode: Mode;
+}
+
+export interface ToolDefinition<Input extends z.ZodObject = z.ZodObject, Data = unknown> {
+  name: string;
+  title: string;
+  /** Written for a model choosing a tool: when to use it, key arguments, what comes back. */
+  description: string;
+  input: Input;
+  /** Schema of `structuredContent.data`: what the API returned, unknown members kept. */
+  data: z.ZodType<Data>;
+  call(args: z.output<Input>, context: ToolContext): Promise<ApiResult<Data>>;
+  render(data: Data, args: z.output<Input>, result: ApiResult<Data>): string;
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a registry holds tools of many input types
+export type AnyTool = ToolDefinition<any, any>;
+
+export const TOOL_ANNOTATIONS = {
+  readOnlyHint: true,
+  destructiveHint: false,
+  idempotentHint: true,
+  openWorldHint: true,
+} as const;
+
+export function defineTool<Input extends z.ZodObject, Data>(definition: ToolDefinition<Input, Data>): ToolDefinition<Input, Data> {
+  return definition;
+}

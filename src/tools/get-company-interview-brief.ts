@@ -1,0 +1,22 @@
+import { z } from 'zod';
+import { InterviewBriefDataSchema } from '../api/schemas.js';
+import { renderInterviewBrief } from '../render/interview-brief.js';
+import { defineTool } from './define.js';
+import { company_id, company_name, slug } from './params.js';
+
+export const getCompanyInterviewBrief = defineTool({
+  name: 'get_company_interview_brief',
+  title: 'Get company interview brief',
+  description: 'Interview-preparation package for one company, with freshness. Give exactly one of company_id, slug or name (name only when no id/slug is known).',
+  input: z
+    .strictObject({ company_id: company_id.optional(), slug: slug.optional(), name: company_name.optional() })
+    .superRefine((args, ctx) => {
+      const given = (['company_id', 'slug', 'name'] as const).filter((key) => args[key] !== undefined);
+      if (given.length !== 1) {
+        ctx.addIssue({ code: 'custom', path: given.length > 1 ? [given[1]!] : [], message: given.length === 0 ? 'company_id, slug or name: give exactly one (none given)' : `give exactly one of company_id, slug, name (got ${given.join(' and ')})` });
+      }
+    }),
+  data: InterviewBriefDataSchema,
+  call: (args, { client, ...options }) => client.getCompanyInterviewBrief(args, options),
+  render: (data) => renderInterviewBrief(data),
+});

@@ -1,0 +1,15 @@
+import { z } from 'zod';
+import { PublicJobSchema } from '../api/schemas.js';
+import { renderJobDetail } from '../render/jobs.js';
+import { defineTool } from './define.js';
+import { include_predicted_salaries, job_id } from './params.js';
+
+export const getJob = defineTool({
+  name: 'get_job',
+  title: 'Get job details',
+  description: 'One active job posting in full (role, skills, requirements, evidence, url). Call before recommending a job; not_found means it is gone.',
+  input: z.strictObject({ job_id, include_predicted_salaries: include_predicted_salaries.optional() }),
+  data: PublicJobSchema,
+  call: ({ job_id: id, include_predicted_salaries: predicted }, { client, ...options }) => client.getJob(id, { include_predicted_salaries: predicted }, options),
+  render: (job) => renderJobDetail(job),
+});

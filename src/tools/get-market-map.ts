@@ -1,0 +1,15 @@
+import { z } from 'zod';
+import { MarketMapDataSchema } from '../api/schemas.js';
+import { renderMarketMap } from '../render/market-map.js';
+import { defineTool } from './define.js';
+import { layer, market_status } from './params.js';
+
+export const getMarketMap = defineTool({
+  name: 'get_market_map',
+  title: 'Get market map',
+  description: 'Market map of AI and web3 hiring: dimensions by layer with readiness and generation metadata. Call with no arguments to see valid layers.',
+  input: z.strictObject({ status: market_status.optional(), layer: layer.optional() }),
+  data: MarketMapDataSchema,
+  call: (args, { client, ...options }) => client.getMarketMap(args, options),
+  render: (data) => renderMarketMap(data),
+});

@@ -1,0 +1,63 @@
+/** Turns zod issues into one-line messages that name the argument and the rule that was broken. */
+import type { z } from 'zod';
+
+function shown(value: unknown): string {
+  let text: string;
+  try {
+    text = typeof value === 'string' ? JSON.stringify(value) : (JSON.stringify(value) ?? String(value));
+  } catch {
+    text = String(value);
+  }
+  return text.length > 40 ? `${text.slice(0, 39)}…` : text;
+}
+
+function typeName(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'array';
+  return typeof value;
+}
+
+function argumentName(path: ReadonlyArray<PropertyKey>): string {
+  let out = '';
+  for (const key of path) out += typeof key === 'number' ? `[${key}]` : out === '' ? String(key) : `.${String(key)}`;
+  return out;
+}
+
+function rule(issue: z.core.$ZodIssue): string {
+  switch (issue.code) {
+    case 'invalid_type':
+      return issue.input === undefined ? `is required (${issue.expected})` : `must be ${issue.expected === 'int' ? 'an integer' : `a ${issue.expected}`}, got ${typeName(issue.input)} ${shown(issue.input)}`;
+    case 'too_small':
+      if (issue.origin === 'string') return `must be at least ${String(issue.minimum)} character(s) long`;
+      if (issue.origin === 'array') return `must have at least ${String(issue.minimum)} item(s)`;
+      return `must be ${issue.inclusive === false ? 'greater than' : 'at least'} ${String(issue.minimum)}, got ${shown(issue.input)}`;
+    case 'too_big':
+      if (issue.origin === 'string') return `must be at most ${String(issue.maximum)} characters long`;
+      if (issue.origin === 'array') return `must have at most ${String(issue.maximum)} items`;
+      return `must be ${issue.inclusive === false ? 'less than' : 'at most'} ${String(issue.maximum)}, got ${shown(issue.input)}`;
+    case 'invalid_format':
+      return issue.format === 'regex' && 'pattern' in issue ? `must match ${String(issue.pattern)}, got ${shown(issue.input)}` : `must be a valid ${issue.format}, got ${shown(issue.input)}`;
+    case 'invalid_value':
+      return `must be one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}, got ${shown(issue.input)}`;
+    case 'not_multiple_of':
+      return `must be a multiple of ${String(issue.divisor)}`;
+    case 'unrecognized_keys':
+      return `is not an argument of this tool`;
+    default:
+      return issue.message;
+  }
+}
+
+/** `per_page: must be at most 100, got 500`; unknown arguments are named one by one. */
+export function describeIssues(issues: readonly z.core.$ZodIssue[], accepted: readonly string[]): string {
+  const lines: string[] = [];
+  for (const issue of issues) {
+    if (issue.code === 'unrecognized_keys') {
+      for (const key of issue.keys) lines.push(`${argumentName([...issue.path, key])}: is not an argument of this tool (accepted: ${accepted.join(', ') || 'none'})`);
+      continue;
+    }
+    const name = argumentName(issue.path);
+    lines.push(name === '' ? rule(issue) : `${name}: ${rule(issue)}`);
+  }
+  return lines.join('; ');
+}

@@ -1,0 +1,15 @@
+import { z } from 'zod';
+import { JobListDataSchema } from '../api/schemas.js';
+import { renderJobList } from '../render/jobs.js';
+import { defineTool } from './define.js';
+import { jobListShape } from './params.js';
+
+export const listJobs = defineTool({
+  name: 'list_jobs',
+  title: 'List jobs',
+  description: 'Browse job postings page by page with plain filters; prefer search_jobs for text. Same result shape as search_jobs.',
+  input: z.strictObject(jobListShape),
+  data: JobListDataSchema,
+  call: (args, { client, ...options }) => client.listJobs(args, options),
+  render: (data) => renderJobList(data),
+});

@@ -1,0 +1,84 @@
+/**
+ * The one boundary between a tool call and its result: validates arguments (nothing is sent when
+ * they are bad), makes the call, renders text, attaches structuredContent, and turns every thrown
+ * error into an `isError` result whose text starts with its stable kind and a recovery hint.
+ */
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
+import { ApiError, type ErrorKind } from '../api/errors.js';
+import { ResponseMetaSchema } from '../api/schemas.js';
+import { renderProvenance } from '../render/provenance.js';
+import type { AnyTool, ToolContext } from './define.js';
+import { describeIssues } from './issues.js';
+import { buildProvenance, ProvenanceSchema } from './provenance.js';
+
+const HINTS: Record<ErrorKind, (error: ApiError) => string> = {
+  invalid_argument: (e) =>
+    e.status === undefined ? 'Fix the argument named above and call again; nothing was sent to the API.' : 'The API refused these parameters; check them against the tool input schema and call again.',
+  not_found: () => 'The record is absent or no longer active; use search_jobs (or list_jobs) for current ids.',
+  rate_limited: (e) => `Wait ${e.retryAfterS ?? 'a few'} s before calling this API again; calling sooner will not help.`,
+  upstream_unavailable: () => 'The API is temporarily unavailable; try again in a minute (check_api_health shows which dependency is failing).',
+  upstream_contract: () => 'The API sent data that breaks its published contract; this is not caused by your arguments. Try again later.',
+  timeout: () => 'The API did not answer in time; retry once, perhaps with narrower filters or a smaller per_page.',
+  network: () => 'The API could not be reached; check the base URL, proxy settings and connectivity.',
+  cancelled: () => 'The call was cancelled before it finished.',
+};
+
+export function errorResult(kind: ErrorKind, message: string, hint: string): CallToolResult {
+  const body = message.startsWith(`${kind}:`) ? message : `${kind}: ${message}`;
+  return { content: [{ type: 'text', text: `${body}\nHint: ${hint}` }], isError: true };
+}
+
+export function toErrorResult(error: unknown): CallToolResult {
+  if (error instanceof ApiError) {
+    const message = error.kind === 'rate_limited' && error.retryAfterS !== undefined ? `${stripKind(error.message)} (retry after ${error.retryAfterS} s)` : error.message;
+    return errorResult(error.kind, message, HINTS[error.kind](error));
+  }
+  // A bug of ours must not take the process down or pass for an API answer: say so plainly.
+  const text = error instanceof Error ? error.message : String(error);
+  // Not an upstream kind: blaming the API for our own fault would be a lie.
+  return { content: [{ type: 'text', text: `internal_error: ${text}\nHint: This is a fault in service-mcp, not in your arguments or the API; report it with the tool name and arguments.` }], isError: true };
+}
+
+function stripKind(message: string): string {
+  return message.replace(/^[a-z_]+: /, '');
+}
+
+/** The schema of every tool's structuredContent. */
+export function outputSchemaOf(tool: AnyTool) {
+  return z.object({
+    data: tool.data,
+    meta: ResponseMetaSchema,
+    provenance: ProvenanceSchema,
+    notices: z.array(z.string()).optional(),
+  });
+}
+
+function acceptedArguments(tool: AnyTool): string[] {
+  return Object.keys(tool.input.shape as Record<string, unknown>);
+}
+
+/** Validates the raw arguments; on failure, the error result (and no request). */
+export function parseArguments(tool: AnyTool, raw: unknown): { ok: true; args: unknown } | { ok: false; result: CallToolResult } {
+  const parsed = tool.input.safeParse(raw ?? {}, { reportInput: true });
+  if (parsed.success) return { ok: true, args: parsed.data };
+  return { ok: false, result: errorResult('invalid_argument', describeIssues(parsed.error.issues, acceptedArguments(tool)), HINTS.invalid_argument(new ApiError('invalid_argument', ''))) };
+}
+
+export async function runTool(tool: AnyTool, rawArgs: unknown, context: ToolContext): Promise<CallToolResult> {
+  const parsed = parseArguments(tool, rawArgs);
+  if (!parsed.ok) return parsed.result;
+  try {
+    const result = await tool.call(parsed.args, context);
+    const provenance = buildProvenance(result, context.mode);
+    const notices: string[] = [];
+    if (context.mode === 'offline') notices.push('Offline: data from the embedded snapshot, not the live API.');
+    const text = `${tool.render(result.data, parsed.args, result)}\n${renderProvenance(provenance)}`;
+    return {
+      content: [{ type: 'text', text }],
+      structuredContent: { data: result.data, meta: result.meta, provenance, ...(notices.length > 0 ? { notices } : {}) },
+    };
+  } catch (error) {
+    return toErrorResult(error);
+  }
+}

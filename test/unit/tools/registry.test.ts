@@ -1,0 +1,57 @@
+/** Rules every tool must follow, and a committed snapshot of the catalog clients see. */
+import { describe, expect, it } from 'vitest';
+import { toolCatalog } from '../../../src/tools/catalog.js';
+import { TOOLS } from '../../../src/tools/index.js';
+
+const CONTRACT_NAMES = ['search_jobs', 'list_jobs', 'get_job', 'get_market_map', 'get_company_interview_brief', 'discover_api', 'check_api_health'];
+
+describe('tool registry', () => {
+  it('holds exactly the seven tools of CONTRACT.md, uniquely named in snake_case, in a fixed order', () => {
+    const names = TOOLS.map((t) => t.name);
+    expect([...names].sort()).toEqual([...CONTRACT_NAMES].sort());
+    expect(new Set(names).size).toBe(names.length);
+    for (const name of names) expect(name).toMatch(/^[a-z][a-z0-9]*(?:_[a-z0-9]+)*$/);
+    expect(toolCatalog().map((t) => t.name)).toEqual(names);
+  });
+
+  it.each(toolCatalog().map((t) => [t.name, t] as const))('%s: annotations, title, description, schemas', (_name, tool) => {
+    expect(tool.annotations).toEqual({ title: tool.title, readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true });
+    expect(tool.title!.length).toBeGreaterThan(3);
+    expect(tool.description!.length).toBeGreaterThan(60);
+    expect(tool.description!.length).toBeLessThanOrEqual(400);
+    expect(tool.inputSchema.type).toBe('object');
+    expect((tool.inputSchema as Record<string, unknown>).additionalProperties).toBe(false);
+    expect(tool.outputSchema?.type).toBe('object');
+    expect(tool.outputSchema?.required).toEqual(expect.arrayContaining(['data', 'meta', 'provenance']));
+    expect(JSON.stringify(tool)).not.toContain('$schema');
+  });
+
+  it('expresses the spec limits in the input schemas', () => {
+    const search = toolCatalog().find((t) => t.name === 'search_jobs')!.inputSchema.properties as Record<string, Record<string, unknown>>;
+    expect(search.q).toMatchObject({ type: 'string', minLength: 1, maxLength: 200 });
+    expect(search.per_page).toMatchObject({ type: 'integer', minimum: 1, maximum: 100 });
+    expect(search.page).toMatchObject({ type: 'integer', minimum: 1 });
+    expect(search.location_country).toMatchObject({ type: 'string', pattern: '^[A-Za-z]{2}$' });
+    expect(search.min_salary_usd).toMatchObject({ type: 'number', minimum: 0 });
+    expect(search.domain).toMatchObject({ enum: ['ai', 'web3'] });
+    expect(search.skill_match).toMatchObject({ enum: ['any', 'all'] });
+    expect(search.skills).toMatchObject({ type: 'array', items: { type: 'string' } });
+    const brief = toolCatalog().find((t) => t.name === 'get_company_interview_brief')!.inputSchema.properties as Record<string, Record<string, unknown>>;
+    expect(brief.slug).toMatchObject({ pattern: '^[a-z0-9]+(?:-[a-z0-9]+)*$' });
+    expect(brief.name).toMatchObject({ minLength: 1, maxLength: 160 });
+    const map = toolCatalog().find((t) => t.name === 'get_market_map')!.inputSchema.properties as Record<string, Record<string, unknown>>;
+    expect(map.status).toMatchObject({ enum: ['all', 'ready', 'partial', 'missing', 'error'] });
+    const job = toolCatalog().find((t) => t.name === 'get_job')!.inputSchema;
+    expect(job.required).toEqual(['job_id']);
+  });
+
+  it('keeps the model-facing catalog (names, titles, descriptions, input schemas) within 4 KB', () => {
+    const modelFacing = toolCatalog().map(({ name, title, description, inputSchema }) => ({ name, title, description, inputSchema }));
+    const bytes = Buffer.byteLength(JSON.stringify(modelFacing));
+    expect(bytes).toBeLessThanOrEqual(4096);
+  });
+
+  it('matches the committed catalog snapshot', async () => {
+    await expect(JSON.stringify(toolCatalog(), null, 2) + '\n').toMatchFileSnapshot('./__snapshots__/tools.json');
+  });
+});

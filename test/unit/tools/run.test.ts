@@ -1,0 +1,178 @@
+/** The tool boundary: argument refusal before any request, results, and every error kind. */
+import { http, HttpResponse } from 'msw';
+import { setupServer } from 'msw/node';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { ApiClient } from '../../../src/api/client.js';
+import { RetryAfterGate } from '../../../src/api/http.js';
+import { findTool, TOOLS } from '../../../src/tools/index.js';
+import { outputSchemaOf, runTool } from '../../../src/tools/run.js';
+import { jobListBody, makeJob } from '../../helpers/fixtures.js';
+
+const BASE = 'https://api.example.test';
+const server = setupServer();
+let requests: URL[] = [];
+
+beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
+afterEach(() => {
+  server.resetHandlers();
+  requests = [];
+});
+afterAll(() => server.close());
+
+function respond(handler: (url: URL) => Response | Promise<Response>) {
+  server.use(
+    http.get(`${BASE}/*`, ({ request }) => {
+      const url = new URL(request.url);
+      requests.push(url);
+      return handler(url);
+    }),
+  );
+}
+
+function context(overrides: Partial<ConstructorParameters<typeof ApiClient>[0]> = {}) {
+  const client = new ApiClient({ baseUrl: BASE, fetch: (url, init) => globalThis.fetch(url, init), maxRetryWaitS: 0, unavailableRetries: 0, gate: new RetryAfterGate(), ...overrides });
+  return { client, mode: 'live' as const };
+}
+
+const tool = (name: string) => findTool(name)!;
+const text = (result: { content: unknown[] }) => (result.content[0] as { text: string }).text;
+
+describe('bad arguments are refused by name, and nothing is sent', () => {
+  const cases: Array<[string, Record<string, unknown>, RegExp]> = [
+    ['search_jobs', { per_page: 500 }, /^invalid_argument: per_page: must be at most 100, got 500/],
+    ['search_jobs', { per_page: 0 }, /^invalid_argument: per_page: must be at least 1/],
+    ['search_jobs', { page: 1.5 }, /^invalid_argument: page: must be an integer/],
+    ['search_jobs', { q: '' }, /^invalid_argument: q: must be at least 1 character/],
+    ['search_jobs', { q: 'x'.repeat(201) }, /^invalid_argument: q: must be at most 200 characters/],
+    ['search_jobs', { q: 'reach me at jane.doe@example.com' }, /^invalid_argument: q: must not contain an e-mail address/],
+    ['search_jobs', { q: 'call +1 415 555 0100' }, /^invalid_argument: q: must not contain a phone number/],
+    ['search_jobs', { location_country: 'USA' }, /^invalid_argument: location_country: must match/],
+    ['search_jobs', { domain: 'bio' }, /^invalid_argument: domain: must be one of "ai", "web3", got "bio"/],
+    ['search_jobs', { skill_match: 'some' }, /^invalid_argument: skill_match: must be one of "any", "all"/],
+    ['search_jobs', { min_salary_usd: -1 }, /^invalid_argument: min_salary_usd: must be at least 0/],
+    ['search_jobs', { skills: 'python' }, /^invalid_argument: skills: must be a array, got string/],
+    ['search_jobs', { skills: ['a,b'] }, /^invalid_argument: skills\[0\]: must match/],
+    ['search_jobs', { remote_only: 'yes' }, /^invalid_argument: remote_only: must be a boolean, got string/],
+    ['search_jobs', { query: 'rust' }, /^invalid_argument: query: is not an argument of this tool \(accepted: q, domain/],
+    ['list_jobs', { min_salary_usd: 10 }, /^invalid_argument: min_salary_usd: is not an argument of this tool/],
+    ['get_job', {}, /^invalid_argument: job_id: is required/],
+    ['get_job', { job_id: '' }, /^invalid_argument: job_id: must be at least 1 character/],
+    ['get_market_map', { status: 'done' }, /^invalid_argument: status: must be one of "all", "ready", "partial", "missing", "error"/],
+    ['get_company_interview_brief', {}, /^invalid_argument: company_id, slug or name: give exactly one \(none given\)/],
+    ['get_company_interview_brief', { slug: 'acme', name: 'Acme' }, /^invalid_argument: name: give exactly one of company_id, slug, name \(got slug and name\)/],
+    ['get_company_interview_brief', { slug: 'Acme_Labs' }, /^invalid_argument: slug: must match/],
+    ['get_company_interview_brief', { name: 'x'.repeat(161) }, /^invalid_argument: name: must be at most 160 characters/],
+  ];
+
+  it.each(cases)('%s %j', async (name, args, expected) => {
+    respond(() => HttpResponse.json({}));
+    const result = await runTool(tool(name), args, context());
+    expect(result.isError).toBe(true);
+    expect(text(result)).toMatch(expected);
+    expect(text(result)).toContain('Hint: Fix the argument named above');
+    expect(requests).toHaveLength(0);
+  });
+
+  it('treats missing arguments as an empty object for tools without required ones', async () => {
+    respond(() => HttpResponse.json(jobListBody([makeJob()])));
+    const result = await runTool(tool('list_jobs'), undefined, context());
+    expect(result.isError).toBeUndefined();
+    expect(requests).toHaveLength(1);
+  });
+});
+
+describe('results', () => {
+  it('structuredContent keeps data and meta as returned, unknown members included, and adds provenance', async () => {
+    const body = jobListBody([makeJob({ future_member: { x: 1 } } as never)]);
+    (body.meta as Record<string, unknown>).coverage = 'partial';
+    respond(() => HttpResponse.json({ ...body, data: { ...body.data, facets: { ai: 1 } } }));
+    const result = await runTool(tool('search_jobs'), { q: 'ml', skills: ['python', 'go'], remote_only: true }, context());
+    const structured = result.structuredContent as Record<string, any>;
+    expect(structured.data.facets).toEqual({ ai: 1 });
+    expect(structured.data.jobs[0].future_member).toEqual({ x: 1 });
+    expect(structured.meta.coverage).toBe('partial');
+    expect(structured.provenance).toMatchObject({ source: 'jobs-read-model', generated_at_timezone: 'stated', mode: 'live', http_status: 200 });
+    expect(outputSchemaOf(tool('search_jobs')).safeParse(structured).success).toBe(true);
+    expect(requests[0]!.searchParams.get('skills')).toBe('python,go');
+    expect(requests[0]!.searchParams.get('remote_only')).toBe('true');
+    expect(text(result)).toMatch(/\nProvenance: source: jobs-read-model · generated_at: 2026-11-20T06:00:00Z · computed_at: 2026-11-20T06:05:00Z · live API · retrieved /);
+  });
+
+  it('offline results say so in text, provenance and notices', async () => {
+    respond(() => HttpResponse.json(jobListBody([makeJob()])));
+    const result = await runTool(tool('list_jobs'), {}, { ...context(), mode: 'offline' });
+    expect(text(result)).toContain('OFFLINE snapshot data, not live');
+    expect((result.structuredContent as any).provenance.mode).toBe('offline');
+    expect((result.structuredContent as any).notices[0]).toMatch(/not the live API/);
+  });
+
+  it('a 503 health is a result that says degraded, not an error', async () => {
+    respond(() => HttpResponse.json({ status: 'degraded', probes: [{ name: 'db', ok: false, status: 503 }] }, { status: 503 }));
+    const result = await runTool(tool('check_api_health'), {}, context());
+    expect(result.isError).toBeUndefined();
+    expect(text(result)).toContain('API health: DEGRADED (HTTP 503)');
+    expect(text(result)).toContain('FAILING: db');
+  });
+
+  it('every tool result validates against its own output schema', async () => {
+    respond((url) => {
+      const path = url.pathname;
+      const meta = { source: 's', generated_at: '2026-11-02 06:00:00', computed_at: null };
+      if (path.endsWith('/mcp/health')) return HttpResponse.json({ status: 'ok', probes: [] });
+      if (path.endsWith('/search/jobs') || path.endsWith('/jobs')) return HttpResponse.json(jobListBody([makeJob()]));
+      if (path.includes('/jobs/')) return HttpResponse.json({ success: true, data: makeJob(), meta });
+      if (path === '/api/public/v1') return HttpResponse.json({ success: true, data: { endpoints: [{ path: '/x', method: 'GET', description: 'd' }], auth: { public: 'none' }, envelopes: {} }, meta });
+      return HttpResponse.json({ success: true, data: { dimensions: [{ id: 'd', layer: 'models', readiness: 'ready' }] }, meta });
+    });
+    const args: Record<string, Record<string, unknown>> = { get_job: { job_id: 'job_ai_0001' }, get_company_interview_brief: { slug: 'acme' } };
+    for (const t of TOOLS) {
+      const result = await runTool(t, args[t.name] ?? {}, context());
+      expect(result.isError, `${t.name}: ${text(result)}`).toBeUndefined();
+      expect(outputSchemaOf(t).safeParse(result.structuredContent).success, t.name).toBe(true);
+      expect(text(result)).toMatch(/\nProvenance: /);
+    }
+  });
+});
+
+describe('errors start with their stable kind and carry a hint', () => {
+  it.each([
+    [404, {}, /^not_found: HTTP 404 from GET \/api\/public\/v1\/jobs\/gone \(not_found: no such job\)\nHint: The record is absent/],
+    [400, {}, /^invalid_argument: HTTP 400 .*\nHint: The API refused these parameters/],
+    [503, {}, /^upstream_unavailable: HTTP 503 .*\nHint: The API is temporarily unavailable/],
+    [429, { 'retry-after': '30' }, /^rate_limited: .*30s.*\(retry after 30 s\)\nHint: Wait 30 s/],
+  ])('HTTP %i', async (status, headers, expected) => {
+    respond(() => HttpResponse.json({ success: false, error: status === 404 ? 'not_found' : 'e', message: status === 404 ? 'no such job' : undefined }, { status, headers }));
+    const result = await runTool(tool('get_job'), { job_id: 'gone' }, context());
+    expect(result.isError).toBe(true);
+    expect(text(result)).toMatch(expected);
+  });
+
+  it('a contract-breaking body is upstream_contract naming the JSON path', async () => {
+    const job = makeJob();
+    (job.salary as Record<string, unknown>).source = 7;
+    respond(() => HttpResponse.json(jobListBody([makeJob(), job])));
+    const result = await runTool(tool('search_jobs'), {}, context());
+    expect(text(result)).toMatch(/^upstream_contract: .*data\.jobs\[1\]\.salary\.source/);
+  });
+
+  it('a hung upstream is a timeout', async () => {
+    respond(() => new Promise<Response>(() => {}));
+    const result = await runTool(tool('discover_api'), {}, context({ timeoutMs: 50 }));
+    expect(text(result)).toMatch(/^timeout: GET \/api\/public\/v1 took longer than 50 ms\nHint:/);
+  });
+
+  it('an unreachable API is a network error naming the cause', async () => {
+    const client = new ApiClient({ baseUrl: 'http://127.0.0.1:9', fetch: (url, init) => globalThis.fetch(url, init) });
+    server.use(http.get('http://127.0.0.1:9/*', () => HttpResponse.error()));
+    const result = await runTool(tool('discover_api'), {}, { client, mode: 'live' });
+    expect(text(result)).toMatch(/^network: GET \/api\/public\/v1 failed: /);
+  });
+
+  it('a bug in a renderer becomes an error result, not a crash', async () => {
+    respond(() => HttpResponse.json({ status: 'ok', probes: [] }));
+    const broken = { ...tool('check_api_health'), render: () => { throw new Error('boom'); } };
+    const result = await runTool(broken, {}, context());
+    expect(result.isError).toBe(true);
+    expect(text(result)).toMatch(/^internal_error: boom\nHint: This is a fault in service-mcp/);
+  });
+});
