@@ -1,0 +1,163 @@
+/**
+ * The operations of the public read API and their query parameters, described once. The 400
+ * rules (validate-params.ts), the OpenAPI document (openapi.ts) and the discovery catalog
+ * (documents.ts) are all derived from this table, so they cannot drift apart.
+ */
+import { COUNTRY_PATTERN, DOMAINS, MARKET_MAP_STATUSES, SKILL_MATCHES, SLUG_PATTERN } from '../api/schemas.js';
+
+interface ParamBase {
+  name: string;
+  description: string;
+}
+export interface StringParam extends ParamBase {
+  type: 'string';
+  minLength?: number;
+  maxLength?: number;
+  pattern?: RegExp;
+  /** How the pattern reads in an error message. */
+  patternHint?: string;
+  enum?: readonly string[];
+  default?: string;
+  /** Comma-separated list (skills); each item is trimmed, empty items are dropped. */
+  list?: boolean;
+}
+export interface IntegerParam extends ParamBase {
+  type: 'integer';
+  minimum: number;
+  maximum?: number;
+  default: number;
+}
+export interface NumberParam extends ParamBase {
+  type: 'number';
+  minimum: number;
+}
+export interface BooleanParam extends ParamBase {
+  type: 'boolean';
+  default: boolean;
+}
+export type ParamSpec = StringParam | IntegerParam | NumberParam | BooleanParam;
+
+export const API_PREFIX = '/api/public/v1';
+
+const q: StringParam = { name: 'q', type: 'string', minLength: 1, maxLength: 200, description: 'Free-text terms, case-insensitive; every term must appear in the title, the company name or a skill.' };
+const domain: StringParam = { name: 'domain', type: 'string', enum: DOMAINS, description: 'Hiring vertical; all verticals when omitted.' };
+const skills: StringParam = { name: 'skills', type: 'string', minLength: 1, list: true, description: 'Comma-separated skill names, matched case-insensitively against whole skills.' };
+const skillMatch: StringParam = { name: 'skill_match', type: 'string', enum: SKILL_MATCHES, default: 'any', description: 'Whether any or all of the skills must match.' };
+const companyType: StringParam = { name: 'company_type', type: 'string', minLength: 1, description: 'Normalized company type label, such as ai_lab, startup, protocol, exchange, enterprise or dao (case-insensitive).' };
+const seniority: StringParam = { name: 'seniority_level', type: 'string', minLength: 1, description: 'Normalized seniority label, such as junior, mid, senior, staff, principal or lead (case-insensitive).' };
+const remoteOnly: BooleanParam = { name: 'remote_only', type: 'boolean', default: false, description: 'When true, only jobs classified remote.' };
+const country: StringParam = {
+  name: 'location_country',
+  type: 'string',
+  minLength: 2,
+  maxLength: 2,
+  pattern: COUNTRY_PATTERN,
+  patternHint: 'exactly two letters (an ISO 3166-1 alpha-2 code such as US or DE)',
+  description: 'Country of the job, normally ISO 3166-1 alpha-2; case-insensitive.',
+};
+const minSalary: NumberParam = { name: 'min_salary_usd', type: 'number', minimum: 0, description: 'Annualized USD minimum: keeps jobs whose salary range reaches at least this amount. Jobs without a usable salary are excluded.' };
+const maxSalary: NumberParam = { name: 'max_salary_usd', type: 'number', minimum: 0, description: 'Annualized USD maximum: keeps jobs whose salary range starts at or below this amount. Jobs without a usable salary are excluded.' };
+const page: IntegerParam = { name: 'page', type: 'integer', minimum: 1, default: 1, description: 'One-based page number.' };
+const perPage: IntegerParam = { name: 'per_page', type: 'integer', minimum: 1, maximum: 100, default: 20, description: 'Page size.' };
+const includePredicted: BooleanParam = {
+  name: 'include_predicted_salaries',
+  type: 'boolean',
+  default: false,
+  description: 'Include model-derived (predicted) salary estimates; when false, a predicted salary is returned as null and does not count for salary thresholds.',
+};
+const status: StringParam = { name: 'status', type: 'string', enum: MARKET_MAP_STATUSES, default: 'all', description: 'Dimension readiness to keep.' };
+const layer: StringParam = { name: 'layer', type: 'string', minLength: 1, default: 'all', description: 'Layer to keep; valid values are those advertised in data.layers of an unfiltered response, or all.' };
+const companyId: StringParam = { name: 'company_id', type: 'string', minLength: 1, description: 'Stable company identifier. Wins over slug and name when several are given.' };
+const slug: StringParam = {
+  name: 'slug',
+  type: 'string',
+  minLength: 1,
+  pattern: SLUG_PATTERN,
+  patternHint: 'lowercase letters and digits joined by single hyphens (such as northwind-neural)',
+  description: 'Company slug. Wins over name when both are given.',
+};
+const name: StringParam = { name: 'name', type: 'string', minLength: 1, maxLength: 160, description: 'Company name, case-insensitive; used only when no stable identifier is known.' };
+
+export const SEARCH_PARAMS: readonly ParamSpec[] = [q, domain, skills, skillMatch, companyType, seniority, remoteOnly, country, minSalary, maxSalary, page, perPage, includePredicted];
+export const LIST_PARAMS: readonly ParamSpec[] = [q, domain, skills, seniority, remoteOnly, country, page, perPage, includePredicted];
+export const DETAIL_PARAMS: readonly ParamSpec[] = [includePredicted];
+export const MARKET_MAP_PARAMS: readonly ParamSpec[] = [status, layer];
+export const INTERVIEW_PARAMS: readonly ParamSpec[] = [companyId, slug, name];
+
+export type SuccessShape = 'discovery' | 'job_list' | 'job' | 'market_map' | 'interview' | 'health';
+
+export interface OperationSpec {
+  operationId: string;
+  path: string;
+  summary: string;
+  description: string;
+  query: readonly ParamSpec[];
+  success: SuccessShape;
+  errors: readonly number[];
+}
+
+export const OPERATIONS: readonly OperationSpec[] = [
+  {
+    operationId: 'discoverPublicApi',
+    path: API_PREFIX,
+    summary: 'Discover the public API',
+    description: 'Endpoint catalog, authentication boundary, envelope conventions and snapshot freshness. Also served at the trailing-slash form.',
+    query: [],
+    success: 'discovery',
+    errors: [429],
+  },
+  {
+    operationId: 'searchPublicJobs',
+    path: `${API_PREFIX}/search/jobs`,
+    summary: 'Search jobs',
+    description: 'Free-text and filtered job search with pagination.',
+    query: SEARCH_PARAMS,
+    success: 'job_list',
+    errors: [400, 429, 503],
+  },
+  {
+    operationId: 'listPublicJobs',
+    path: `${API_PREFIX}/jobs`,
+    summary: 'List jobs',
+    description: 'Paginated job list with the narrower filter set; search-only parameters are ignored.',
+    query: LIST_PARAMS,
+    success: 'job_list',
+    errors: [400, 429, 503],
+  },
+  {
+    operationId: 'getPublicJob',
+    path: `${API_PREFIX}/jobs/{jobId}`,
+    summary: 'Get one job',
+    description: 'One active job by its public identifier; 404 when it is absent or no longer active.',
+    query: DETAIL_PARAMS,
+    success: 'job',
+    errors: [404, 429, 503],
+  },
+  {
+    operationId: 'getPublicMarketMap',
+    path: `${API_PREFIX}/market-map`,
+    summary: 'Get the market map',
+    description: 'Dimension coverage by layer, with readiness and generation metadata.',
+    query: MARKET_MAP_PARAMS,
+    success: 'market_map',
+    errors: [400, 429, 503],
+  },
+  {
+    operationId: 'getCompanyInterviewBrief',
+    path: `${API_PREFIX}/interview/company`,
+    summary: 'Get a company interview brief',
+    description: 'Interview-preparation package for one company, found by company_id, else slug, else name.',
+    query: INTERVIEW_PARAMS,
+    success: 'interview',
+    errors: [400, 404, 429, 503],
+  },
+  {
+    operationId: 'getHostedMcpHealth',
+    path: `${API_PREFIX}/mcp/health`,
+    summary: 'Hosted MCP health',
+    description: '200 when all required probes pass, 503 when any fails; both bodies are the health response, not an envelope.',
+    query: [],
+    success: 'health',
+    errors: [503],
+  },
+];
