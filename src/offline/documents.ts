@@ -114,7 +114,7 @@ export function notFoundMarkdown(pathname: string): string {
     '## Start here',
     '',
     `- [Discovery](${API_PREFIX}): the endpoint catalog`,
-    ...OPERATIONS.slice(1).map((op) => `- \`GET ${op.path}\`: ${op.summary.toLowerCase()}`),
+    ...OPERATIONS.slice(1).map((op) => `- \`GET ${op.path}\`: ${op.summary}`),
     '- [OpenAPI](/openapi.json) · [llms.txt](/llms.txt)',
     '',
   ].join('\n');
