@@ -1,0 +1,149 @@
+/**
+ * Shared fixtures for the API client tests: a spec-valid job list, an msw server bound to a fake
+ * origin, and a client whose fetch goes through globalThis.fetch so msw intercepts it
+ * (msw does not see the undici package's own fetch: mswjs/msw#2165).
+ */
+import { setupServer } from 'msw/node';
+import { ApiClient, type ApiClientOptions } from '../../../src/api/client.js';
+
+export const BASE = 'https://api.example.test';
+export const V1 = `${BASE}/api/public/v1`;
+
+export function makeServer() {
+  return setupServer();
+}
+
+/** A client pointed at BASE whose requests msw can intercept. */
+export function makeClient(options: Partial<ApiClientOptions> = {}): ApiClient {
+  return new ApiClient({
+    baseUrl: BASE,
+    fetch: (url, init) => globalThis.fetch(url, init),
+    random: () => 0.5,
+    ...options,
+  });
+}
+
+export function job(overrides: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    job_id: 'job-1',
+    title: 'ML Engineer',
+    company: { id: 7, name: 'Acme AI', type: 'startup', type_confidence: 'high', logo_url: '/logos/acme.png' },
+    role: { id: 'ml-eng', label: 'Machine Learning Engineer', confidence: 0.92 },
+    salary: { min: 150000, max: 200000, currency: 'USD', source: 'disclosed', display: '$150k–$200k' },
+    freshness: 'live',
+    last_seen: '2025-05-01',
+    location_text: 'Berlin, Germany',
+    location_country: 'DE',
+    remote_status: 'hybrid',
+    seniority_level: 'senior',
+    skills: ['python', 'pytorch'],
+    url: 'https://jobs.example.test/1',
+    domain_id: 'ai',
+    domain_assignment: 'explicit',
+    ...overrides,
+  };
+}
+
+export function pagination(overrides: Record<string, unknown> = {}): Record<string, unknown> {
+  return { page: 1, per_page: 20, total: 1, total_pages: 1, has_next: false, has_prev: false, ...overrides };
+}
+
+export function meta(overrides: Record<string, unknown> = {}): Record<string, unknown> {
+  return { source: 'read-model:jobs', generated_at: '2025-05-02T10:00:00Z', computed_at: '2025-05-02T10:00:05Z', ...overrides };
+}
+
+export function envelope(data: unknown, metaOverrides: Record<string, unknown> = {}): Record<string, unknown> {
+  return { success: true, data, meta: meta(metaOverrides) };
+}
+
+export function jobList(jobs: unknown[] = [job()], pageOverrides: Record<string, unknown> = {}): Record<string, unknown> {
+  return envelope({ jobs, pagination: pagination({ total: jobs.length, ...pageOverrides }) });
+}
+
+export function discovery(): Record<string, unknown> {
+  return envelope({
+    endpoints: [{ path: '/api/public/v1/jobs', method: 'GET', description: 'list jobs' }],
+    auth: { public: 'none' },
+    envelopes: { success: '{success,data,meta}' },
+  });
+}
+
+export function health(status: 'ok' | 'degraded' = 'ok'): Record<string, unknown> {
+  return {
+    status,
+    mcp_endpoint: 'https://api.example.test/api/public/v1/mcp',
+    probes: [{ name: 'jobs', ok: status === 'ok', status: status === 'ok' ? 200 : 503, path: '/api/public/v1/jobs', ms: 12 }],
+  };
+}
+
+export function errorBody(error: string, message?: string): Record<string, unknown> {
+  return message === undefined ? { success: false, error } : { success: false, error, message };
+}
+
+/** Awaits a promise expected to reject and returns the rejection (fails the test if it resolves). */
+export async function rejectionOf(promise: Promise<unknown>): Promise<any> {
+  try {
+    await promise;
+  } catch (error) {
+    return error;
+  }
+  throw new Error('expected the promise to reject, but it resolved');
+}
+
+/** A promise with its resolve exposed, for handlers that hold a response until the test says so. */
+export function deferred<T = void>() {
+  let resolve!: (value: T) => void;
+  const promise = new Promise<T>((r) => (resolve = r));
+  return { promise, resolve };
+}
+
+export interface UpstreamCall {
+  /** Milliseconds since the upstream was created, on the (possibly fake) clock. */
+  at: number;
+  url: URL;
+  init: RequestInit;
+}
+
+/**
+ * A scripted upstream that answers through microtasks only, so fake-timer tests stay exact to the
+ * millisecond (msw answers after real event-loop turns, which a fake clock cannot account for).
+ * It honours the request's signal like a real fetch. `respond` gets the 1-based call number.
+ */
+export function fakeUpstream(respond: (n: number, url: URL) => Response | Promise<Response>) {
+  const calls: UpstreamCall[] = [];
+  const t0 = Date.now();
+  const fetch = (url: string, init: RequestInit): Promise<Response> => {
+    calls.push({ at: Date.now() - t0, url: new URL(url), init });
+    const signal = init.signal ?? undefined;
+    if (signal?.aborted) return Promise.reject(signal.reason);
+    return new Promise<Response>((resolve, reject) => {
+      signal?.addEventListener('abort', () => reject(signal.reason), { once: true });
+      Promise.resolve(respond(calls.length, new URL(url))).then(resolve, reject);
+    });
+  };
+  return { fetch, calls, times: () => calls.map((c) => c.at) };
+}
+
+export const okJobs = () => new Response(JSON.stringify(jobList()), { status: 200, headers: { 'content-type': 'application/json' } });
+export const limited = (retryAfter?: string) =>
+  new Response(JSON.stringify(errorBody('rate_limited', 'slow down')), {
+    status: 429,
+    headers: retryAfter === undefined ? { 'content-type': 'application/json' } : { 'content-type': 'application/json', 'retry-after': retryAfter },
+  });
+export const unavailable = (retryAfter?: string) =>
+  new Response(JSON.stringify(errorBody('read_model_unavailable')), {
+    status: 503,
+    headers: retryAfter === undefined ? { 'content-type': 'application/json' } : { 'content-type': 'application/json', 'retry-after': retryAfter },
+  });
+
+/**
+ * Lets real event-loop turns pass (msw answers after some) until `condition` holds, without moving
+ * a fake clock. setImmediate must not be among the faked timers.
+ */
+export async function until(condition: () => boolean, what = 'condition'): Promise<void> {
+  const deadline = performance.now() + 3000;
+  while (!condition()) {
+    if (performance.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise<void>((resolve) => setImmediate(resolve));
+  }
+}

@@ -1,0 +1,42 @@
+/** Real sockets, no msw: a refused connection names undici's underlying cause. */
+import { createServer } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ApiClient } from '../../../src/api/client.js';
+import { ApiError } from '../../../src/api/errors.js';
+import { createUndiciFetch } from '../../../src/api/http.js';
+
+let closedPort = 0;
+const savedProxy = { HTTP_PROXY: process.env.HTTP_PROXY, http_proxy: process.env.http_proxy };
+
+beforeAll(async () => {
+  // A port that was just free: listen, note it, close.
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  closedPort = (server.address() as { port: number }).port;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  // createUndiciFetch honours HTTP_PROXY; make sure a developer's proxy does not answer for the closed port.
+  delete process.env.HTTP_PROXY;
+  delete process.env.http_proxy;
+});
+afterAll(() => {
+  for (const [key, value] of Object.entries(savedProxy)) if (value !== undefined) process.env[key] = value;
+});
+
+describe('connection refused', () => {
+  it('via globalThis.fetch: kind network with ECONNREFUSED in the message', async () => {
+    const client = new ApiClient({ baseUrl: `http://127.0.0.1:${closedPort}`, fetch: (url, init) => globalThis.fetch(url, init), unavailableRetries: 0 });
+    const error = await client.listJobs().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error).toMatchObject({ kind: 'network', path: '/api/public/v1/jobs' });
+    expect((error as ApiError).message).toMatch(/^network: GET \/api\/public\/v1\/jobs failed: .*ECONNREFUSED/);
+    expect((error as ApiError).message).not.toContain('fetch failed');
+    expect((error as ApiError).cause).toBeInstanceOf(TypeError);
+  });
+
+  it('via the production undici fetch: the same', async () => {
+    const client = new ApiClient({ baseUrl: `http://127.0.0.1:${closedPort}`, fetch: createUndiciFetch({ timeoutMs: 2000 }) });
+    const error = await client.discover().catch((e: unknown) => e);
+    expect(error).toMatchObject({ kind: 'network' });
+    expect((error as ApiError).message).toContain('ECONNREFUSED');
+  });
+});
