@@ -65,29 +65,52 @@ export function kindForStatus(status: number): ErrorKind {
   return 'upstream_contract';
 }
 
-const USERINFO = /(\b[a-z][a-z0-9+.-]*:\/\/)[^/\s:@]+(?::[^/\s@]*)?@/gi;
-const SECRET_PARAM = /([?&](?:token|access_token|api_key|apikey|key|secret|password|auth|signature|sig)=)[^&#\s]*/gi;
-const BEARER = /\b(Bearer\s+)[A-Za-z0-9._~+/=-]+/g;
+// Userinfo stops at characters a URL cannot hold unescaped (quotes, brackets, spaces), so it
+// never reaches across a JSON value into the next one.
+const USERINFO = /(\b[a-z][a-z0-9+.-]*:\/\/)[^/\s:@"'<>\\{}[\]?#]+(?::[^/\s@"'<>\\{}[\]?#]*)?@/gi;
+// Query parameters whose name is, or ends in, a secret-looking word (token, refresh_token,
+// client_secret, x-api-key...).
+const SECRET_PARAM = /([?&](?:[a-z0-9]+[_-])*(?:token|secret|password|passwd|api[_-]?key|apikey|key|auth|authorization|signature|sig|credentials?)=)[^&#\s"'<>]*/gi;
+const AUTH_SCHEME = /\b((?:Bearer|Basic)\s+)[A-Za-z0-9._~+/=-]+/gi;
 
-/** Strips URL userinfo, secret-looking query parameters and bearer tokens from text. */
+/** Strips URL userinfo, secret-looking query parameters and bearer/basic credentials from text. */
 export function redactSecrets(text: string): string {
-  return text.replace(USERINFO, '$1[redacted]@').replace(SECRET_PARAM, '$1[redacted]').replace(BEARER, '$1[redacted]');
+  return text.replace(USERINFO, '$1[redacted]@').replace(SECRET_PARAM, '$1[redacted]').replace(AUTH_SCHEME, '$1[redacted]');
 }
 
 /**
  * undici reports every transport failure as `TypeError: fetch failed` and hides the reason in
- * `cause` (sometimes nested, sometimes an AggregateError); dig it out so "network" errors say why.
+ * `cause` (sometimes nested, sometimes an AggregateError of one error per address tried); dig it
+ * out so "network" errors say why.
  */
 export function describeNetworkCause(error: unknown): string {
   const parts: string[] = [];
+  const seen = new Set<unknown>();
+  const add = (text: string) => {
+    if (text && text !== 'fetch failed' && !parts.includes(text)) parts.push(text);
+  };
   let current: unknown = error;
-  for (let depth = 0; current && depth < 5; depth++) {
-    if (current instanceof AggregateError && current.errors.length > 0) current = current.errors[0];
+  for (let depth = 0; current !== undefined && current !== null && depth < 8 && !seen.has(current); depth++) {
+    seen.add(current);
+    if (typeof current === 'string') {
+      add(current);
+      break;
+    }
     if (!(current instanceof Error)) break;
-    const code = (current as { code?: unknown }).code;
-    const text = typeof code === 'string' && !current.message.includes(code) ? `${code}: ${current.message}` : current.message;
-    if (text && !parts.includes(text) && text !== 'fetch failed') parts.push(text);
+    if (current instanceof AggregateError && current.errors.length > 0) {
+      // Every address tried (IPv6 and IPv4 under happy eyeballs) tells part of the story.
+      add(current.errors.map((inner) => describeOne(inner)).filter(Boolean).join('; '));
+    } else {
+      add(describeOne(current));
+    }
     current = current.cause;
   }
   return parts.length > 0 ? parts.join(' <- ') : 'fetch failed';
+}
+
+function describeOne(error: unknown): string {
+  if (!(error instanceof Error)) return typeof error === 'string' ? error : '';
+  const code = (error as { code?: unknown }).code;
+  if (typeof code !== 'string' || error.message.includes(code)) return error.message;
+  return error.message ? `${code}: ${error.message}` : code;
 }
