@@ -3,6 +3,7 @@
  * one frozen Config. Each step is a pure function so it can be tested without a process.
  */
 import { z } from 'zod';
+import { redactSecrets } from './api/errors.js';
 
 export const LOG_LEVELS = ['error', 'warn', 'info', 'debug'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -28,8 +29,8 @@ export const OPTION_TABLE = [
   { key: 'cache', flag: '--no-cache', env: 'SERVICE_MCP_NO_CACHE', description: 'turn off the in-memory response cache' },
 ] as const;
 
-const flagName = (key: string) => OPTION_TABLE.find((o) => o.key === key)!.flag.split(' ')[0];
-const envName = (key: string) => OPTION_TABLE.find((o) => o.key === key)!.env;
+const flagName = (key: string) => OPTION_TABLE.find((o) => o.key === key)?.flag.split(' ')[0] ?? key;
+const envName = (key: string) => OPTION_TABLE.find((o) => o.key === key)?.env ?? key;
 
 const integerFrom = (min: number, max: number) =>
   z.union([z.number(), z.string().trim().regex(/^\d+$/, 'must be a whole number').transform(Number)]).pipe(z.number().int('must be a whole number').min(min, `must be at least ${min}`).max(max, `must be at most ${max}`));
@@ -45,6 +46,9 @@ const ConfigSchema = z
         return url.protocol === 'http:' || url.protocol === 'https:';
       }, 'must be an absolute http(s) URL')
       .refine((value) => !URL.canParse(value) || (new URL(value).username === '' && new URL(value).password === ''), 'must not carry credentials')
+      // Paths are appended to the base URL, so a query or fragment in it would swallow them.
+      .refine((value) => !URL.canParse(value) || (new URL(value).search === '' && !value.includes('?')), 'must not have a query string')
+      .refine((value) => !URL.canParse(value) || (new URL(value).hash === '' && !value.includes('#')), 'must not have a fragment')
       .transform((value) => value.replace(/\/+$/, ''))
       .optional(),
     offline: z.boolean(),
@@ -104,7 +108,8 @@ export function resolveConfig(flags: RawOptions = {}, env: NodeJS.ProcessEnv = p
   if (!parsed.success) {
     const messages = parsed.error.issues.map((issue) => {
       const key = String(issue.path[0] ?? '');
-      const shown = JSON.stringify(merged[key]);
+      // Never echo a password from a base URL into an error message (or the log that prints it).
+      const shown = redactSecrets(JSON.stringify(merged[key]) ?? 'undefined');
       return `${flagName(key)} / ${envName(key)}: ${shown} ${issue.message}`;
     });
     throw new ConfigError(`invalid configuration: ${messages.join('; ')}`);

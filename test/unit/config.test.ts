@@ -1,0 +1,184 @@
+/** Configuration: flags > env > defaults, validated into one frozen Config with errors naming flag and env var. */
+import { describe, expect, it } from 'vitest';
+import { ConfigError, mergeSources, OPTION_TABLE, resolveConfig, type RawOptions } from '../../src/config.js';
+
+const BASE = 'https://api.example.test';
+const resolve = (flags: RawOptions = {}, env: Record<string, string> = {}) => resolveConfig(flags, env);
+
+function configError(flags: RawOptions, env: Record<string, string> = {}): ConfigError {
+  try {
+    resolve(flags, env);
+  } catch (error) {
+    expect(error).toBeInstanceOf(ConfigError);
+    return error as ConfigError;
+  }
+  throw new Error('expected a ConfigError');
+}
+
+describe('defaults', () => {
+  it('with nothing set: offline (no base URL), 15 s timeout, 20 s retry wait, warn, cache on', () => {
+    expect(resolve()).toEqual({ baseUrl: undefined, offline: true, offlineReason: 'no_base_url', timeoutMs: 15_000, maxRetryWaitS: 20, logLevel: 'warn', cache: true });
+  });
+
+  it('with a base URL: online', () => {
+    expect(resolve({}, { SERVICE_MCP_BASE_URL: BASE })).toMatchObject({ baseUrl: BASE, offline: false, offlineReason: undefined });
+  });
+
+  it('reads process.env when no env is given', () => {
+    const saved = process.env.SERVICE_MCP_TIMEOUT_MS;
+    process.env.SERVICE_MCP_TIMEOUT_MS = '4321';
+    try {
+      expect(resolveConfig({}).timeoutMs).toBe(4321);
+    } finally {
+      if (saved === undefined) delete process.env.SERVICE_MCP_TIMEOUT_MS;
+      else process.env.SERVICE_MCP_TIMEOUT_MS = saved;
+    }
+  });
+});
+
+describe('precedence: flag > env > default', () => {
+  it.each([
+    ['baseUrl', 'SERVICE_MCP_BASE_URL', 'https://flag.example.test', 'https://env.example.test'],
+    ['timeoutMs', 'SERVICE_MCP_TIMEOUT_MS', '1000', '2000'],
+    ['maxRetryWaitS', 'SERVICE_MCP_MAX_RETRY_WAIT_S', '5', '6'],
+    ['logLevel', 'SERVICE_MCP_LOG_LEVEL', 'debug', 'info'],
+  ] as const)('%s', (key, env, flagValue, envValue) => {
+    const base = key === 'baseUrl' ? {} : { baseUrl: BASE };
+    const fromFlag = resolve({ ...base, [key]: flagValue }, { [env]: envValue });
+    const fromEnv = resolve(base, { [env]: envValue });
+    const numeric = key === 'timeoutMs' || key === 'maxRetryWaitS';
+    expect(fromFlag[key]).toEqual(numeric ? Number(flagValue) : flagValue);
+    expect(fromEnv[key]).toEqual(numeric ? Number(envValue) : envValue);
+  });
+
+  it('an empty environment variable counts as unset', () => {
+    expect(resolve({}, { SERVICE_MCP_BASE_URL: '', SERVICE_MCP_TIMEOUT_MS: ' ' })).toMatchObject({ offline: true, timeoutMs: 15_000 });
+  });
+
+  it('commander numbers are accepted as well as strings', () => {
+    expect(resolve({ timeoutMs: 3000, maxRetryWaitS: 0 }).timeoutMs).toBe(3000);
+    expect(resolve({ maxRetryWaitS: 0 }).maxRetryWaitS).toBe(0);
+  });
+
+  it('the log level is case-insensitive and trimmed', () => {
+    expect(resolve({ logLevel: ' DEBUG ' }).logLevel).toBe('debug');
+    expect(resolve({}, { SERVICE_MCP_LOG_LEVEL: 'Error' }).logLevel).toBe('error');
+  });
+
+  it('a trailing slash of the base URL is dropped', () => {
+    expect(resolve({ baseUrl: `${BASE}/prefix//` }).baseUrl).toBe(`${BASE}/prefix`);
+  });
+});
+
+describe('offline', () => {
+  it('--offline wins over a base URL', () => {
+    expect(resolve({ offline: true, baseUrl: BASE })).toMatchObject({ offline: true, offlineReason: 'requested', baseUrl: BASE });
+  });
+
+  it.each(['1', 'true', 'yes', 'ON'])('SERVICE_MCP_OFFLINE=%s', (value) => {
+    expect(resolve({}, { SERVICE_MCP_BASE_URL: BASE, SERVICE_MCP_OFFLINE: value })).toMatchObject({ offline: true, offlineReason: 'requested' });
+  });
+
+  it.each(['0', 'false', 'no', ''])('SERVICE_MCP_OFFLINE=%j stays online', (value) => {
+    expect(resolve({}, { SERVICE_MCP_BASE_URL: BASE, SERVICE_MCP_OFFLINE: value }).offline).toBe(false);
+  });
+
+  it('a flag --offline=false outranks SERVICE_MCP_OFFLINE=1', () => {
+    expect(resolve({ offline: false, baseUrl: BASE }, { SERVICE_MCP_OFFLINE: '1' }).offline).toBe(false);
+  });
+
+  it('no base URL at all is offline with reason no_base_url', () => {
+    expect(resolve({}, {})).toMatchObject({ offline: true, offlineReason: 'no_base_url' });
+  });
+
+  it('an unreadable SERVICE_MCP_OFFLINE is refused, naming the variable', () => {
+    expect(() => resolve({}, { SERVICE_MCP_OFFLINE: 'maybe' })).toThrow(/SERVICE_MCP_OFFLINE="maybe" is not a boolean/);
+  });
+});
+
+describe('cache', () => {
+  it('is on by default (commander passes cache: true without --no-cache)', () => {
+    expect(resolve({ cache: true }).cache).toBe(true);
+    expect(resolve().cache).toBe(true);
+  });
+
+  it('--no-cache (cache: false) turns it off', () => {
+    expect(resolve({ cache: false }).cache).toBe(false);
+  });
+
+  it('SERVICE_MCP_NO_CACHE=1 turns it off', () => {
+    expect(resolve({ cache: true }, { SERVICE_MCP_NO_CACHE: '1' }).cache).toBe(false);
+  });
+
+  it('SERVICE_MCP_NO_CACHE=0 leaves it on', () => {
+    expect(resolve({}, { SERVICE_MCP_NO_CACHE: '0' }).cache).toBe(true);
+  });
+
+  it('an unreadable SERVICE_MCP_NO_CACHE is refused', () => {
+    expect(() => resolve({}, { SERVICE_MCP_NO_CACHE: 'perhaps' })).toThrow(ConfigError);
+  });
+});
+
+describe('validation errors name the flag and the environment variable', () => {
+  it.each([
+    [{ timeoutMs: 'abc' }, {}, '--timeout-ms', 'SERVICE_MCP_TIMEOUT_MS', '"abc"'],
+    [{}, { SERVICE_MCP_TIMEOUT_MS: '12.5' }, '--timeout-ms', 'SERVICE_MCP_TIMEOUT_MS', '"12.5"'],
+    [{ timeoutMs: '0' }, {}, '--timeout-ms', 'SERVICE_MCP_TIMEOUT_MS', 'at least 1'],
+    [{ timeoutMs: '-5' }, {}, '--timeout-ms', 'SERVICE_MCP_TIMEOUT_MS', '"-5"'],
+    [{ maxRetryWaitS: 'ten' }, {}, '--max-retry-wait-s', 'SERVICE_MCP_MAX_RETRY_WAIT_S', '"ten"'],
+    [{ maxRetryWaitS: '99999' }, {}, '--max-retry-wait-s', 'SERVICE_MCP_MAX_RETRY_WAIT_S', 'at most 3600'],
+    [{ logLevel: 'verbose' }, {}, '--log-level', 'SERVICE_MCP_LOG_LEVEL', 'error, warn, info, debug'],
+    [{ baseUrl: 'ftp://api.example.test' }, {}, '--base-url', 'SERVICE_MCP_BASE_URL', 'http(s)'],
+    [{ baseUrl: 'api.example.test' }, {}, '--base-url', 'SERVICE_MCP_BASE_URL', 'http(s)'],
+    [{ baseUrl: 'javascript:alert(1)' }, {}, '--base-url', 'SERVICE_MCP_BASE_URL', 'http(s)'],
+    [{ baseUrl: 'https://user:pass@api.example.test' }, {}, '--base-url', 'SERVICE_MCP_BASE_URL', 'credentials'],
+    [{ baseUrl: 'https://api.example.test/?x=1' }, {}, '--base-url', 'SERVICE_MCP_BASE_URL', 'query'],
+    [{ baseUrl: 'https://api.example.test/#top' }, {}, '--base-url', 'SERVICE_MCP_BASE_URL', 'fragment'],
+    [{ baseUrl: 'https://api.example.test/?' }, {}, '--base-url', 'SERVICE_MCP_BASE_URL', 'query'],
+  ] as Array<[RawOptions, Record<string, string>, string, string, string]>)('%j %j', (flags, env, flag, envVar, detail) => {
+    const error = configError(flags, env);
+    expect(error.message).toContain(flag);
+    expect(error.message).toContain(envVar);
+    expect(error.message).toContain(detail);
+  });
+
+  it('a base URL with credentials is refused without echoing the password', () => {
+    const error = configError({ baseUrl: 'https://user:hunter2@api.example.test' });
+    expect(error.message).not.toContain('hunter2');
+  });
+
+  it('several bad values are all reported', () => {
+    const error = configError({ timeoutMs: 'abc', logLevel: 'loud' });
+    expect(error.message).toContain('--timeout-ms');
+    expect(error.message).toContain('--log-level');
+  });
+});
+
+describe('the result', () => {
+  it('is frozen', () => {
+    const config = resolve({ baseUrl: BASE });
+    expect(Object.isFrozen(config)).toBe(true);
+    expect(() => {
+      (config as { timeoutMs: number }).timeoutMs = 1;
+    }).toThrow(TypeError);
+  });
+
+  it('mergeSources is pure: same inputs, same candidate, inputs untouched', () => {
+    const flags = { timeoutMs: '100' };
+    const env = { SERVICE_MCP_LOG_LEVEL: 'info' };
+    expect(mergeSources(flags, env)).toEqual(mergeSources(flags, env));
+    expect(flags).toEqual({ timeoutMs: '100' });
+    expect(env).toEqual({ SERVICE_MCP_LOG_LEVEL: 'info' });
+  });
+
+  it('the option table lists every flag and env var of CONTRACT.md', () => {
+    expect(OPTION_TABLE.map((o) => [o.flag.split(' ')[0], o.env])).toEqual([
+      ['--base-url', 'SERVICE_MCP_BASE_URL'],
+      ['--offline', 'SERVICE_MCP_OFFLINE'],
+      ['--timeout-ms', 'SERVICE_MCP_TIMEOUT_MS'],
+      ['--max-retry-wait-s', 'SERVICE_MCP_MAX_RETRY_WAIT_S'],
+      ['--log-level', 'SERVICE_MCP_LOG_LEVEL'],
+      ['--no-cache', 'SERVICE_MCP_NO_CACHE'],
+    ]);
+  });
+});
