@@ -25,14 +25,17 @@ export function createLogger(level: LogLevel, write: (line: string) => void = (l
   const emit = (at: LogLevel, message: string, data?: Record<string, unknown>) => {
     if (!enabled(at)) return;
     const safe = redactSecrets(message);
-    const suffix = data && Object.keys(data).length > 0 ? ` ${redactSecrets(JSON.stringify(data))}` : '';
-    write(`[service-mcp] ${at}: ${safe}${suffix}\n`);
+    const json = data && Object.keys(data).length > 0 ? redactSecrets(serialize(data)) : undefined;
+    write(`[service-mcp] ${at}: ${safe}${json === undefined ? '' : ` ${json}`}\n`);
+    if (sinks.size === 0) return;
+    // Sinks (e.g. MCP log notifications) get the same redacted data as stderr, never the original.
+    const safeData = json === undefined ? data : redactedData(json);
     for (const sink of sinks) {
       try {
-        sink(at, safe, data);
+        sink(at, safe, safeData);
       } catch (error) {
         // A broken sink (e.g. a closed transport) must not break the call that logged.
-        write(`[service-mcp] warn: log sink failed: ${String(error)}\n`);
+        write(`[service-mcp] warn: log sink failed: ${redactSecrets(String(error))}\n`);
       }
     }
   };
@@ -47,6 +50,32 @@ export function createLogger(level: LogLevel, write: (line: string) => void = (l
       return () => sinks.delete(sink);
     },
   };
+}
+
+/** JSON for a log line; never throws (a cyclic or BigInt value must not fail the call that logged). */
+function serialize(data: Record<string, unknown>): string {
+  const seen = new WeakSet<object>();
+  try {
+    return JSON.stringify(data, (_key, value: unknown) => {
+      if (typeof value === 'bigint') return value.toString();
+      if (typeof value === 'object' && value !== null) {
+        if (seen.has(value)) return '[circular]';
+        seen.add(value);
+      }
+      return value;
+    });
+  } catch (error) {
+    return JSON.stringify({ unserializable: String(error) });
+  }
+}
+
+function redactedData(json: string): Record<string, unknown> {
+  try {
+    return JSON.parse(json) as Record<string, unknown>;
+  } catch {
+    // Redaction only rewrites inside string values, so this should not happen; keep the text.
+    return { text: json };
+  }
 }
 
 /** A logger that drops everything: the default for library use and tests. */
