@@ -6,7 +6,7 @@ import type { z } from 'zod';
 import { USER_AGENT } from '../version.js';
 import { silentLogger, type Logger } from '../log.js';
 import { ApiError, describeNetworkCause, kindForStatus } from './errors.js';
-import { DEFAULT_MAX_BODY_BYTES, parseRetryAfter, readBodyCapped, RetryAfterGate, sleep, type FetchLike, type GateWaitInfo } from './http.js';
+import { DEFAULT_MAX_BODY_BYTES, parseRetryAfter, raceAbort, readBodyCapped, RetryAfterGate, sleep, type FetchLike, type GateWaitInfo } from './http.js';
 import {
   DiscoveryDataSchema,
   envelopeOf,
@@ -28,6 +28,8 @@ import {
 } from './schemas.js';
 
 export const API_PREFIX = '/api/public/v1';
+/** The pause after a 429 that names no (readable) Retry-After. */
+const DEFAULT_429_PAUSE_S = 5;
 
 export interface JobListParams {
   q?: string | undefined;
@@ -70,6 +72,8 @@ export interface ApiResult<T> {
   path: string;
   /** When this client received the response (ISO 8601, UTC). */
   retrievedAt: string;
+  /** Set when the response came from the response cache. */
+  cache?: { hit: boolean; ageS: number } | undefined;
 }
 
 export interface ApiClientOptions {
@@ -153,6 +157,11 @@ export class ApiClient {
   }
 
   getJob(jobId: string, params: { include_predicted_salaries?: boolean | undefined } = {}, options?: CallOptions): Promise<ApiResult<PublicJob>> {
+    // '' would address the job list, and '.' / '..' are dot segments that URL parsing resolves
+    // away (encoding cannot help: %2e counts as a dot), reaching discovery. Refuse, don't send.
+    if (jobId === '' || jobId === '.' || jobId === '..') {
+      return Promise.reject(new ApiError('invalid_argument', `invalid_argument: job_id ${JSON.stringify(jobId)} is not a job identifier`, { path: `${API_PREFIX}/jobs/{jobId}` }));
+    }
     const query = buildQuery({ include_predicted_salaries: params.include_predicted_salaries });
     return this.getEnvelope(`${API_PREFIX}/jobs/${encodeURIComponent(jobId)}${query}`, PublicJobSchema, options);
   }
@@ -170,12 +179,19 @@ export class ApiClient {
   async getHealth(options?: CallOptions): Promise<ApiResult<HealthResponse>> {
     const path = `${API_PREFIX}/mcp/health`;
     const raw = await this.send(path, 'application/json', options, (status) => status === 503);
-    const body = parseJson(raw, path);
-    // Tolerate a health body wrapped in the success envelope as well as the bare form.
-    const wrapped = isRecord(body) && body.success === true && isRecord(body.data) && 'probes' in body.data;
-    const data = validate(HealthResponseSchema, wrapped ? body.data : body, path, wrapped ? 'data' : '');
-    const meta = wrapped ? validate(ResponseMetaSchema, (body as Record<string, unknown>).meta ?? {}, path, 'meta') : {};
-    return { data, meta, status: raw.status, path, retrievedAt: new Date().toISOString() };
+    try {
+      const body = parseJson(raw, path);
+      // Tolerate a health body wrapped in the success envelope as well as the bare form.
+      const wrapped = isRecord(body) && body.success === true && isRecord(body.data) && 'probes' in body.data;
+      const data = validate(HealthResponseSchema, wrapped ? body.data : body, path, wrapped ? 'data' : '');
+      const meta = wrapped ? validate(ResponseMetaSchema, (body as Record<string, unknown>).meta ?? {}, path, 'meta') : {};
+      return { data, meta, status: raw.status, path, retrievedAt: new Date().toISOString() };
+    } catch (error) {
+      // Status before body: a 503 that is not the health response (a proxy's error page, an error
+      // envelope) is the API being unavailable, not an API breaking its contract.
+      if (raw.status === 503) throw statusError(raw, path, 0, error);
+      throw error;
+    }
   }
 
   /** The OpenAPI 3.1 description, as JSON. */
@@ -207,25 +223,31 @@ export class ApiClient {
     let unavailableAttempts = 0;
     for (;;) {
       const waitedS = (Date.now() - started) / 1000;
-      const ticket = await this.gate.pass({ maxWaitS: this.maxRetryWaitS - waitedS, signal: options.signal, onWait: options.onWait });
+      const ticket = await this.gate.pass({ maxWaitS: this.maxRetryWaitS - waitedS, signal: options.signal, onWait: options.onWait }).catch((error: unknown) => {
+        if (error instanceof ApiError) {
+          // The gate's fail-fast refusal knows the seconds but not which call it refused.
+          throw new ApiError(error.kind, error.message, { status: error.status, path, retryAfterS: error.retryAfterS, cause: error });
+        }
+        throw this.abortError(path, options.signal, error);
+      });
       let response: RawResponse;
+      let retryAfterS: number | undefined;
       try {
         response = await this.attempt(path, accept, options.signal);
+        retryAfterS = parseRetryAfter(response.headers.get('retry-after'));
+        // Shut the gate before settling the ticket, so callers waiting on this probe see the new
+        // window the moment they wake rather than racing out ahead of it.
+        // A 429 without a readable Retry-After still gets a pause: never hammer a limited API.
+        if (response.status === 429) this.gate.block(retryAfterS ?? DEFAULT_429_PAUSE_S);
       } finally {
         ticket.settle();
       }
       const { status } = response;
       if ((status >= 200 && status < 300) || acceptStatus?.(status)) return response;
 
-      const envelope = ErrorEnvelopeSchema.safeParse(safeJson(response.body));
-      const upstreamError = envelope.success ? envelope.data.error : undefined;
-      const upstreamMessage = envelope.success ? envelope.data.message : undefined;
-      const retryAfterS = parseRetryAfter(response.headers.get('retry-after'));
-
       if (status === 429) {
-        // A 429 without a readable Retry-After still gets a pause: never hammer a limited API.
-        const seconds = retryAfterS ?? 5;
-        this.gate.block(seconds);
+        const { upstreamError, upstreamMessage } = upstreamEnvelope(response.body);
+        const seconds = retryAfterS ?? DEFAULT_429_PAUSE_S;
         const budgetS = this.maxRetryWaitS - (Date.now() - started) / 1000;
         this.logger.info(`429 on ${path}: Retry-After ${seconds}s`, { budgetS: Math.floor(budgetS) });
         if (seconds <= budgetS) continue;
@@ -245,10 +267,7 @@ export class ApiClient {
         }
       }
 
-      const kind = kindForStatus(status);
-      const detail = [upstreamError, upstreamMessage].filter(Boolean).join(': ');
-      const message = `HTTP ${status} from GET ${path}${detail ? ` (${detail})` : ''}${unavailableAttempts > 0 ? ` after ${unavailableAttempts + 1} attempts` : ''}`;
-      throw new ApiError(kind, message, { status, path, upstreamError, upstreamMessage, retryAfterS });
+      throw statusError(response, path, unavailableAttempts);
     }
   }
 
@@ -259,6 +278,8 @@ export class ApiClient {
 
   /** One HTTP exchange, bounded by the per-request timeout and the caller's signal. */
   private async attempt(path: string, accept: string, signal: AbortSignal | undefined): Promise<RawResponse> {
+    // A call cancelled before its turn sends nothing.
+    if (signal?.aborted) throw this.abortError(path, signal, signal.reason);
     const controller = new AbortController();
     let timedOut = false;
     const timer = setTimeout(() => {
@@ -276,13 +297,18 @@ export class ApiClient {
     };
     try {
       this.logger.debug(`GET ${path}`);
-      const response = await this.fetchImpl(this.baseUrl + path, {
-        method: 'GET',
-        headers: { accept, 'user-agent': USER_AGENT },
-        signal: controller.signal,
-        redirect: 'follow',
-      }).catch(fail);
-      const body = await readBodyCapped(response, this.maxBodyBytes, path).catch(fail);
+      // Raced against the signal as well as given it: the timeout and cancellation must hold even
+      // for an injected fetch that ignores the signal.
+      const response = await raceAbort(
+        this.fetchImpl(this.baseUrl + path, {
+          method: 'GET',
+          headers: { accept, 'user-agent': USER_AGENT },
+          signal: controller.signal,
+          redirect: 'follow',
+        }),
+        controller.signal,
+      ).catch(fail);
+      const body = await readBodyCapped(response, this.maxBodyBytes, path, controller.signal).catch(fail);
       return { status: response.status, body, headers: response.headers };
     } finally {
       clearTimeout(timer);
@@ -298,6 +324,22 @@ export class ApiClient {
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** The `error` and `message` of an upstream error envelope, when the body is one. */
+function upstreamEnvelope(body: string): { upstreamError: string | undefined; upstreamMessage: string | undefined } {
+  const envelope = ErrorEnvelopeSchema.safeParse(safeJson(body));
+  return envelope.success ? { upstreamError: envelope.data.error, upstreamMessage: envelope.data.message } : { upstreamError: undefined, upstreamMessage: undefined };
+}
+
+/** The typed error for a non-2xx status, from the status first and the body only for detail. */
+function statusError(response: RawResponse, path: string, retries: number, cause?: unknown): ApiError {
+  const { status } = response;
+  const { upstreamError, upstreamMessage } = upstreamEnvelope(response.body);
+  const retryAfterS = parseRetryAfter(response.headers.get('retry-after'));
+  const detail = [upstreamError, upstreamMessage].filter(Boolean).join(': ');
+  const message = `HTTP ${status} from GET ${path}${detail ? ` (${detail})` : ''}${retries > 0 ? ` after ${retries + 1} attempts` : ''}`;
+  return new ApiError(kindForStatus(status), message, { status, path, upstreamError, upstreamMessage, retryAfterS, cause });
 }
 
 function safeJson(text: string): unknown {

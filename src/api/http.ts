@@ -82,6 +82,9 @@ export function parseRetryAfter(value: string | null, now: number = Date.now()):
   if (value === null) return undefined;
   const text = value.trim();
   if (/^\d+$/.test(text)) return Math.max(1, Number(text));
+  // Every HTTP-date form (IMF-fixdate, RFC 850, asctime) starts with a day name. Without this
+  // check Date.parse reads "-5" or "1.5" as dates in the past, i.e. a 1 s pause.
+  if (!/^[A-Za-z]{3}/.test(text)) return undefined;
   const date = Date.parse(text);
   if (Number.isNaN(date)) return undefined;
   return Math.max(1, Math.ceil((date - now) / 1000));
@@ -100,7 +103,7 @@ export interface GatePassOptions {
 }
 
 export interface GateTicket {
-  /** Seconds spent waiting at the gate. */
+  /** Milliseconds spent waiting at the gate. */
   readonly waitedMs: number;
   /** Must be called once the request this ticket let through has its status. */
   settle(): void;
@@ -136,7 +139,9 @@ export class RetryAfterGate {
       if (waitMs > 0) {
         const seconds = Math.ceil(waitMs / 1000);
         const budgetS = options.maxWaitS - (this.now() - started) / 1000;
-        if (seconds > budgetS) {
+        // Compare exactly, not the rounded-up seconds: a caller told "wait 3 s" with a 3 s budget
+        // must not be refused because a millisecond passed between the 429 and this check.
+        if (waitMs > budgetS * 1000) {
           throw new ApiError('rate_limited', `rate limited: the API asked for a ${seconds}s pause, longer than this call may wait (${Math.max(0, Math.floor(budgetS))}s)`, { status: 429, retryAfterS: seconds });
         }
         options.onWait?.({ seconds, reason: 'rate_limited' });
@@ -172,9 +177,11 @@ export const DEFAULT_MAX_BODY_BYTES = 8 * 1024 * 1024;
 
 /**
  * Reads a body as text, refusing it when Content-Length or the bytes read exceed `maxBytes`.
- * The stream is cancelled on refusal, so an oversized body is never held whole.
+ * The stream is cancelled on refusal, so an oversized body is never held whole. Each read also
+ * races `signal`, so a body that stalls mid-stream still ends on timeout or cancellation even when
+ * the fetch in use does not tie its body to the request's signal.
  */
-export async function readBodyCapped(response: Response, maxBytes: number, path: string): Promise<string> {
+export async function readBodyCapped(response: Response, maxBytes: number, path: string, signal?: AbortSignal): Promise<string> {
   const tooLarge = (size: string) =>
     new ApiError('upstream_contract', `upstream_contract: the response to ${path} is ${size}, over the ${formatBytes(maxBytes)} cap; refused without reading it`, {
       status: response.status,
@@ -190,15 +197,18 @@ export async function readBodyCapped(response: Response, maxBytes: number, path:
   const decoder = new TextDecoder();
   let total = 0;
   let text = '';
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    if (total > maxBytes) {
-      await reader.cancel().catch(() => {});
-      throw tooLarge(`more than ${formatBytes(maxBytes)}`);
+  try {
+    for (;;) {
+      const { done, value } = await raceAbort(reader.read(), signal);
+      if (done) break;
+      total += value.byteLength;
+      if (total > maxBytes) throw tooLarge(`more than ${formatBytes(maxBytes)}`);
+      text += decoder.decode(value, { stream: true });
     }
-    text += decoder.decode(value, { stream: true });
+  } catch (error) {
+    // Not awaited: a source that never settles its cancel must not hold the caller.
+    reader.cancel().catch(() => {});
+    throw error;
   }
   return text + decoder.decode();
 }
