@@ -62,12 +62,14 @@ describe('redactSecrets', () => {
     ['Authorization: Bearer eyJhbGciOi.abc-def_ghi', 'Authorization: Bearer [redacted]'],
     ['authorization: bearer abc.def', 'authorization: bearer [redacted]'],
     ['Authorization: Basic dXNlcjpwYXNz', 'Authorization: Basic [redacted]'],
+    ['{"authorization":"token abc123"}', '{"authorization":"token [redacted]"}'],
+    ['sent Bearer abc and Bearer def', 'sent Bearer [redacted] and Bearer [redacted]'],
   ])('%s', (input, output) => {
     expect(redactSecrets(input)).toBe(output);
   });
 
   it('leaves ordinary text, e-mail addresses and harmless parameters alone', () => {
-    for (const text of ['/jobs?q=monkey&skills=rust,go', 'see https://api.example.test/x and write to a@b.example', 'token budget exceeded', '/jobs?keyword=x&monkey=1']) {
+    for (const text of ['/jobs?q=monkey&skills=rust,go', 'see https://api.example.test/x and write to a@b.example', 'token budget exceeded', '/jobs?keyword=x&monkey=1', 'Basic filters require q', 'the bearer of bad news']) {
       expect(redactSecrets(text)).toBe(text);
     }
   });
