@@ -4,7 +4,7 @@
  */
 import type { JobListData, Pagination, PublicJob } from '../api/schemas.js';
 import { renderSalary } from './salary.js';
-import { fencedJson, oneLine, quote } from './text.js';
+import { fencedData, oneLine, quote } from './text.js';
 
 function where(job: PublicJob): string {
   const place = job.location_text ? oneLine(job.location_text, 60) : '';
@@ -44,6 +44,6 @@ export function renderJobDetail(job: PublicJob): string {
   if (job.skills.length > 0) lines.push(`skills: ${job.skills.map((s) => oneLine(s, 40)).join(', ')}`);
   if (job.url) lines.push(`url: ${oneLine(job.url, 300)}`);
   const extras = Object.fromEntries((['requirements', 'operating_expectations', 'proof_signals', 'evidence_quality'] as const).filter((key) => job[key] !== undefined).map((key) => [key, job[key]]));
-  if (Object.keys(extras).length > 0) lines.push(`Posting details (upstream data):\n${fencedJson(extras, 3_000)}`);
+  if (Object.keys(extras).length > 0) lines.push(`Posting details (upstream data):\n${fencedData(extras, 3_000)}`);
   return lines.join('\n');
 }

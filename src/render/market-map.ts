@@ -3,7 +3,7 @@
  * each with their readiness; everything is also given as fenced upstream data.
  */
 import type { MarketMapData } from '../api/schemas.js';
-import { fencedJson, oneLine } from './text.js';
+import { fencedData, oneLine } from './text.js';
 
 const pickString = (record: Record<string, unknown>, keys: readonly string[]): string | undefined => {
   for (const key of keys) {
@@ -31,6 +31,6 @@ export function renderMarketMap(data: MarketMapData): string {
     }
   }
   const rest = Object.fromEntries(Object.entries(data).filter(([key]) => key !== 'dimensions'));
-  if (Object.keys(rest).length > 0) lines.push(`Other market-map data (upstream data):\n${fencedJson(rest, 2_500)}`);
+  if (Object.keys(rest).length > 0) lines.push(`Other market-map data (upstream data):\n${fencedData(rest, 2_500)}`);
   return lines.length > 0 ? lines.join('\n') : 'The market map is empty.';
 }

@@ -39,14 +39,64 @@ export function sanitizeJson(value: unknown): unknown {
   return value;
 }
 
+const PLAIN = /^[\p{L}\p{N}][\p{L}\p{N} _.,:;/()%$€£+&'’–-]*$/u;
+
+const LOOKS_TYPED = /^(?:true|false|null|[-+]?\d+(?:\.\d+)?(?:e[-+]?\d+)?)$/i;
+
+function scalar(value: unknown, inList = false): string {
+  if (typeof value === 'string') {
+    const clean = sanitize(value);
+    // Plain words stay bare; anything that could be read as structure, as another type, or (in an
+    // inline list) as a list separator is JSON-quoted.
+    const bare = PLAIN.test(clean) && !clean.endsWith(':') && !/:\s/.test(clean) && !LOOKS_TYPED.test(clean) && !(inList && clean.includes(','));
+    return bare ? clean : JSON.stringify(clean);
+  }
+  return value === undefined ? 'null' : String(JSON.stringify(value));
+}
+
+const isScalar = (value: unknown) => value === null || typeof value !== 'object';
+
+function toLines(value: unknown, indent: string, out: string[]): void {
+  if (Array.isArray(value)) {
+    for (const item of value) {
+      if (isScalar(item)) out.push(`${indent}- ${scalar(item)}`);
+      else if (Array.isArray(item)) {
+        out.push(`${indent}-`);
+        toLines(item, `${indent}  `, out);
+      } else {
+        const nested: string[] = [];
+        toLines(item, `${indent}  `, nested);
+        if (nested.length === 0) out.push(`${indent}- {}`);
+        else out.push(`${indent}- ${nested[0]!.slice(indent.length + 2)}`, ...nested.slice(1));
+      }
+    }
+    return;
+  }
+  for (const [key, inner] of Object.entries(value as Record<string, unknown>)) {
+    const name = scalar(key);
+    if (isScalar(inner)) out.push(`${indent}${name}: ${scalar(inner)}`);
+    else if (Array.isArray(inner) && inner.every(isScalar)) out.push(`${indent}${name}: [${inner.map((item) => scalar(item, true)).join(', ')}]`);
+    else if (Object.keys(inner as object).length === 0) out.push(`${indent}${name}: ${Array.isArray(inner) ? '[]' : '{}'}`);
+    else {
+      out.push(`${indent}${name}:`);
+      toLines(inner, `${indent}  `, out);
+    }
+  }
+}
+
 /**
- * Free-form upstream data as a fenced JSON block, cut at `maxChars`. The fence is lengthened past
- * any backtick run in the content, so the content cannot close it.
+ * Free-form upstream data as a fenced block in a compact YAML-like form (a model reads it easily and
+ * it costs far fewer tokens than indented JSON), cut at `maxChars`. Strings are sanitized and quoted
+ * where they could be mistaken for structure, and the fence is lengthened past any backtick run in
+ * the content, so the content cannot close it.
  */
-export function fencedJson(value: unknown, maxChars = 6_000): string {
-  let body = JSON.stringify(sanitizeJson(value), null, 1) ?? 'null';
+export function fencedData(value: unknown, maxChars = 6_000): string {
+  const lines: string[] = [];
+  if (isScalar(value)) lines.push(scalar(value));
+  else toLines(value, '', lines);
+  let body = lines.join('\n');
   if (body.length > maxChars) body = `${body.slice(0, maxChars)}\n… (cut at ${maxChars} characters; the full data is in structuredContent)`;
   const longestRun = Math.max(2, ...Array.from(body.matchAll(/`+/g), (m) => m[0].length));
   const fence = '`'.repeat(longestRun + 1);
-  return `${fence}json\n${body}\n${fence}`;
+  return `${fence}yaml\n${body}\n${fence}`;
 }

@@ -12,7 +12,7 @@ const BASE = 'https://api.example.test';
 const server = setupServer();
 let requests: URL[] = [];
 
-beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
+beforeAll(() => server.listen({ onUnhandledFrame: 'error' }));
 afterEach(() => {
   server.resetHandlers();
   requests = [];

@@ -1,0 +1,134 @@
+/**
+ * End-to-end harness: spawns the built binary (never the sources), starts the embedded offline API
+ * over real HTTP with `service-mcp mock-api`, and connects the SDK's real client over stdio.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+
+export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+export const BIN = fileURLToPath(new URL('../../bin/service-mcp.js', import.meta.url));
+
+if (!existsSync(new URL('../../dist/cli.js', import.meta.url))) {
+  throw new Error('dist/cli.js is missing: end-to-end tests run the built binary; run `npm run build` (npm test does it first)');
+}
+
+/** An environment with none of the developer's SERVICE_MCP_* or proxy settings leaking in. */
+export function cleanEnv(extra: Record<string, string> = {}): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [key, value] of Object.entries(process.env)) {
+    if (value === undefined || key.startsWith('SERVICE_MCP_') || /^(https?|no|all)_proxy$/i.test(key)) continue;
+    env[key] = value;
+  }
+  return { ...env, ...extra };
+}
+
+export interface RunResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs the binary to completion. */
+export function runCli(args: string[], env: Record<string, string> = cleanEnv(), input?: string): Promise<RunResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], { env, cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+    child.stdin.end(input ?? '');
+  });
+}
+
+export interface FaultRule {
+  path: string;
+  kind: string;
+  retryAfter?: number;
+  delayMs?: number;
+  times?: number;
+}
+
+export interface MockApi {
+  url: string;
+  process: ChildProcess;
+  setFaults(rules: FaultRule[]): Promise<void>;
+  clearFaults(): Promise<void>;
+  stats(): Promise<Record<string, unknown>>;
+  close(): Promise<void>;
+}
+
+/** `service-mcp mock-api --port 0`, waiting for its listening line. */
+export function startMockApi(): Promise<MockApi> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, 'mock-api', '--port', '0'], { env: cleanEnv(), cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    const timer = setTimeout(() => reject(new Error(`mock-api did not start: ${out} ${err}`)), 15_000);
+    child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
+    child.stdout.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      const match = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
+      if (!match) return;
+      clearTimeout(timer);
+      const url = match[1]!;
+      const control = async (method: string, body?: unknown) => {
+        const response = await fetch(`${url}/__mock/faults`, { method, headers: { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+        if (!response.ok) throw new Error(`mock-api fault control answered ${response.status}: ${await response.text()}`);
+      };
+      resolve({
+        url,
+        process: child,
+        setFaults: (rules) => control('POST', rules),
+        clearFaults: () => control('DELETE'),
+        stats: async () => (await (await fetch(`${url}/__mock/stats`)).json()) as Record<string, unknown>,
+        close: () =>
+          new Promise<void>((done) => {
+            if (child.exitCode !== null) return done();
+            child.once('exit', () => done());
+            child.kill('SIGTERM');
+          }),
+      });
+    });
+    child.on('exit', (code) => reject(new Error(`mock-api exited with ${code}: ${err}`)));
+  });
+}
+
+export interface StdioSession {
+  client: Client;
+  transport: StdioClientTransport;
+  stderr: () => string;
+  close(): Promise<void>;
+}
+
+/** The SDK's real Client over stdio to the built binary. */
+export async function connectStdio(args: string[], env: Record<string, string> = cleanEnv()): Promise<StdioSession> {
+  const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, ...args], env, cwd: ROOT, stderr: 'pipe' });
+  let stderr = '';
+  transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const client = new Client({ name: 'service-mcp-e2e', version: '0.0.0' }, { capabilities: {} });
+  await client.connect(transport);
+  return { client, transport, stderr: () => stderr, close: () => client.close() };
+}
+
+export function textOf(result: object): string {
+  const content = ((result as { content?: unknown }).content ?? []) as Array<{ type: string; text?: string }>;
+  return content.map((c) => c.text ?? '').join('\n');
+}
+
+/** A loopback port with nothing listening (fetch refuses the well-known "bad ports" like 9). */
+export function closedPort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+}

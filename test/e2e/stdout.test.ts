@@ -1,0 +1,87 @@
+/**
+ * stdout is the protocol channel: a raw session that exercises every tool, every error path,
+ * prompts, resources, logging and a malformed line must produce nothing on stdout but JSON-RPC,
+ * and closing stdin must end the process within a second.
+ */
+import { spawn } from 'node:child_process';
+import { describe, expect, it } from 'vitest';
+import { activeJob, company, inactiveJob } from './dataset.js';
+import { BIN, cleanEnv, ROOT } from './helpers.js';
+
+interface Message {
+  jsonrpc: string;
+  id?: number;
+  result?: Record<string, unknown>;
+  error?: { code: number; message: string };
+  method?: string;
+}
+
+describe('stdio session transcript', () => {
+  it('every stdout line is JSON-RPC 2.0, and stdin closing ends the process within one second', async () => {
+    // --offline: no upstream process needed, and a hostile line on stdin must not produce stray output.
+    const child = spawn(process.execPath, [BIN, '--offline', '--log-level', 'debug'], { env: cleanEnv(), cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const exited = new Promise<{ code: number | null; at: number }>((resolve) => child.on('exit', (code) => resolve({ code, at: Date.now() })));
+
+    let id = 0;
+    const send = (method: string, params?: unknown) => child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: ++id, method, params })}\n`);
+    const waitFor = async (count: number) => {
+      await expect.poll(() => stdout.split('\n').filter((l) => l.includes('"id":')).length, { timeout: 15_000 }).toBeGreaterThanOrEqual(count);
+    };
+
+    send('initialize', { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } });
+    await waitFor(1);
+    child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' })}\n`);
+    send('logging/setLevel', { level: 'debug' });
+    send('tools/list');
+    const calls: Array<[string, Record<string, unknown>]> = [
+      ['search_jobs', { q: 'engineer', per_page: 3 }],
+      ['list_jobs', { per_page: 2 }],
+      ['get_job', { job_id: activeJob.job_id }],
+      ['get_job', { job_id: inactiveJob.job_id }],
+      ['get_market_map', {}],
+      ['get_market_map', { layer: 'no-such-layer' }],
+      ['get_company_interview_brief', { slug: company.slug }],
+      ['get_company_interview_brief', {}],
+      ['discover_api', {}],
+      ['check_api_health', {}],
+      ['search_jobs', { per_page: 'many' }],
+      ['no_such_tool', {}],
+    ];
+    for (const [name, args] of calls) send('tools/call', { name, arguments: args });
+    send('prompts/list');
+    send('prompts/get', { name: 'research_role_market', arguments: { role: 'ml engineer' } });
+    send('resources/list');
+    send('resources/read', { uri: 'service-mcp://api/llms.txt' });
+    send('completion/complete', { ref: { type: 'ref/prompt', name: 'research_role_market' }, argument: { name: 'domain', value: 'a' } });
+    send('ping');
+    child.stdin.write('this is not json\n');
+    send('no/such/method');
+    await waitFor(id);
+
+    const closedAt = Date.now();
+    child.stdin.end();
+    const { code, at } = await exited;
+    expect(at - closedAt).toBeLessThan(1_000);
+    expect(code).toBe(0);
+
+    const lines = stdout.split('\n').filter((line) => line !== '');
+    const messages = lines.map((line) => {
+      const parsed = JSON.parse(line) as Message;
+      expect(parsed.jsonrpc).toBe('2.0');
+      return parsed;
+    });
+    const byId = new Map(messages.filter((m) => m.id !== undefined).map((m) => [m.id!, m]));
+    expect(byId.size).toBe(id);
+    // The unknown tool and method are protocol errors; the bad-argument call is a tool result.
+    const unknownTool = byId.get(3 + calls.length)!; // calls start at id 4
+    expect(unknownTool.error?.message).toMatch(/Unknown tool/);
+    expect(byId.get(id)!.error?.code).toBe(-32601);
+    const badArgs = byId.get(2 + calls.length)!;
+    expect(JSON.stringify(badArgs.result)).toMatch(/invalid_argument: per_page: must be a number/);
+    expect(stderr).toMatch(/\[service-mcp\] debug: GET \/api\/public\/v1/);
+  });
+});
