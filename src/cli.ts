@@ -21,6 +21,7 @@ Examples:
   $ service-mcp call get_job '{"job_id":"job_ai_0001"}' --json
   $ service-mcp --base-url https://api.example.com call check_api_health
   $ service-mcp mock-api --port 4010                    serve the embedded offline API over HTTP
+  $ service-mcp serve --http --port 3333                MCP over Streamable HTTP at http://127.0.0.1:3333/mcp
 
 Without --base-url (or SERVICE_MCP_BASE_URL) every command uses the embedded offline
 snapshot, and every result says so.`;
@@ -111,6 +112,41 @@ export function buildProgram(): Command {
       process.once('SIGINT', stop);
       process.once('SIGTERM', stop);
       logger.info('mock-api ready');
+    });
+
+  program
+    .command('serve')
+    .description('serve MCP over stateless Streamable HTTP at POST /mcp (loopback only unless --host says otherwise)')
+    .option('--http', 'use the Streamable HTTP transport (required: stdio is the default command)')
+    .option('--host <host>', 'interface to bind (0.0.0.0 exposes it beyond this machine)', '127.0.0.1')
+    .option('--port <n>', 'port to listen on (0 picks a free one)', '3333')
+    .option('--allowed-hosts <list>', 'comma-separated extra Host names (name or name:port) accepted besides localhost, 127.0.0.1, [::1]')
+    .option('--allowed-origins <list>', 'comma-separated browser origins accepted (and answered with CORS headers), e.g. https://app.example.com')
+    .action(async (options: { http?: boolean; host: string; port: string; allowedHosts?: string; allowedOrigins?: string }, command: Command) => {
+      if (!options.http) throw new UsageError('serve needs --http (for stdio, run service-mcp with no command)');
+      if (!/^\d+$/.test(options.port) || Number(options.port) > 65_535) throw new UsageError(`--port must be a whole number from 0 to 65535, got ${JSON.stringify(options.port)}`);
+      const { config, logger } = configFrom(command);
+      const [{ createBackend }, http, { HttpOptionError, splitList }] = await Promise.all([import('./backend.js'), import('./transports/http.js'), import('./transports/http-guard.js')]);
+      let running;
+      try {
+        running = await http.startHttpServer({
+          backend: createBackend(config, logger),
+          logger,
+          host: options.host,
+          port: Number(options.port),
+          allowedHosts: splitList(options.allowedHosts),
+          allowedOrigins: splitList(options.allowedOrigins),
+        });
+      } catch (error) {
+        if (error instanceof HttpOptionError) throw new UsageError(error.message);
+        // A taken port or an address this machine does not have is the caller's to change.
+        const code = (error as NodeJS.ErrnoException).code;
+        if (code === 'EADDRINUSE' || code === 'EACCES' || code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') throw new UsageError(`cannot listen on ${options.host}:${options.port}: ${(error as Error).message}`);
+        throw error;
+      }
+      http.stopOnSignals(running, logger);
+      await print(`${PACKAGE_NAME} HTTP listening on ${running.url}`);
+      logger.info(`HTTP server ready (${config.offline ? 'offline snapshot' : config.baseUrl})`);
     });
 
   return program;

@@ -1,0 +1,32 @@
+/**
+ * Small writers for the HTTP server's own answers. Every refusal carries a JSON-RPC error body
+ * (id null), the shape MCP clients already parse for transport errors, so a 403 or 413 reads the
+ * same as the SDK's own 400s and 406s.
+ */
+import type { ServerResponse } from 'node:http';
+
+/** JSON-RPC's "server error" range; the SDK's transport uses the same code for HTTP-level refusals. */
+export const TRANSPORT_ERROR = -32000;
+export const PARSE_ERROR = -32700;
+
+export type Headers = Record<string, string>;
+
+export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Headers = {}): void {
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  const text = JSON.stringify(body);
+  res.writeHead(status, {
+    'content-type': 'application/json',
+    'content-length': String(Buffer.byteLength(text)),
+    'cache-control': 'no-store',
+    'x-content-type-options': 'nosniff',
+    ...headers,
+  });
+  res.end(text);
+}
+
+export function sendRpcError(res: ServerResponse, status: number, message: string, headers: Headers = {}, code = TRANSPORT_ERROR): void {
+  sendJson(res, status, { jsonrpc: '2.0', error: { code, message }, id: null }, headers);
+}

@@ -1,0 +1,239 @@
+/**
+ * Stateless Streamable HTTP adapter (`serve --http`): POST /mcp, plus /healthz and the server card.
+ *
+ * Stateless means every POST gets its own SDK Server and transport (a Server holds one transport
+ * and the JSON-RPC ids of one peer, so concurrent requests cannot share one), while the backend,
+ * and with it the HTTP client, its cache and the Retry-After gate, is one per process: a 429 seen
+ * by one request pauses every request of the process. No session ids, no SSE stream on GET, so
+ * any replica can answer any request.
+ */
+import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import type { Backend } from '../backend.js';
+import type { Logger } from '../log.js';
+import { createServer } from '../server.js';
+import { DEFAULT_BODY_LIMIT_BYTES, readBody, refuseTooLarge } from './http-body.js';
+import { buildPolicy, checkHost, checkOrigin, isLoopbackHost, isWildcardHost, type AccessPolicy } from './http-guard.js';
+import { PARSE_ERROR, sendJson, sendRpcError, type Headers } from './http-reply.js';
+import { buildServerCard, SERVER_CARD_PATHS } from './server-card.js';
+
+export const DEFAULT_HTTP_HOST = '127.0.0.1';
+export const DEFAULT_HTTP_PORT = 3333;
+
+export interface HttpLimits {
+  bodyBytes: number;
+  /** Time allowed for the request headers: a client trickling them (slowloris) is cut off. */
+  headersTimeoutMs: number;
+  /** Time allowed to receive the whole request (not to answer it: a tool call may wait out a Retry-After). */
+  requestTimeoutMs: number;
+  keepAliveTimeoutMs: number;
+  /** How long shutdown waits for in-flight calls before cutting them off. */
+  shutdownGraceMs: number;
+}
+
+export const DEFAULT_LIMITS: HttpLimits = {
+  bodyBytes: DEFAULT_BODY_LIMIT_BYTES,
+  headersTimeoutMs: 10_000,
+  requestTimeoutMs: 30_000,
+  keepAliveTimeoutMs: 5_000,
+  shutdownGraceMs: 10_000,
+};
+
+export interface HttpServerOptions {
+  backend: Backend;
+  logger: Logger;
+  host?: string;
+  port?: number;
+  allowedHosts?: readonly string[];
+  allowedOrigins?: readonly string[];
+  limits?: Partial<HttpLimits>;
+}
+
+export interface RunningHttpServer {
+  /** The MCP endpoint, e.g. http://127.0.0.1:3333/mcp. */
+  url: string;
+  port: number;
+  /** Calls being answered right now. */
+  inFlight(): number;
+  /**
+   * Stops accepting, lets in-flight calls finish (up to the grace period), then closes every
+   * connection. Resolves true when nothing had to be cut off.
+   */
+  close(graceMs?: number): Promise<boolean>;
+}
+
+const MCP_PATH = '/mcp';
+const STATELESS_405 = 'Method Not Allowed: this server is stateless; send JSON-RPC messages with POST /mcp (there is no SSE stream to GET and no session to DELETE)';
+const CORS_ALLOW_HEADERS = 'Content-Type, Accept, Mcp-Protocol-Version, Mcp-Session-Id, Last-Event-ID';
+
+/** The host part of a URL this machine can use: a wildcard bind is reached through loopback. */
+function urlHost(host: string): string {
+  const reachable = !isWildcardHost(host) ? host : host.includes(':') ? '::1' : '127.0.0.1';
+  return reachable.includes(':') && !reachable.startsWith('[') ? `[${reachable}]` : reachable;
+}
+
+export async function startHttpServer(options: HttpServerOptions): Promise<RunningHttpServer> {
+  const { backend, logger } = options;
+  const limits: HttpLimits = { ...DEFAULT_LIMITS, ...options.limits };
+  const host = options.host ?? DEFAULT_HTTP_HOST;
+  // Validate the allow-lists before binding, so a typo fails without ever listening.
+  buildPolicy({ host, port: 0, allowedHosts: options.allowedHosts, allowedOrigins: options.allowedOrigins });
+
+  let policy: AccessPolicy | undefined;
+  let draining = false;
+  let active = 0;
+  let onIdle: (() => void) | undefined;
+
+  const server = createHttpServer(
+    {
+      headersTimeout: limits.headersTimeoutMs,
+      requestTimeout: limits.requestTimeoutMs,
+      keepAliveTimeout: limits.keepAliveTimeoutMs,
+      // Node checks the two timeouts above on this interval (default 30 s, which would stretch them).
+      connectionsCheckingInterval: Math.min(1_000, limits.headersTimeoutMs),
+    },
+    (req, res) => {
+      active++;
+      res.once('close', () => {
+        active--;
+        if (active === 0) onIdle?.();
+      });
+      if (draining) {
+        sendRpcError(res, 503, 'Service Unavailable: the server is shutting down', { connection: 'close', 'retry-after': '1' });
+        return;
+      }
+      if (!policy) {
+        sendRpcError(res, 503, 'Service Unavailable: the server is starting', { 'retry-after': '1' });
+        return;
+      }
+      route(req, res, policy).catch((error: unknown) => {
+        logger.error(`HTTP request failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+        if (!res.headersSent) sendRpcError(res, 500, 'Internal error');
+        else res.destroy();
+      });
+    },
+  );
+  async function route(req: IncomingMessage, res: ServerResponse, access: AccessPolicy): Promise<void> {
+    const path = new URL(req.url ?? '/', 'http://localhost').pathname;
+    const method = req.method ?? 'GET';
+    // Liveness first and unguarded: probes address pods by IP, and the answer holds no data.
+    if (path === '/healthz') {
+      if (method !== 'GET' && method !== 'HEAD') return sendRpcError(res, 405, 'Method Not Allowed', { allow: 'GET, HEAD' });
+      return sendJson(res, 200, { status: 'ok' });
+    }
+    const refusal = checkHost(req.headers.host, access) ?? checkOrigin(req.headers.origin, access);
+    if (refusal) {
+      logger.warn(`refused ${method} ${path}: ${refusal}`);
+      req.resume();
+      return sendRpcError(res, 403, refusal);
+    }
+    const cors = corsHeaders(req, access);
+    if (path === MCP_PATH) return handleMcp(req, res, cors, access.cors);
+    if ((SERVER_CARD_PATHS as readonly string[]).includes(path)) {
+      req.resume();
+      if (method !== 'GET' && method !== 'HEAD') return sendRpcError(res, 405, 'Method Not Allowed', { ...cors, allow: 'GET, HEAD' });
+      // Host was checked above, so echoing it cannot advertise a foreign name.
+      const scheme = req.headers['x-forwarded-proto'] === 'https' ? 'https' : 'http';
+      return sendJson(res, 200, buildServerCard(`${scheme}://${req.headers.host}${MCP_PATH}`), { ...cors, 'cache-control': 'public, max-age=300' });
+    }
+    req.resume();
+    return sendRpcError(res, 404, `Not Found: ${path}; the MCP endpoint is POST ${MCP_PATH}`, cors);
+  }
+
+  async function handleMcp(req: IncomingMessage, res: ServerResponse, cors: Headers, corsEnabled: boolean): Promise<void> {
+    const allow = corsEnabled ? 'POST, OPTIONS' : 'POST';
+    if (req.method === 'OPTIONS' && corsEnabled) {
+      req.resume();
+      res.writeHead(204, { ...cors, allow, 'access-control-allow-methods': allow, 'access-control-allow-headers': CORS_ALLOW_HEADERS, 'access-control-max-age': '600' });
+      res.end();
+      return;
+    }
+    if (req.method !== 'POST') {
+      req.resume();
+      return sendRpcError(res, 405, STATELESS_405, { ...cors, allow });
+    }
+    const body = await readBody(req, limits.bodyBytes);
+    if (!body.ok) {
+      if (body.reason === 'too_large') refuseTooLarge(req, res, limits.bodyBytes);
+      else res.destroy();
+      return;
+    }
+    let message: unknown;
+    try {
+      message = JSON.parse(body.text);
+    } catch {
+      return sendRpcError(res, 400, 'Parse error: Invalid JSON', cors, PARSE_ERROR);
+    }
+    for (const [name, value] of Object.entries(cors)) res.setHeader(name, value);
+    const mcp = createServer({ backend, logger });
+    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, maxRequestBodySize: limits.bodyBytes });
+    transport.onerror = (error) => logger.debug(`MCP HTTP transport: ${error.message}`);
+    // Closing the server aborts its handlers' signals, so a call whose client left stops waiting.
+    res.once('close', () => void mcp.close().catch(() => {}));
+    await mcp.connect(transport);
+    await transport.handleRequest(req, res, message);
+  }
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? DEFAULT_HTTP_PORT, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const { port } = server.address() as AddressInfo;
+  policy = buildPolicy({ host, port, allowedHosts: options.allowedHosts, allowedOrigins: options.allowedOrigins });
+  if (!isLoopbackHost(host)) {
+    logger.warn(
+      `listening on ${isWildcardHost(host) ? 'every interface' : host}, beyond loopback: anyone who can reach port ${port} can call the tools (there is no authentication). ` +
+        `Requests must still name an allowed Host${options.allowedHosts?.length ? '' : ' (add names with --allowed-hosts)'}.`,
+    );
+  }
+
+  return {
+    url: `http://${urlHost(host)}:${port}${MCP_PATH}`,
+    port,
+    inFlight: () => active,
+    close: async (graceMs = limits.shutdownGraceMs) => {
+      draining = true;
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
+      const drained = await new Promise<boolean>((resolve) => {
+        if (active === 0) return resolve(true);
+        const timer = setTimeout(() => resolve(false), graceMs);
+        onIdle = () => {
+          clearTimeout(timer);
+          resolve(true);
+        };
+      });
+      server.closeAllConnections();
+      await closed;
+      return drained;
+    },
+  };
+}
+
+/** CORS only when --allowed-origins was given, and only ever reflecting an allowed origin. */
+function corsHeaders(req: IncomingMessage, access: AccessPolicy): Headers {
+  const origin = req.headers.origin;
+  if (!access.cors || origin === undefined) return {};
+  // checkOrigin already passed, so this origin is on the list.
+  return { 'access-control-allow-origin': origin, vary: 'Origin', 'access-control-expose-headers': 'Mcp-Protocol-Version' };
+}
+
+/**
+ * Exits on SIGINT/SIGTERM once in-flight calls are done: 0 when all finished, 1 when the grace
+ * period ran out and some were cut off. A second signal takes node's default (immediate) exit.
+ */
+export function stopOnSignals(running: RunningHttpServer, logger: Logger): void {
+  const stop = (signal: NodeJS.Signals) => {
+    logger.info(`${signal}: no longer accepting connections; finishing ${running.inFlight()} in-flight request(s)`);
+    void running.close().then((drained) => {
+      if (!drained) logger.warn('shutdown grace period over: in-flight requests were cut off');
+      process.exit(drained ? 0 : 1);
+    });
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+}
