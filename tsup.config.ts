@@ -12,7 +12,8 @@ export default defineConfig({
   platform: 'node',
   outDir: 'dist',
   clean: true,
-  sourcemap: true,
+  // No source maps in the package: the snapshot's alone would double its size.
+  sourcemap: false,
   splitting: true,
   dts: false,
   define: { __SERVICE_MCP_VERSION__: JSON.stringify(pkg.version) },
