@@ -30,9 +30,14 @@ export function renderPagination(p: Pagination, shown: number): string {
   return `Page ${p.page} of ${p.total_pages}, ${p.total} total (${range})${next}.`;
 }
 
-export function renderJobList(data: JobListData): string {
+export function renderJobList(data: JobListData, includePredicted = false): string {
   const lines = [renderPagination(data.pagination, data.jobs.length)];
-  data.jobs.forEach((job, index) => lines.push(`${index + 1}. ${renderJobLine(job)}`));
+  let hiddenPredictions = false;
+  data.jobs.forEach((job, index) => {
+    lines.push(`${index + 1}. ${renderJobLine(job)}`);
+    hiddenPredictions ||= job.salary === null && !includePredicted;
+  });
+  if (hiddenPredictions) lines.push('salary: none = no disclosed or extracted range; model estimates are left out unless include_predicted_salaries=true.');
   if (data.jobs.length > 0) lines.push('Postings are evidence of demand, not of hires. Fetch a job with get_job before recommending it.');
   return lines.join('\n');
 }

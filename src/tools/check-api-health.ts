@@ -8,6 +8,7 @@ export const checkApiHealth = defineTool({
   title: 'Check API health',
   description: 'API health: ok, or degraded with failing probes. Use after upstream_unavailable errors.',
   input: z.strictObject({}),
+  example: {},
   data: HealthResponseSchema,
   call: (_args, { client, ...options }) => client.getHealth(options),
   render: (data, _args, result) => renderHealth(data, result.status),

@@ -18,6 +18,8 @@ export interface ToolDefinition<Input extends z.ZodObject = z.ZodObject, Data = 
   /** Written for a model choosing a tool: when to use it, key arguments, what comes back. */
   description: string;
   input: Input;
+  /** Example arguments for the README and `--help`; a test checks they satisfy `input`. */
+  example: z.input<Input>;
   /** Schema of `structuredContent.data`: what the API returned, unknown members kept. */
   data: z.ZodType<Data>;
   call(args: z.output<Input>, context: ToolContext): Promise<ApiResult<Data>>;

@@ -8,6 +8,7 @@ export const discoverApi = defineTool({
   title: 'Discover the API',
   description: 'The deployed API catalog: endpoints, auth boundary, envelopes, snapshot freshness.',
   input: z.strictObject({}),
+  example: {},
   data: DiscoveryDataSchema,
   call: (_args, { client, ...options }) => client.discover(options),
   render: (data) => renderDiscovery(data),

@@ -16,6 +16,7 @@ export const getCompanyInterviewBrief = defineTool({
         ctx.addIssue({ code: 'custom', path: given.length > 1 ? [given[1]!] : [], message: given.length === 0 ? 'company_id, slug or name: give exactly one (none given)' : `give exactly one of company_id, slug, name (got ${given.join(' and ')})` });
       }
     }),
+  example: { slug: 'halcyon-labs' },
   data: InterviewBriefDataSchema,
   call: (args, { client, ...options }) => client.getCompanyInterviewBrief(args, options),
   render: (data) => renderInterviewBrief(data),

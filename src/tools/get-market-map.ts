@@ -9,6 +9,7 @@ export const getMarketMap = defineTool({
   title: 'Get market map',
   description: 'Market map of AI and web3 hiring: dimensions by layer with readiness and generation metadata. Call with no arguments to see valid layers.',
   input: z.strictObject({ status: market_status.optional(), layer: layer.optional() }),
+  example: { layer: 'models', status: 'ready' },
   data: MarketMapDataSchema,
   call: (args, { client, ...options }) => client.getMarketMap(args, options),
   render: (data) => renderMarketMap(data),

@@ -9,7 +9,8 @@ export const listJobs = defineTool({
   title: 'List jobs',
   description: 'Browse job postings page by page with plain filters; prefer search_jobs for text. Same result shape as search_jobs.',
   input: z.strictObject(jobListShape),
+  example: { domain: 'web3', seniority_level: 'senior', per_page: 3 },
   data: JobListDataSchema,
   call: (args, { client, ...options }) => client.listJobs(args, options),
-  render: (data) => renderJobList(data),
+  render: (data, args) => renderJobList(data, args.include_predicted_salaries === true),
 });

@@ -16,7 +16,8 @@ export const searchJobs = defineTool({
     min_salary_usd: salary_usd.optional(),
     max_salary_usd: salary_usd.optional(),
   }),
+  example: { q: 'machine learning engineer', domain: 'ai', remote_only: true, per_page: 3 },
   data: JobListDataSchema,
   call: (args, { client, ...options }) => client.searchJobs(args, options),
-  render: (data) => renderJobList(data),
+  render: (data, args) => renderJobList(data, args.include_predicted_salaries === true),
 });

@@ -51,6 +51,12 @@ describe('job rendering', () => {
     expect(text).toContain('2. job_ai_0002');
     expect(text).toContain('evidence of demand, not of hires');
   });
+  it('explains a null salary when model estimates were not asked for, and only then', () => {
+    const jobs = [makeJob({ salary: null })];
+    expect(renderJobList(jobListBody(jobs).data)).toContain('salary: none = no disclosed or extracted range; model estimates are left out unless include_predicted_salaries=true.');
+    expect(renderJobList(jobListBody(jobs).data, true)).not.toContain('model estimates are left out');
+    expect(renderJobList(jobListBody([makeJob()]).data)).not.toContain('model estimates are left out');
+  });
   it('says last page and handles an empty page', () => {
     const text = renderJobList(jobListBody([], 3, 20, 40).data);
     expect(text).toContain('Page 3 of 2, 40 total (no jobs on this page); last page.');
