@@ -1,18 +1,20 @@
 /**
  * The server card: what a registry or client can learn without an MCP handshake (name, version,
  * description, where to connect, which tools). Shaped after the server-card draft (SEP-2127),
- * whose fields follow the MCP registry's server.json. Built from the package's own metadata and
- * the tool registry, so it cannot drift from what `tools/list` answers.
+ * which extends the MCP registry's server.json; so name, title and description are taken from
+ * our server.json, the version from the package, and the tools from the registry, and the card
+ * cannot drift from the registry entry or from what `tools/list` answers.
  */
-// Only `description` is bundled: esbuild keeps the named top-level JSON members that are used.
-import { description } from '../../package.json';
+// Only these members are bundled: esbuild keeps the named top-level JSON members that are used.
+import { description, name, title } from '../../server.json';
 import { TOOLS } from '../tools/index.js';
-import { PACKAGE_NAME, VERSION } from '../version.js';
+import { VERSION } from '../version.js';
 
 export const SERVER_CARD_PATHS = ['/mcp/server-card', '/.well-known/mcp/server-card.json'] as const;
 
 export interface ServerCard {
   name: string;
+  title: string;
   version: string;
   description: string;
   remotes: Array<{ type: 'streamable-http'; url: string }>;
@@ -22,7 +24,8 @@ export interface ServerCard {
 /** `mcpUrl` is the absolute URL of POST /mcp as the caller reached it. */
 export function buildServerCard(mcpUrl: string): ServerCard {
   return {
-    name: PACKAGE_NAME,
+    name,
+    title,
     version: VERSION,
     description,
     remotes: [{ type: 'streamable-http', url: mcpUrl }],

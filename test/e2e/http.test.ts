@@ -6,6 +6,7 @@
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import pkg from '../../package.json' with { type: 'json' };
+import registryEntry from '../../server.json' with { type: 'json' };
 import { activeJob, inactiveJob } from './dataset.js';
 import { runCli, startMockApi, textOf, type MockApi } from './helpers.js';
 import { connectHttp, hitsOf, INITIALIZE, MCP_POST_HEADERS, rawRequest, startHttpServer, type HttpServerProcess, type HttpSession } from './http-helpers.js';
@@ -111,15 +112,16 @@ describe('HTTP surface', () => {
     expect(JSON.stringify(await api.stats())).toBe(before);
   });
 
-  it('serves the server card at both paths, from the package metadata and the registry', async () => {
+  it('serves the server card at both paths, from server.json, the package version and the tool registry', async () => {
     for (const path of ['/mcp/server-card', '/.well-known/mcp/server-card.json']) {
       const response = await rawRequest(server.origin, { path });
       expect(response.status).toBe(200);
       expect(response.headers['content-type']).toBe('application/json');
       expect(response.json()).toEqual({
-        name: 'service-mcp',
+        name: registryEntry.name,
+        title: registryEntry.title,
         version: pkg.version,
-        description: pkg.description,
+        description: registryEntry.description,
         remotes: [{ type: 'streamable-http', url: server.url }],
         tools: TOOL_NAMES.map((name) => ({ name, title: expect.any(String) })),
       });

@@ -1,0 +1,119 @@
+/**
+ * The HTTP adapter in-process, with limits shrunk to milliseconds: slow clients are cut off, a
+ * long tool call is not, and shutdown drains in-flight calls before closing.
+ */
+import { connect } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ApiClient } from '../../../src/api/client.js';
+import { sleep, type FetchLike } from '../../../src/api/http.js';
+import type { Backend } from '../../../src/backend.js';
+import { silentLogger } from '../../../src/log.js';
+import { createOfflineEngine } from '../../../src/offline/engine.js';
+import { createOfflineFetch, OFFLINE_BASE_URL } from '../../../src/offline/fetch.js';
+import { startHttpServer, type HttpLimits, type RunningHttpServer } from '../../../src/transports/http.js';
+
+const POST_HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18' };
+const MARKET_MAP_CALL = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'get_market_map', arguments: {} } });
+
+/** The offline API, each answer held back by `delayMs`. */
+function slowBackend(delayMs: number): Backend {
+  const offline = createOfflineFetch(createOfflineEngine());
+  const fetch: FetchLike = async (url, init) => {
+    await sleep(delayMs, init.signal ?? undefined);
+    return offline(url, init);
+  };
+  return { client: new ApiClient({ baseUrl: OFFLINE_BASE_URL, fetch, timeoutMs: 10_000, maxRetryWaitS: 0 }), mode: 'offline', baseUrl: OFFLINE_BASE_URL };
+}
+
+let running: RunningHttpServer | undefined;
+afterEach(async () => {
+  await running?.close(0);
+  running = undefined;
+});
+
+async function start(delayMs: number, limits: Partial<HttpLimits> = {}): Promise<RunningHttpServer> {
+  running = await startHttpServer({ backend: slowBackend(delayMs), logger: silentLogger, port: 0, limits });
+  return running;
+}
+
+/** Opens a raw socket, writes `text`, and resolves with what came back and how long until close. */
+function rawExchange(port: number, text: string, keepWriting?: string): Promise<{ reply: string; ms: number }> {
+  return new Promise((resolve, reject) => {
+    const started = Date.now();
+    const socket = connect(port, '127.0.0.1', () => socket.write(text));
+    let reply = '';
+    const trickle = keepWriting ? setInterval(() => socket.writable && socket.write(keepWriting), 100) : undefined;
+    socket.on('data', (chunk) => (reply += chunk.toString()));
+    socket.on('error', () => {});
+    socket.on('close', () => {
+      clearInterval(trickle);
+      resolve({ reply, ms: Date.now() - started });
+    });
+    setTimeout(() => {
+      socket.destroy();
+      reject(new Error(`socket still open after 5 s; got ${reply}`));
+    }, 5_000);
+  });
+}
+
+describe('timeouts', () => {
+  it('cuts off a client that trickles its headers (slowloris)', async () => {
+    const server = await start(0, { headersTimeoutMs: 300, requestTimeoutMs: 2_000 });
+    const { ms } = await rawExchange(server.port, 'POST /mcp HTTP/1.1\r\nHost: localhost\r\n', 'X-Slow: 1\r\n');
+    expect(ms).toBeLessThan(2_000);
+  });
+
+  it('cuts off a client that trickles its body, with 408', async () => {
+    const server = await start(0, { headersTimeoutMs: 300, requestTimeoutMs: 600 });
+    const { reply, ms } = await rawExchange(server.port, `POST /mcp HTTP/1.1\r\nHost: localhost:${server.port}\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n{`, ' ');
+    expect(reply).toMatch(/^HTTP\/1\.1 408/);
+    expect(ms).toBeLessThan(2_500);
+  });
+
+  it('does not cut off a tool call that takes longer than the request timeout to answer', async () => {
+    const server = await start(1_200, { headersTimeoutMs: 300, requestTimeoutMs: 600 });
+    const response = await fetch(server.url, { method: 'POST', headers: POST_HEADERS, body: MARKET_MAP_CALL });
+    expect(response.status).toBe(200);
+    expect(await response.text()).toMatch(/Market map: \d+ dimensions/);
+  });
+});
+
+describe('body limit', () => {
+  it('counts streamed bytes when no length is declared', async () => {
+    const server = await start(0, { bodyBytes: 1_000 });
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        for (let i = 0; i < 4; i++) controller.enqueue(new TextEncoder().encode('x'.repeat(400)));
+        controller.close();
+      },
+    });
+    const response = await fetch(server.url, { method: 'POST', headers: POST_HEADERS, body, duplex: 'half' } as RequestInit);
+    expect(response.status).toBe(413);
+    expect(response.headers.get('connection')).toBe('close');
+    expect(await response.json()).toMatchObject({ error: { message: 'Payload Too Large: the request body must not exceed 1000 bytes' } });
+  });
+});
+
+describe('graceful shutdown', () => {
+  it('stops accepting, lets the call in flight finish, then resolves true', async () => {
+    const server = await start(800);
+    const pending = fetch(server.url, { method: 'POST', headers: POST_HEADERS, body: MARKET_MAP_CALL }).then(async (r) => ({ status: r.status, text: await r.text() }));
+    await expect.poll(() => server.inFlight()).toBe(1);
+    const closing = server.close(5_000);
+    await expect(fetch(`${server.url.replace('/mcp', '/healthz')}`)).rejects.toThrow();
+    const answer = await pending;
+    expect(answer.status).toBe(200);
+    expect(answer.text).toMatch(/Market map/);
+    expect(await closing).toBe(true);
+    running = undefined;
+  });
+
+  it('cuts off what is still running when the grace period ends, and says so', async () => {
+    const server = await start(3_000);
+    const pending = fetch(server.url, { method: 'POST', headers: POST_HEADERS, body: MARKET_MAP_CALL }).then((r) => r.text()).catch((error: unknown) => error);
+    await expect.poll(() => server.inFlight()).toBe(1);
+    expect(await server.close(200)).toBe(false);
+    expect(await pending).toBeInstanceOf(Error);
+    running = undefined;
+  });
+});
