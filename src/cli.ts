@@ -69,7 +69,8 @@ export function buildProgram(): Command {
     .command('tools')
     .description('list the tools, one line each (--json: their full definitions)')
     .option('--json', 'print the full tool definitions as JSON')
-    .action(async (options: { json?: boolean }) => {
+    .action(async (options: { json?: boolean }, command: Command) => {
+      configFrom(command); // a bad global option is bad usage here too
       const [{ TOOLS }, { toolCatalog }] = await Promise.all([import('./tools/index.js'), import('./tools/catalog.js')]);
       if (options.json) return print(JSON.stringify(toolCatalog(), null, 2));
       const width = Math.max(...TOOLS.map((t) => t.name.length));
