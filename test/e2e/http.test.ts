@@ -81,6 +81,14 @@ describe('MCP over stateless Streamable HTTP', () => {
     expect((unknown as McpError).code).toBe(ErrorCode.InvalidParams);
   });
 
+  it('streams progress notifications on the call\'s own response while it waits out a Retry-After', async () => {
+    await api.setFaults([{ path: '/api/public/v1/search/jobs', kind: 'rate_limit', retryAfter: 1, times: 1 }]);
+    const progress: Array<{ message?: string }> = [];
+    const result = await session.client.callTool({ name: 'search_jobs', arguments: { q: 'progress over http' } }, undefined, { onprogress: (p) => progress.push(p) });
+    expect(result.isError).toBeFalsy();
+    expect(progress[0]?.message).toMatch(/^rate limited: waiting 1 s \(Retry-After\)/);
+  });
+
   it('a client that goes away cancels its call upstream (the closed connection is the cancellation)', async () => {
     // Stateless: a notifications/cancelled POST reaches a fresh server that never saw the call,
     // so what stops the work is the call's own connection closing.
