@@ -1,0 +1,58 @@
+/**
+ * The processes a run needs, all spawned from the built binary under this Node: the embedded
+ * offline API over loopback (`mock-api`), service-mcp over stdio, the floor, and HTTP mode.
+ */
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { spawnStdio } from './rpc.mjs';
+
+export const BIN = fileURLToPath(new URL('../../bin/service-mcp.js', import.meta.url));
+export const FLOOR = fileURLToPath(new URL('../floor-server.mjs', import.meta.url));
+
+/** An environment without the developer's SERVICE_MCP_*, proxy or NODE_OPTIONS settings. */
+export function cleanEnv(extra = {}) {
+  const env = {};
+  for (const [key, value] of Object.entries(process.env)) {
+    if (key.startsWith('SERVICE_MCP_') || /^(https?|no|all)_proxy$/i.test(key) || key === 'NODE_OPTIONS' || key.startsWith('npm_')) continue;
+    env[key] = value;
+  }
+  return { ...env, ...extra };
+}
+
+/** Spawns a long-running command and resolves with the first match of `pattern` on its stdout. */
+function spawnListening(args, pattern, what) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, args, { env: cleanEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    const timer = setTimeout(() => reject(new Error(`${what} did not start: ${out} ${err}`)), 15_000);
+    child.stderr.on('data', (chunk) => (err += chunk));
+    child.stdout.on('data', (chunk) => {
+      out += chunk;
+      const match = pattern.exec(out);
+      if (!match) return;
+      clearTimeout(timer);
+      resolve({
+        url: match[1],
+        pid: child.pid,
+        close: () =>
+          new Promise((done) => {
+            if (child.exitCode !== null) return done();
+            child.once('exit', () => done());
+            child.kill('SIGTERM');
+          }),
+      });
+    });
+    child.once('exit', (code) => reject(new Error(`${what} exited with ${code}: ${err}`)));
+  });
+}
+
+export const startUpstream = () => spawnListening([BIN, 'mock-api', '--port', '0'], /listening on (http:\/\/127\.0\.0\.1:\d+)/, 'mock-api');
+
+export const startHttpMode = (upstream, extra = []) =>
+  spawnListening([BIN, 'serve', '--http', '--port', '0', '--base-url', upstream, ...extra], /HTTP listening on (http:\/\/\S+\/mcp)/, 'serve --http');
+
+/** service-mcp over stdio against `upstream` (live mode through undici, as a user runs it). */
+export const spawnServiceMcp = (upstream, extra = []) => spawnStdio([BIN, '--base-url', upstream, ...extra], cleanEnv());
+
+export const spawnFloor = (upstream) => spawnStdio([FLOOR], cleanEnv({ FLOOR_UPSTREAM: upstream }));

@@ -1,0 +1,177 @@
+/**
+ * The measurements. Every scenario runs its subjects interleaved (round-robin, with the order
+ * rotated each round) so drift on a shared 2-core machine hits all of them alike.
+ */
+import { cpuNs, rssBytes } from './proc.mjs';
+import { httpPeer } from './rpc.mjs';
+import { spawnFloor, spawnServiceMcp } from './processes.mjs';
+import { summary } from './stats.mjs';
+
+export const SEARCH_PATH = '/api/public/v1/search/jobs?per_page=20';
+export const jobPath = (id) => `/api/public/v1/jobs/${encodeURIComponent(id)}`;
+
+const rotate = (items, by) => items.map((_, i) => items[(i + by) % items.length]);
+
+/** Runs `op(i)` `total` times with `inFlight` at once; returns calls per second. */
+export async function drive(total, inFlight, op) {
+  let next = 0;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: inFlight }, async () => {
+      while (next < total) await op(next++);
+    }),
+  );
+  return total / ((performance.now() - started) / 1000);
+}
+
+async function timed(op) {
+  const started = performance.now();
+  await op();
+  return performance.now() - started;
+}
+
+/** Spawn to initialize result and to tools/list result, CPU and RSS at that point, catalog bytes. */
+export async function coldStart({ upstream, rounds, warmup }) {
+  const subjects = { service: () => spawnServiceMcp(upstream), floor: () => spawnFloor(upstream) };
+  const samples = { service: { init: [], list: [], cpu: [], rss: [] }, floor: { init: [], list: [], cpu: [], rss: [] } };
+  const sizes = {};
+  for (let round = 0; round < warmup + rounds; round++) {
+    for (const name of rotate(Object.keys(subjects), round)) {
+      const peer = subjects[name]();
+      const init = await peer.initialize();
+      const list = await peer.request('tools/list', {});
+      // Read right away, before the bench's own next steps give the child more time to run.
+      const cpu = cpuNs(peer.pid);
+      const rss = rssBytes(peer.pid);
+      await peer.close();
+      if (list.message.error) throw new Error(`${name} tools/list: ${JSON.stringify(list.message.error)}`);
+      if (round < warmup) continue; // fills the compile cache and the page cache for both alike
+      const s = samples[name];
+      s.init.push(init.at - peer.t0);
+      s.list.push(list.at - peer.t0);
+      s.cpu.push(cpu / 1e6);
+      s.rss.push(rss);
+      sizes[name] ??= catalogBytes(list.message.result.tools);
+    }
+  }
+  const out = {};
+  for (const [name, s] of Object.entries(samples)) out[name] = { initMs: summary(s.init), toolsListMs: summary(s.list), cpuMs: summary(s.cpu), rssBytes: summary(s.rss), ...sizes[name] };
+  return out;
+}
+
+/** tools/list bytes: the whole list, and the part a model reads (names, titles, descriptions, input schemas). */
+function catalogBytes(tools) {
+  const modelFacing = tools.map(({ name, title, description, inputSchema }) => ({ name, title, description, inputSchema }));
+  return { toolsListBytes: Buffer.byteLength(JSON.stringify({ tools })), modelFacingBytes: Buffer.byteLength(JSON.stringify(modelFacing)) };
+}
+
+/** Sequential warm calls: service-mcp (cache off), the floor and a direct GET of the same path. */
+export async function warmLatency({ upstream, direct, ids, iterations, warmup }) {
+  const service = spawnServiceMcp(upstream, ['--no-cache']);
+  const floor = spawnFloor(upstream);
+  await Promise.all([service.initialize(), floor.initialize()]);
+  const kinds = {
+    search: { service: () => service.call('search_jobs', { per_page: 20 }), floor: () => floor.call('fetch_path', { path: SEARCH_PATH }), direct: () => direct(SEARCH_PATH) },
+    get_job: {
+      service: (id) => service.call('get_job', { job_id: id }),
+      floor: (id) => floor.call('fetch_path', { path: jobPath(id) }),
+      direct: (id) => direct(jobPath(id)),
+    },
+  };
+  const samples = { search: { service: [], floor: [], direct: [] }, get_job: { service: [], floor: [], direct: [] } };
+  for (let i = 0; i < warmup + iterations; i++) {
+    const id = ids[i % ids.length];
+    for (const kind of Object.keys(kinds)) {
+      for (const subject of rotate(['service', 'floor', 'direct'], i)) {
+        const ms = await timed(() => kinds[kind][subject](id));
+        if (i >= warmup) samples[kind][subject].push(ms);
+      }
+    }
+  }
+  // What a model reads against what the API sends, for the same page of 20 jobs.
+  const result = await service.call('search_jobs', { per_page: 20 });
+  const raw = await direct(SEARCH_PATH);
+  const jobs = JSON.parse(raw).data.jobs.length;
+  const text = result.content.map((c) => c.text ?? '').join('\n');
+  await Promise.all([service.close(), floor.close()]);
+  const out = {};
+  for (const [kind, bySubject] of Object.entries(samples)) out[kind] = Object.fromEntries(Object.entries(bySubject).map(([s, v]) => [s, summary(v)]));
+  out.textPerJob = { jobs, textBytesPerJob: Buffer.byteLength(text) / jobs, rawJsonBytesPerJob: Buffer.byteLength(raw) / jobs };
+  return out;
+}
+
+/** Repeat calls with the response cache on, against a direct GET of the same path. */
+export async function cacheHits({ upstream, direct, ids, iterations }) {
+  const service = spawnServiceMcp(upstream);
+  await service.initialize();
+  const id = ids[0];
+  const first = await service.call('get_job', { job_id: id });
+  const samples = { service: [], direct: [] };
+  let reported = 0;
+  for (let i = 0; i < iterations; i++) {
+    for (const subject of rotate(['service', 'direct'], i)) {
+      if (subject === 'direct') samples.direct.push(await timed(() => direct(jobPath(id))));
+      else {
+        const started = performance.now();
+        const result = await service.call('get_job', { job_id: id });
+        samples.service.push(performance.now() - started);
+        if (result.structuredContent?.provenance?.cache?.hit) reported++;
+      }
+    }
+  }
+  await service.close();
+  return { service: summary(samples.service), direct: summary(samples.direct), firstCallCache: first.structuredContent?.provenance?.cache ?? null, hitsReported: reported, calls: iterations };
+}
+
+/** Calls per second with `inFlight` at once, for each subject, interleaved over `rounds`. */
+export async function throughput({ upstream, direct, ids, httpUrl, dispatcher, fetch, levels, total, rounds }) {
+  const service = spawnServiceMcp(upstream, ['--no-cache']);
+  const floor = spawnFloor(upstream);
+  await Promise.all([service.initialize(), floor.initialize()]);
+  const subjects = {
+    direct: (i) => direct(jobPath(ids[i % ids.length])),
+    stdio: (i) => service.call('get_job', { job_id: ids[i % ids.length] }),
+    floor: (i) => floor.call('fetch_path', { path: jobPath(ids[i % ids.length]) }),
+  };
+  if (httpUrl) {
+    const http = httpPeer(httpUrl, dispatcher, fetch);
+    await http.initialize();
+    subjects.http = (i) => http.call('get_job', { job_id: ids[i % ids.length] });
+  }
+  const out = {};
+  for (const level of levels) {
+    const rates = Object.fromEntries(Object.keys(subjects).map((s) => [s, []]));
+    for (const name of Object.keys(subjects)) await drive(Math.min(200, total), level, subjects[name]); // warm sockets and JIT
+    for (let round = 0; round < rounds; round++) {
+      for (const name of rotate(Object.keys(subjects), round)) rates[name].push(await drive(total, level, subjects[name]));
+    }
+    out[level] = Object.fromEntries(Object.entries(rates).map(([s, v]) => [s, summary(v)]));
+  }
+  await Promise.all([service.close(), floor.close()]);
+  return out;
+}
+
+/** RSS after tools/list and 1,000 calls (get_job and search_jobs pages alternating, 8 in flight), in fresh processes. */
+export async function rssAfterCalls({ upstream, ids, calls, rounds }) {
+  const subjects = {
+    service: { spawn: () => spawnServiceMcp(upstream), job: (p, id) => p.call('get_job', { job_id: id }), search: (p, page) => p.call('search_jobs', { per_page: 20, page }) },
+    floor: {
+      spawn: () => spawnFloor(upstream),
+      job: (p, id) => p.call('fetch_path', { path: jobPath(id) }),
+      search: (p, page) => p.call('fetch_path', { path: `${SEARCH_PATH}&page=${page}` }),
+    },
+  };
+  const samples = { service: [], floor: [] };
+  for (let round = 0; round < rounds; round++) {
+    for (const name of rotate(Object.keys(subjects), round)) {
+      const subject = subjects[name];
+      const peer = subject.spawn();
+      await peer.initialize();
+      await peer.request('tools/list', {});
+      await drive(calls, 8, (i) => (i % 2 === 0 ? subject.job(peer, ids[(i / 2) % ids.length]) : subject.search(peer, 1 + (((i - 1) / 2) % 15))));
+      samples[name].push(rssBytes(peer.pid));
+      await peer.close();
+    }
+  }
+  return { service: summary(samples.service), floor: summary(samples.floor), calls };
+}
