@@ -2,13 +2,19 @@
  * stdio adapter. stdout is the JSON-RPC channel: the transport gets a private handle on it, and
  * every other write to process.stdout or console.* is sent to stderr, so no dependency's stray
  * output can corrupt the protocol.
+ *
+ * Start-up imports nothing heavy: initialize and tools/list are answered from the answers recorded
+ * at build time (stdio-front.ts) while the SDK server loads; without them (running from sources)
+ * the SDK server is loaded first and answers everything.
  */
-import { Writable } from 'node:stream';
+import { Writable, type Readable } from 'node:stream';
 import { format } from 'node:util';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { Backend } from '../backend.js';
 import type { Logger } from '../log.js';
-import { createServer } from '../server.js';
+import { loadStaticAnswers, type StaticAnswers } from '../mcp/static-answers.js';
+import { VERSION } from '../version.js';
+import { REPLAY_ID, StdioFront } from './stdio-front.js';
 
 /** Takes stdout for the protocol alone; returns the stream the transport must write to. */
 export function guardStdout(): Writable {
@@ -30,10 +36,21 @@ export function guardStdout(): Writable {
   });
 }
 
-export async function runStdio(backend: Backend, logger: Logger): Promise<void> {
-  const protocolOut = guardStdout();
+/** Loads the SDK server and connects it, reading `input` and writing `output`; replies to REPLAY_ID are dropped. */
+async function connectSdk(backend: Backend, logger: Logger, input: Readable, output: Writable): Promise<Server> {
+  const [{ StdioServerTransport }, { createServer }] = await Promise.all([import('@modelcontextprotocol/sdk/server/stdio.js'), import('../server.js')]);
   const server = createServer({ backend, logger });
-  const transport = new StdioServerTransport(process.stdin, protocolOut);
+  const transport = new StdioServerTransport(input, output);
+  const send = transport.send.bind(transport);
+  // The replayed initialize was answered already, from the recorded answers.
+  transport.send = (message) => ('id' in message && message.id === REPLAY_ID && !('method' in message) ? Promise.resolve() : send(message));
+  await server.connect(transport);
+  return server;
+}
+
+export async function runStdio(backend: Backend, logger: Logger, answers: StaticAnswers | undefined = loadStaticAnswers(VERSION)): Promise<void> {
+  const protocolOut = guardStdout();
+  let server: Server | undefined;
   let closing = false;
   const shutdown = (why: string) => {
     if (closing) return;
@@ -42,7 +59,7 @@ export async function runStdio(backend: Backend, logger: Logger): Promise<void> 
     // Exit promptly: open keep-alive sockets or a pending Retry-After wait must not hold the process.
     const force = setTimeout(() => process.exit(0), 500);
     force.unref();
-    void server.close().finally(() => {
+    void (server?.close() ?? Promise.resolve()).finally(() => {
       protocolOut.end(() => process.exit(0));
     });
   };
@@ -50,6 +67,26 @@ export async function runStdio(backend: Backend, logger: Logger): Promise<void> 
   process.stdin.on('close', () => shutdown('stdin closed'));
   process.on('SIGINT', () => shutdown('SIGINT'));
   process.on('SIGTERM', () => shutdown('SIGTERM'));
-  await server.connect(transport);
-  logger.info(`stdio server ready (${backend.mode === 'offline' ? 'offline snapshot' : backend.baseUrl})`);
+  const ready = `stdio server ready (${backend.mode === 'offline' ? 'offline snapshot' : backend.baseUrl})`;
+
+  if (!answers) {
+    server = await connectSdk(backend, logger, process.stdin, protocolOut);
+    logger.info(ready);
+    return;
+  }
+  const front = new StdioFront({
+    input: process.stdin,
+    write: (line) => protocolOut.write(line),
+    answers,
+    connect: async (feed) => {
+      server = await connectSdk(backend, logger, feed, protocolOut);
+      logger.debug('SDK server loaded');
+    },
+    onError: (error) => {
+      logger.error(`could not load the MCP server: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+      process.exit(1);
+    },
+  });
+  front.start();
+  logger.info(ready);
 }

@@ -1,0 +1,132 @@
+/**
+ * The stdio fast start: initialize and tools/list answered from the recorded answers, everything
+ * else (and a short idle) handed over to the SDK with the lines read so far replayed in order.
+ */
+import { PassThrough, type Readable } from 'node:stream';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { precomputeStaticAnswers } from '../../../src/mcp/precompute.js';
+import { loadStaticAnswers, staticReply, type StaticAnswers } from '../../../src/mcp/static-answers.js';
+import { REPLAY_ID, StdioFront } from '../../../src/transports/stdio-front.js';
+
+let answers: StaticAnswers;
+beforeAll(async () => {
+  answers = await precomputeStaticAnswers();
+});
+afterEach(() => vi.useRealTimers());
+
+const initialize = (id: number | string, protocolVersion = '2025-06-18') => ({ jsonrpc: '2.0', id, method: 'initialize', params: { protocolVersion, capabilities: { roots: {} }, clientInfo: { name: 'test', version: '1' } } });
+const line = (message: unknown) => `${JSON.stringify(message)}\n`;
+
+/** A front over a fake stdin; `fed` collects what the SDK side would read after the handover. */
+function harness(idleMs = 10_000) {
+  const input = new PassThrough();
+  const written: unknown[] = [];
+  let fed = '';
+  const connect = vi.fn(async (feed: Readable) => {
+    feed.on('data', (chunk: Buffer) => (fed += chunk.toString()));
+  });
+  const errors: unknown[] = [];
+  const front = new StdioFront({ input, write: (text) => written.push(JSON.parse(text)), answers, connect, onError: (e) => errors.push(e), idleMs });
+  front.start();
+  const flush = () => new Promise<void>((resolve) => setImmediate(resolve));
+  return { input, written, fedLines: () => fed.split('\n').filter(Boolean).map((l) => JSON.parse(l)), fedRaw: () => fed, connect, errors, flush };
+}
+
+describe('recorded answers', () => {
+  it('are what the SDK server answers, for this version', () => {
+    expect(answers.initialize).toMatchObject({ serverInfo: { name: 'service-mcp' }, capabilities: { tools: {} } });
+    expect(answers.toolsList.tools.map((t) => (t as { name: string }).name)).toContain('search_jobs');
+    expect(answers.supportedProtocolVersions).toContain(answers.latestProtocolVersion);
+  });
+
+  it('negotiate the protocol version as the SDK does: the client version when supported, else the latest', () => {
+    const old = answers.supportedProtocolVersions.at(-1)!;
+    expect((staticReply(initialize(1, old), answers)!.response.result as { protocolVersion: string }).protocolVersion).toBe(old);
+    expect((staticReply(initialize(1, '1999-01-01'), answers)!.response.result as { protocolVersion: string }).protocolVersion).toBe(answers.latestProtocolVersion);
+  });
+
+  it('leave anything unusual to the SDK: a malformed initialize, unknown tools/list params, other methods, notifications', () => {
+    expect(staticReply({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {} } }, answers)).toBeUndefined();
+    expect(staticReply({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: { surprise: true } }, answers)).toBeUndefined();
+    expect(staticReply({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'x' } }, answers)).toBeUndefined();
+    expect(staticReply({ jsonrpc: '2.0', method: 'initialize', params: initialize(1).params }, answers)).toBeUndefined();
+    expect(staticReply({ jsonrpc: '1.0', id: 1, method: 'tools/list' }, answers)).toBeUndefined();
+    expect(staticReply({ jsonrpc: '2.0', id: 7, method: 'tools/list', params: { cursor: 'x', _meta: { progressToken: 1 } } }, answers)).toMatchObject({ kind: 'tools/list', response: { id: 7 } });
+  });
+
+  it('are not used when the file is missing or was recorded for another version', () => {
+    expect(loadStaticAnswers('0.1.0', new URL('file:///nonexistent/static-answers.json'))).toBeUndefined();
+  });
+});
+
+describe('StdioFront', () => {
+  it('answers initialize and tools/list itself, without loading the SDK', async () => {
+    const h = harness();
+    h.input.write(line(initialize(1)) + line({ jsonrpc: '2.0', method: 'notifications/initialized' }) + line({ jsonrpc: '2.0', id: 2, method: 'tools/list' }));
+    await h.flush();
+    expect(h.written).toEqual([
+      { jsonrpc: '2.0', id: 1, result: { ...answers.initialize, protocolVersion: '2025-06-18' } },
+      { jsonrpc: '2.0', id: 2, result: answers.toolsList },
+    ]);
+    expect(h.connect).not.toHaveBeenCalled();
+  });
+
+  it('hands over on the first other request, replaying initialize under the private id, then everything in order', async () => {
+    const h = harness();
+    h.input.write(line(initialize(1)) + line({ jsonrpc: '2.0', method: 'notifications/initialized' }) + line({ jsonrpc: '2.0', id: 2, method: 'tools/list' }));
+    h.input.write(line({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'get_job', arguments: { job_id: 'x' } } }));
+    await h.flush();
+    expect(h.connect).toHaveBeenCalledTimes(1);
+    expect(h.fedLines()).toEqual([{ ...initialize(1), id: REPLAY_ID }, { jsonrpc: '2.0', method: 'notifications/initialized' }, { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'get_job', arguments: { job_id: 'x' } } }]);
+    // Only the two static answers were written by the front; the SDK answers the rest.
+    expect(h.written).toHaveLength(2);
+  });
+
+  it('after the handover passes bytes through untouched, a line split across chunks included', async () => {
+    const h = harness();
+    h.input.write(line({ jsonrpc: '2.0', id: 1, method: 'ping' }) + '{"jsonrpc":"2.0","id":2,');
+    await h.flush();
+    h.input.write('"method":"tools/list"}\n{"jsonrpc":"2.0","id":3,"method":"ping"}\n');
+    await h.flush();
+    expect(h.fedLines()).toEqual([
+      { jsonrpc: '2.0', id: 1, method: 'ping' },
+      { jsonrpc: '2.0', id: 2, method: 'tools/list' },
+      { jsonrpc: '2.0', id: 3, method: 'ping' },
+    ]);
+    // tools/list after the handover is the SDK's to answer.
+    expect(h.written).toEqual([]);
+  });
+
+  it('passes an unparseable line on to the SDK, which reports it', async () => {
+    const h = harness();
+    h.input.write('not json\n');
+    await h.flush();
+    expect(h.connect).toHaveBeenCalledTimes(1);
+    expect(h.fedRaw()).toBe('not json\n');
+  });
+
+  it('a notification alone does not load the SDK; a short idle after the static answers does', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    const h = harness(50);
+    h.input.write(line({ jsonrpc: '2.0', method: 'notifications/initialized' }));
+    await h.flush();
+    expect(h.connect).not.toHaveBeenCalled();
+    h.input.write(line(initialize(1)));
+    await h.flush();
+    await vi.advanceTimersByTimeAsync(49);
+    expect(h.connect).not.toHaveBeenCalled();
+    await vi.advanceTimersByTimeAsync(1);
+    await h.flush();
+    expect(h.connect).toHaveBeenCalledTimes(1);
+    expect(h.fedLines().map((m) => m.id ?? m.method)).toEqual(['notifications/initialized', REPLAY_ID]);
+  });
+
+  it('reports a failed load', async () => {
+    const input = new PassThrough();
+    const errors: unknown[] = [];
+    new StdioFront({ input, write: () => {}, answers, connect: () => Promise.reject(new Error('boom')), onError: (e) => errors.push(e) }).start();
+    input.write(line({ jsonrpc: '2.0', id: 1, method: 'ping' }));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(errors).toEqual([new Error('boom')]);
+  });
+});
