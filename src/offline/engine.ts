@@ -5,6 +5,7 @@
  */
 import { type Dataset, loadSnapshot } from './dataset.js';
 import { agentSkillsIndex, discoveryData, healthBody, llmsTxt, notFoundMarkdown, serverCard, sitemapXml } from './documents.js';
+import { withValidators } from './conditional.js';
 import { applyFaults, type FaultController, type FaultRule, FaultSet } from './faults.js';
 import { interviewResponse } from './interview.js';
 import { describeFilters, jobQueryFrom, projectJob, runJobQuery } from './jobs-query.js';
@@ -133,7 +134,7 @@ function route(dataset: Dataset, request: Request): Response {
 export async function handleRequest(dataset: Dataset, request: Request): Promise<Response> {
   let response: Response;
   try {
-    response = route(dataset, request);
+    response = await withValidators(request, new URL(request.url).pathname, route(dataset, request));
   } catch (error) {
     // A bug in the engine must still look like an HTTP answer, not a dropped connection.
     response = errorResponse(500, 'internal_error', `offline engine error: ${error instanceof Error ? error.message : String(error)}`);
