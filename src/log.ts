@@ -2,6 +2,7 @@
  * Logging goes to stderr only (stdout is the JSON-RPC channel in stdio mode). Sinks can be added,
  * so the MCP layer can forward the same lines as `notifications/message`.
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { redactSecrets } from './api/errors.js';
 import type { LogLevel } from './config.js';
 
@@ -19,6 +20,18 @@ export interface Logger {
   addSink(sink: LogSink): () => void;
 }
 
+/**
+ * The sink of the call being served. Lines logged while serving one MCP request go to that
+ * request's client only: over HTTP, one process serves many clients, and one client's request
+ * paths must never reach another.
+ */
+const scopedSink = new AsyncLocalStorage<LogSink>();
+
+/** Runs `fn` so that every line it logs (however deep, however async) also goes to `sink`. */
+export function withLogSink<T>(sink: LogSink, fn: () => T): T {
+  return scopedSink.run(sink, fn);
+}
+
 export function createLogger(level: LogLevel, write: (line: string) => void = (line) => process.stderr.write(line)): Logger {
   const sinks = new Set<LogSink>();
   const enabled = (at: LogLevel) => RANK[at] <= RANK[level];
@@ -27,10 +40,11 @@ export function createLogger(level: LogLevel, write: (line: string) => void = (l
     const safe = redactSecrets(message);
     const json = data && Object.keys(data).length > 0 ? redactSecrets(serialize(data)) : undefined;
     write(`[service-mcp] ${at}: ${safe}${json === undefined ? '' : ` ${json}`}\n`);
-    if (sinks.size === 0) return;
+    const scoped = scopedSink.getStore();
+    if (sinks.size === 0 && !scoped) return;
     // Sinks (e.g. MCP log notifications) get the same redacted data as stderr, never the original.
     const safeData = json === undefined ? data : redactedData(json);
-    for (const sink of sinks) {
+    for (const sink of scoped ? [...sinks, scoped] : sinks) {
       try {
         sink(at, safe, safeData);
       } catch (error) {

@@ -19,12 +19,14 @@ import {
   McpError,
   ReadResourceRequestSchema,
   type CallToolResult,
+  type LoggingLevel,
   type ProgressToken,
+  type ServerNotification,
 } from '@modelcontextprotocol/sdk/types.js';
 import { ApiError } from './api/errors.js';
 import type { GateWaitInfo } from './api/http.js';
 import type { Backend } from './backend.js';
-import { silentLogger, type Logger } from './log.js';
+import { silentLogger, withLogSink, type Logger, type LogSink } from './log.js';
 import { INSTRUCTIONS } from './mcp/instructions.js';
 import { completePromptArgument, findPrompt, PROMPTS, renderPrompt } from './mcp/prompts.js';
 import { readResource, RESOURCES } from './mcp/resources.js';
@@ -75,18 +77,31 @@ export function createServer({ backend, logger = silentLogger }: CreateServerOpt
 
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: toolCatalog() }));
 
-  server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
-    const tool = findTool(request.params.name);
-    if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${JSON.stringify(request.params.name)}. Tools: ${TOOLS.map((t) => t.name).join(', ')}`);
-    const progress = progressReporter(request.params._meta?.progressToken, extra.sendNotification as Notify);
-    try {
-      const result = await runTool(tool, request.params.arguments, { client, mode, signal: extra.signal, onWait: progress.onWait });
-      if (result.isError) logger.info(`${tool.name} failed: ${String((result.content[0] as { text?: string } | undefined)?.text ?? '').split('\n')[0]}`);
-      return result;
-    } finally {
-      progress.stop();
-    }
-  });
+  // Lines logged while serving a call reach that call's client as notifications/message, tied to
+  // the request, so they travel on the right stream in stateless HTTP and never to another client.
+  const isIgnored = (server as unknown as { isMessageIgnored?: (level: LoggingLevel, sessionId?: string) => boolean }).isMessageIgnored;
+  const forwardTo =
+    (extra: { sendNotification: (n: ServerNotification) => Promise<void>; sessionId?: string | undefined }): LogSink =>
+    (level, message) => {
+      const mcpLevel: LoggingLevel = level === 'warn' ? 'warning' : level;
+      if (isIgnored?.call(server, mcpLevel, extra.sessionId)) return;
+      extra.sendNotification({ method: 'notifications/message', params: { level: mcpLevel, logger: PACKAGE_NAME, data: message } }).catch(() => {});
+    };
+
+  server.setRequestHandler(CallToolRequestSchema, (request, extra): Promise<CallToolResult> =>
+    withLogSink(forwardTo(extra), async () => {
+      const tool = findTool(request.params.name);
+      if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${JSON.stringify(request.params.name)}. Tools: ${TOOLS.map((t) => t.name).join(', ')}`);
+      const progress = progressReporter(request.params._meta?.progressToken, extra.sendNotification as Notify);
+      try {
+        const result = await runTool(tool, request.params.arguments, { client, mode, signal: extra.signal, onWait: progress.onWait });
+        if (result.isError) logger.info(`${tool.name} failed: ${String((result.content[0] as { text?: string } | undefined)?.text ?? '').split('\n')[0]}`);
+        return result;
+      } finally {
+        progress.stop();
+      }
+    }),
+  );
 
   server.setRequestHandler(ListResourcesRequestSchema, () => ({ resources: RESOURCES.map((r) => r.resource) }));
   server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({ resourceTemplates: [] }));
@@ -119,15 +134,5 @@ export function createServer({ backend, logger = silentLogger }: CreateServerOpt
     return { completion: { values: values.slice(0, 100), total: values.length, hasMore: false } };
   });
 
-  // Log lines also reach the client as notifications/message, once it has initialized.
-  const removeSink = logger.addSink((level, message) => {
-    if (!server.getClientCapabilities()) return;
-    server.sendLoggingMessage({ level: level === 'warn' ? 'warning' : level, logger: PACKAGE_NAME, data: message }).catch(() => {});
-  });
-  const previousOnClose = server.onclose;
-  server.onclose = () => {
-    removeSink();
-    previousOnClose?.();
-  };
   return server;
 }

@@ -3,7 +3,7 @@
  * offline API over real HTTP (mock-api) as upstream. Covers the tools, the error kinds, and the
  * safety defaults (Host/Origin allow-lists, body limit, 405s, CORS only when configured).
  */
-import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, LoggingMessageNotificationSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import pkg from '../../package.json' with { type: 'json' };
 import registryEntry from '../../server.json' with { type: 'json' };
@@ -30,6 +30,23 @@ afterAll(async () => {
 });
 
 const call = (name: string, args: Record<string, unknown> = {}) => session.client.callTool({ name, arguments: args });
+
+describe('log notifications over HTTP', () => {
+  it('reach the client whose call logged them, and no other client', async () => {
+    const other = await connectHttp(server.url);
+    try {
+      const mine: string[] = [];
+      const theirs: string[] = [];
+      session.client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => void mine.push(String(n.params.data)));
+      other.client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => void theirs.push(String(n.params.data)));
+      await Promise.all([session.client.callTool({ name: 'get_job', arguments: { job_id: inactiveJob.job_id } }), other.client.callTool({ name: 'check_api_health', arguments: {} })]);
+      expect(mine.join('\n')).toMatch(/get_job failed: not_found/);
+      expect(theirs.join('\n')).not.toMatch(/get_job|jobs\//);
+    } finally {
+      await other.close();
+    }
+  });
+});
 
 describe('MCP over stateless Streamable HTTP', () => {
   it('prints exactly one stdout line, the listening URL with the real port', () => {

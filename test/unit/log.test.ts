@@ -1,6 +1,6 @@
 /** The logger: stderr (or the given writer) only, never stdout; honours its level; redacts. */
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createLogger, silentLogger } from '../../src/log.js';
+import { createLogger, silentLogger, withLogSink } from '../../src/log.js';
 
 afterEach(() => {
   vi.restoreAllMocks();
@@ -106,5 +106,21 @@ describe('silentLogger', () => {
     silentLogger.debug('nothing');
     expect(stdout).not.toHaveBeenCalled();
     expect(stderr).not.toHaveBeenCalled();
+  });
+});
+
+describe('withLogSink', () => {
+  it('sends lines logged inside a call, however async, to that call only', async () => {
+    const logger = createLogger('debug', () => {});
+    const a: string[] = [];
+    const b: string[] = [];
+    const work = async (name: string) => {
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      logger.info(`${name} step`);
+    };
+    await Promise.all([withLogSink((_l, m) => a.push(m), () => work('a')), withLogSink((_l, m) => b.push(m), () => work('b'))]);
+    logger.info('outside any call');
+    expect(a).toEqual(['a step']);
+    expect(b).toEqual(['b step']);
   });
 });
