@@ -2,6 +2,10 @@
  * Builds the API client the configuration asks for: the hosted API through undici, or the
  * embedded offline API dispatched in-process. Both are loaded on first use, so start-up does no
  * I/O and loads neither undici nor the snapshot until a tool is called.
+ *
+ * The response cache (unless --no-cache) sits on the undici dispatcher, so it serves the hosted API
+ * and mock-api. The in-process offline API has none: it answers from memory in microseconds, and a
+ * cache in front of it would only hold a second copy of the snapshot.
  */
 import { ApiClient } from './api/client.js';
 import { createUndiciFetch, RetryAfterGate, type FetchLike } from './api/http.js';
@@ -34,7 +38,7 @@ async function loadOfflineFetch(): Promise<FetchLike> {
 export function createBackend(config: Config, logger: Logger, gate: RetryAfterGate = new RetryAfterGate()): Backend {
   const offline = config.offline || config.baseUrl === undefined;
   const baseUrl = offline ? OFFLINE_ORIGIN : config.baseUrl!;
-  const fetch = offline ? lazyFetch(loadOfflineFetch) : createUndiciFetch({ timeoutMs: config.timeoutMs });
+  const fetch = offline ? lazyFetch(loadOfflineFetch) : createUndiciFetch({ timeoutMs: config.timeoutMs, cache: config.cache });
   const client = new ApiClient({ baseUrl, fetch, timeoutMs: config.timeoutMs, maxRetryWaitS: config.maxRetryWaitS, logger, gate });
   return { client, mode: offline ? 'offline' : 'live', baseUrl };
 }

@@ -5,6 +5,7 @@
 import type { z } from 'zod';
 import { USER_AGENT } from '../version.js';
 import { silentLogger, type Logger } from '../log.js';
+import { cacheHitOf } from './cache.js';
 import { ApiError, describeNetworkCause, kindForStatus } from './errors.js';
 import { DEFAULT_MAX_BODY_BYTES, parseRetryAfter, raceAbort, readBodyCapped, RetryAfterGate, sleep, type FetchLike, type GateWaitInfo } from './http.js';
 import {
@@ -115,6 +116,12 @@ interface RawResponse {
   headers: Headers;
 }
 
+/** The result's `cache` member, present only for a response served from the response cache. */
+const cacheMember = (headers: Headers) => {
+  const hit = cacheHitOf(headers);
+  return hit ? { cache: hit } : {};
+};
+
 export class ApiClient {
   readonly baseUrl: string;
   private readonly fetchImpl: FetchLike;
@@ -185,7 +192,7 @@ export class ApiClient {
       const wrapped = isRecord(body) && body.success === true && isRecord(body.data) && 'probes' in body.data;
       const data = validate(HealthResponseSchema, wrapped ? body.data : body, path, wrapped ? 'data' : '');
       const meta = wrapped ? validate(ResponseMetaSchema, (body as Record<string, unknown>).meta ?? {}, path, 'meta') : {};
-      return { data, meta, status: raw.status, path, retrievedAt: new Date().toISOString() };
+      return { data, meta, status: raw.status, path, retrievedAt: new Date().toISOString(), ...cacheMember(raw.headers) };
     } catch (error) {
       // Status before body: a 503 that is not the health response (a proxy's error page, an error
       // envelope) is the API being unavailable, not an API breaking its contract.
@@ -211,7 +218,7 @@ export class ApiClient {
     const raw = await this.send(path, 'application/json', options);
     const body = parseJson(raw, path);
     const envelope = validate(envelopeOf(dataSchema), body, path, '');
-    return { data: envelope.data as z.output<T>, meta: envelope.meta, status: raw.status, path, retrievedAt: new Date().toISOString() };
+    return { data: envelope.data as z.output<T>, meta: envelope.meta, status: raw.status, path, retrievedAt: new Date().toISOString(), ...cacheMember(raw.headers) };
   }
 
   /**

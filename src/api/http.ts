@@ -3,6 +3,7 @@
  * keep-alive, proxy-aware dispatcher), a cancellable sleep, the client-wide Retry-After gate and a
  * body reader that refuses oversized responses without buffering them.
  */
+import type { CacheLimits } from './cache.js';
 import { ApiError } from './errors.js';
 
 /** The fetch the client calls. Injectable so msw (which patches globalThis.fetch) can stand in. */
@@ -12,28 +13,20 @@ export interface UndiciFetchOptions {
   timeoutMs: number;
   /** Most sockets kept per origin; calls above it queue in undici instead of opening more. */
   connections?: number;
+  /** The in-memory response cache: on by default, `false` turns it off (`--no-cache`). */
+  cache?: boolean | CacheLimits;
 }
 
 /**
- * Production path: `undici.fetch` with one EnvHttpProxyAgent for the process, which honours
- * HTTPS_PROXY / HTTP_PROXY / NO_PROXY and keeps connections alive. undici is imported on first
- * use, so offline mode and `--help` never pay for loading it.
+ * Production path: one undici EnvHttpProxyAgent for the process, which honours HTTPS_PROXY /
+ * HTTP_PROXY / NO_PROXY and keeps connections alive, with the response cache (cache.ts) composed
+ * onto it unless turned off, driven through `dispatcher.request` (undici-fetch.ts). undici is
+ * imported on first use, so offline mode, `--help` and the stdio start-up never pay for loading it.
  */
 export function createUndiciFetch(options: UndiciFetchOptions): FetchLike {
   let ready: Promise<FetchLike> | undefined;
-  const load = async (): Promise<FetchLike> => {
-    const undici = await import('undici');
-    const dispatcher = new undici.EnvHttpProxyAgent({
-      connections: options.connections ?? 64,
-      keepAliveTimeout: 30_000,
-      headersTimeout: options.timeoutMs,
-      bodyTimeout: options.timeoutMs,
-    });
-    const fetch = undici.fetch as unknown as (url: string, init: RequestInit & { dispatcher: unknown }) => Promise<Response>;
-    return (url, init) => fetch(url, { ...init, dispatcher });
-  };
   return async (url, init) => {
-    ready ??= load();
+    ready ??= import('./undici-fetch.js').then(({ buildUndiciFetch }) => buildUndiciFetch(options));
     return (await ready)(url, init);
   };
 }

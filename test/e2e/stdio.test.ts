@@ -12,7 +12,8 @@ let session: StdioSession;
 
 beforeAll(async () => {
   api = await startMockApi();
-  session = await connectStdio(['--base-url', api.url, '--max-retry-wait-s', '3', '--timeout-ms', '2000', '--log-level', 'info']);
+  // --no-cache: the fault tests below need every call to reach the API (the cache has its own tests in cache.test.ts).
+  session = await connectStdio(['--base-url', api.url, '--max-retry-wait-s', '3', '--timeout-ms', '2000', '--log-level', 'info', '--no-cache']);
 });
 afterEach(() => api.clearFaults());
 afterAll(async () => {
