@@ -39,6 +39,6 @@ export function createBackend(config: Config, logger: Logger, gate: RetryAfterGa
   const offline = config.offline || config.baseUrl === undefined;
   const baseUrl = offline ? OFFLINE_ORIGIN : config.baseUrl!;
   const fetch = offline ? lazyFetch(loadOfflineFetch) : createUndiciFetch({ timeoutMs: config.timeoutMs, cache: config.cache });
-  const client = new ApiClient({ baseUrl, fetch, timeoutMs: config.timeoutMs, maxRetryWaitS: config.maxRetryWaitS, logger, gate });
+  const client = new ApiClient({ baseUrl, fetch, timeoutMs: config.timeoutMs, maxRetryWaitS: config.maxRetryWaitS, logger, gate, shareConcurrent: true });
   return { client, mode: offline ? 'offline' : 'live', baseUrl };
 }

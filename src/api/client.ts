@@ -7,6 +7,7 @@ import { USER_AGENT } from '../version.js';
 import { silentLogger, type Logger } from '../log.js';
 import { cacheHitOf } from './cache.js';
 import { ApiError, describeNetworkCause, kindForStatus } from './errors.js';
+import { SharedRequests } from './shared-requests.js';
 import { DEFAULT_MAX_BODY_BYTES, parseRetryAfter, raceAbort, readBodyCapped, RetryAfterGate, sleep, type FetchLike, type GateWaitInfo } from './http.js';
 import {
   DiscoveryDataSchema,
@@ -90,6 +91,12 @@ export interface ApiClientOptions {
   /** Shared Retry-After gate; one per process unless a test wants its own. */
   gate?: RetryAfterGate;
   random?: () => number;
+  /**
+   * Identical concurrent GETs share one upstream request (shared-requests.ts). Off by default so
+   * that a client made directly, as the retry and Retry-After tests make it, sends one request per
+   * call; createBackend turns it on for every real session.
+   */
+  shareConcurrent?: boolean;
 }
 
 type Query = Record<string, string | number | boolean | readonly string[] | undefined>;
@@ -116,6 +123,14 @@ interface RawResponse {
   headers: Headers;
 }
 
+/** Envelope schemas, built once per data schema: zod compiles a schema on first use, so a fresh one per call costs every call. */
+const envelopes = new WeakMap<z.ZodType, z.ZodType>();
+function envelopeSchema<T extends z.ZodType>(data: T): ReturnType<typeof envelopeOf<T>> {
+  let schema = envelopes.get(data);
+  if (!schema) envelopes.set(data, (schema = envelopeOf(data)));
+  return schema as ReturnType<typeof envelopeOf<T>>;
+}
+
 /** The result's `cache` member, present only for a response served from the response cache. */
 const cacheMember = (headers: Headers) => {
   const hit = cacheHitOf(headers);
@@ -133,6 +148,7 @@ export class ApiClient {
   private readonly logger: Logger;
   private readonly gate: RetryAfterGate;
   private readonly random: () => number;
+  private readonly shared: SharedRequests<RawResponse> | undefined;
 
   constructor(options: ApiClientOptions) {
     this.baseUrl = options.baseUrl.replace(/\/+$/, '');
@@ -145,6 +161,7 @@ export class ApiClient {
     this.logger = options.logger ?? silentLogger;
     this.gate = options.gate ?? new RetryAfterGate();
     this.random = options.random ?? Math.random;
+    this.shared = options.shareConcurrent ? new SharedRequests() : undefined;
   }
 
   discover(options?: CallOptions): Promise<ApiResult<DiscoveryData>> {
@@ -185,7 +202,7 @@ export class ApiClient {
   /** Health: the 200 and the 503 body are both the health response, never an error. */
   async getHealth(options?: CallOptions): Promise<ApiResult<HealthResponse>> {
     const path = `${API_PREFIX}/mcp/health`;
-    const raw = await this.send(path, 'application/json', options, (status) => status === 503);
+    const raw = await this.get(path, 'application/json', options, (status) => status === 503);
     try {
       const body = parseJson(raw, path);
       // Tolerate a health body wrapped in the success envelope as well as the bare form.
@@ -204,21 +221,29 @@ export class ApiClient {
   /** The OpenAPI 3.1 description, as JSON. */
   async getOpenApi(options?: CallOptions): Promise<Record<string, unknown>> {
     const path = '/openapi.json';
-    const body = parseJson(await this.send(path, 'application/json', options), path);
+    const body = parseJson(await this.get(path, 'application/json', options), path);
     if (!isRecord(body)) throw contractError(path, '(root)', 'expected a JSON object');
     return body;
   }
 
   /** The agent index, as text. */
   async getLlmsTxt(options?: CallOptions): Promise<string> {
-    return (await this.send('/llms.txt', 'text/plain, text/markdown;q=0.9', options)).body;
+    return (await this.get('/llms.txt', 'text/plain, text/markdown;q=0.9', options)).body;
   }
 
   private async getEnvelope<T extends z.ZodType>(path: string, dataSchema: T, options?: CallOptions): Promise<ApiResult<z.output<T>>> {
-    const raw = await this.send(path, 'application/json', options);
+    const raw = await this.get(path, 'application/json', options);
     const body = parseJson(raw, path);
-    const envelope = validate(envelopeOf(dataSchema), body, path, '');
+    const envelope = validate(envelopeSchema(dataSchema), body, path, '');
     return { data: envelope.data as z.output<T>, meta: envelope.meta, status: raw.status, path, retrievedAt: new Date().toISOString(), ...cacheMember(raw.headers) };
+  }
+
+  /** One logical GET, shared with identical ones in flight when sharing is on. */
+  private get(path: string, accept: string, options: CallOptions = {}, acceptStatus?: (status: number) => boolean): Promise<RawResponse> {
+    if (!this.shared) return this.send(path, accept, options, acceptStatus);
+    // What counts as success is part of the request's identity (health accepts a 503).
+    const key = `${acceptStatus ? 'accept-status ' : ''}${accept} ${path}`;
+    return this.shared.run(key, options, (shared) => this.send(path, accept, shared, acceptStatus), (reason) => this.abortError(path, options.signal, reason));
   }
 
   /**

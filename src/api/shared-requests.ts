@@ -1,0 +1,94 @@
+/**
+ * Identical concurrent GETs share one upstream request. A model often fires the same call twice in
+ * one turn, and over HTTP mode many clients ask the same thing at once; one request answers all of
+ * them. Each caller keeps its own cancellation: aborting detaches only that caller, and the shared
+ * request is aborted only once every caller has gone. Callers get the shared raw response (an
+ * immutable string body), so each parses its own copy.
+ */
+import type { GateWaitInfo } from './http.js';
+
+export interface SharedCallOptions {
+  signal?: AbortSignal | undefined;
+  onWait?: ((info: GateWaitInfo) => void) | undefined;
+}
+
+interface Entry<T> {
+  promise: Promise<T>;
+  controller: AbortController;
+  callers: number;
+  waiters: Set<(info: GateWaitInfo) => void>;
+  /** The Retry-After wait in progress, so a caller joining mid-wait is told the seconds left. */
+  waiting: { seconds: number; since: number } | undefined;
+}
+
+export class SharedRequests<T> {
+  private readonly inflight = new Map<string, Entry<T>>();
+
+  /** Requests in flight (for tests and diagnostics). */
+  get size(): number {
+    return this.inflight.size;
+  }
+
+  /**
+   * Joins the request in flight under `key`, or starts one with `start`. `cancelled(reason)` makes
+   * the error a caller gets when its own signal aborts.
+   */
+  run(key: string, caller: SharedCallOptions, start: (options: Required<SharedCallOptions>) => Promise<T>, cancelled: (reason: unknown) => unknown): Promise<T> {
+    const { signal, onWait } = caller;
+    if (signal?.aborted) return Promise.reject(cancelled(signal.reason));
+    const entry = this.inflight.get(key) ?? this.begin(key, start);
+    entry.callers++;
+    if (onWait) {
+      entry.waiters.add(onWait);
+      const left = entry.waiting ? entry.waiting.seconds - Math.floor((Date.now() - entry.waiting.since) / 1000) : 0;
+      if (left > 0) onWait({ seconds: left, reason: 'rate_limited' });
+    }
+    return new Promise<T>((resolve, reject) => {
+      let settled = false;
+      const leave = () => {
+        settled = true;
+        signal?.removeEventListener('abort', onAbort);
+        if (onWait) entry.waiters.delete(onWait);
+      };
+      const onAbort = () => {
+        if (settled) return;
+        leave();
+        if (--entry.callers === 0) {
+          // Nobody waits for it any more: stop it, and let the next caller start afresh.
+          if (this.inflight.get(key) === entry) this.inflight.delete(key);
+          entry.controller.abort(signal!.reason);
+        }
+        reject(cancelled(signal!.reason));
+      };
+      signal?.addEventListener('abort', onAbort, { once: true });
+      entry.promise.then(
+        (value) => {
+          if (settled) return;
+          leave();
+          resolve(value);
+        },
+        (error: unknown) => {
+          if (settled) return;
+          leave();
+          reject(error);
+        },
+      );
+    });
+  }
+
+  private begin(key: string, start: (options: Required<SharedCallOptions>) => Promise<T>): Entry<T> {
+    const controller = new AbortController();
+    const entry: Entry<T> = { promise: undefined as unknown as Promise<T>, controller, callers: 0, waiters: new Set(), waiting: undefined };
+    const onWait = (info: GateWaitInfo) => {
+      entry.waiting = { seconds: info.seconds, since: Date.now() };
+      for (const waiter of entry.waiters) waiter(info);
+    };
+    entry.promise = start({ signal: controller.signal, onWait }).finally(() => {
+      if (this.inflight.get(key) === entry) this.inflight.delete(key);
+    });
+    // Every caller may have left before it settles; its outcome then concerns no one.
+    entry.promise.catch(() => {});
+    this.inflight.set(key, entry);
+    return entry;
+  }
+}
