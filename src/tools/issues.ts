@@ -17,16 +17,45 @@ function typeName(value: unknown): string {
   return typeof value;
 }
 
+const PLAIN_NAME = /^[A-Za-z_$][\w$]{0,59}$/;
+
+/** An argument name as the caller sent it: bare when it is a plain name, else quoted and cut. */
+function keyName(key: PropertyKey): string {
+  const text = String(key);
+  return PLAIN_NAME.test(text) ? text : shown(text);
+}
+
+/**
+ * Types stay strict: a string holding a number, boolean, array or object is refused (coercion
+ * would accept "1e2", "0x14" or " 20 " and read "false" as true). The message says how to send
+ * it instead, so the caller can fix it in one turn.
+ */
+function stringifiedHint(expected: string, input: unknown): string {
+  if (typeof input !== 'string') return '';
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(input);
+  } catch {
+    return '';
+  }
+  const kind = typeName(parsed) === 'number' && !Number.isFinite(parsed) ? 'nothing' : typeName(parsed);
+  const wanted = expected === 'int' ? 'number' : expected;
+  return kind === wanted ? ` (send the ${wanted} itself, not a string: ${shown(parsed)})` : '';
+}
+
 function argumentName(path: ReadonlyArray<PropertyKey>): string {
   let out = '';
-  for (const key of path) out += typeof key === 'number' ? `[${key}]` : out === '' ? String(key) : `.${String(key)}`;
+  for (const key of path) out += typeof key === 'number' ? `[${key}]` : out === '' ? keyName(key) : `.${keyName(key)}`;
   return out;
 }
+
+const article = (noun: string) => `${/^[aeiou]/.test(noun) ? 'an' : 'a'} ${noun}`;
 
 function rule(issue: z.core.$ZodIssue): string {
   switch (issue.code) {
     case 'invalid_type':
-      return issue.input === undefined ? `is required (${issue.expected})` : `must be ${issue.expected === 'int' ? 'an integer' : `a ${issue.expected}`}, got ${typeName(issue.input)} ${shown(issue.input)}`;
+      if (issue.input === undefined) return `is required (${issue.expected})`;
+      return `must be ${article(issue.expected === 'int' ? 'integer' : issue.expected)}, got ${typeName(issue.input)} ${shown(issue.input)}${stringifiedHint(issue.expected, issue.input)}`;
     case 'too_small':
       if (issue.origin === 'string') return `must be at least ${String(issue.minimum)} character(s) long`;
       if (issue.origin === 'array') return `must have at least ${String(issue.minimum)} item(s)`;

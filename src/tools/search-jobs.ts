@@ -2,22 +2,27 @@ import { z } from 'zod';
 import { JobListDataSchema } from '../api/schemas.js';
 import { renderJobList } from '../render/jobs.js';
 import { defineTool } from './define.js';
-import { jobListShape, label, salary_usd, skill_match } from './params.js';
+import { jobListShape, label, salary_usd, skill_match, toCents } from './params.js';
 
 export const searchJobs = defineTool({
   name: 'search_jobs',
   title: 'Search jobs',
   description:
     'Search AI and web3 job postings by text and filters (salaries: annual USD). Use first for questions in words. Returns job_id, title, company, location, freshness, last_seen, salary with evidence class, paging. get_job before recommending.',
-  input: z.strictObject({
-    ...jobListShape,
-    skill_match: skill_match.optional(),
-    company_type: label.optional(),
-    min_salary_usd: salary_usd.optional(),
-    max_salary_usd: salary_usd.optional(),
-  }),
+  input: z
+    .strictObject({
+      ...jobListShape,
+      skill_match: skill_match.optional(),
+      company_type: label.optional(),
+      min_salary_usd: salary_usd.optional(),
+      max_salary_usd: salary_usd.optional(),
+    })
+    // No job can match a minimum over the maximum: refuse it here rather than spend a request on it.
+    .superRefine(({ min_salary_usd: min, max_salary_usd: max }, ctx) => {
+      if (min !== undefined && max !== undefined && min > max) ctx.addIssue({ code: 'custom', path: ['max_salary_usd'], message: `must be at least min_salary_usd (${min}), got ${max}` });
+    }),
   example: { q: 'machine learning engineer', domain: 'ai', remote_only: true, per_page: 3 },
   data: JobListDataSchema,
-  call: (args, { client, ...options }) => client.searchJobs(args, options),
+  call: (args, { client, ...options }) => client.searchJobs({ ...args, min_salary_usd: toCents(args.min_salary_usd), max_salary_usd: toCents(args.max_salary_usd) }, options),
   render: (data, args) => renderJobList(data, args.include_predicted_salaries === true),
 });

@@ -50,7 +50,7 @@ describe('bad arguments are refused by name, and nothing is sent', () => {
     ['search_jobs', { domain: 'bio' }, /^invalid_argument: domain: must be one of "ai", "web3", got "bio"/],
     ['search_jobs', { skill_match: 'some' }, /^invalid_argument: skill_match: must be one of "any", "all"/],
     ['search_jobs', { min_salary_usd: -1 }, /^invalid_argument: min_salary_usd: must be at least 0/],
-    ['search_jobs', { skills: 'python' }, /^invalid_argument: skills: must be a array, got string/],
+    ['search_jobs', { skills: 'python' }, /^invalid_argument: skills: must be an array, got string/],
     ['search_jobs', { skills: ['a,b'] }, /^invalid_argument: skills\[0\]: must match/],
     ['search_jobs', { remote_only: 'yes' }, /^invalid_argument: remote_only: must be a boolean, got string/],
     ['search_jobs', { query: 'rust' }, /^invalid_argument: query: is not an argument of this tool \(accepted: q, domain/],
