@@ -31,7 +31,7 @@ export function errorResult(kind: ErrorKind, message: string, hint: string): Cal
 
 export function toErrorResult(error: unknown): CallToolResult {
   if (error instanceof ApiError) {
-    const message = error.kind === 'rate_limited' && error.retryAfterS !== undefined ? `${stripKind(error.message)} (retry after ${error.retryAfterS} s)` : error.message;
+    const message = error.kind === 'rate_limited' && error.retryAfterS !== undefined ? `${stripKind(error.message, error.kind)} (retry after ${error.retryAfterS} s)` : error.message;
     return errorResult(error.kind, message, HINTS[error.kind](error));
   }
   // A bug of ours must not take the process down or pass for an API answer: say so plainly.
@@ -40,8 +40,9 @@ export function toErrorResult(error: unknown): CallToolResult {
   return { content: [{ type: 'text', text: `internal_error: ${text}\nHint: This is a fault in service-mcp, not in your arguments or the API; report it with the tool name and arguments.` }], isError: true };
 }
 
-function stripKind(message: string): string {
-  return message.replace(/^[a-z_]+: /, '');
+/** Drops a leading kind, also as words ("rate limited: "), so the text never reads "rate_limited: rate limited: …". */
+function stripKind(message: string, kind: ErrorKind): string {
+  return message.replace(new RegExp(`^(?:[a-z_]+|${kind.replace(/_/g, ' ')}): `), '');
 }
 
 /** The schema of every tool's structuredContent. */
