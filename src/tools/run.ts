@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { ApiError, type ErrorKind } from '../api/errors.js';
 import { ResponseMetaSchema } from '../api/schemas.js';
 import { renderProvenance } from '../render/provenance.js';
+import { oneLine } from '../render/text.js';
 import type { AnyTool, ToolContext } from './define.js';
 import { describeIssues } from './issues.js';
 import { buildProvenance, ProvenanceSchema } from './provenance.js';
@@ -24,8 +25,13 @@ const HINTS: Record<ErrorKind, (error: ApiError) => string> = {
   cancelled: () => 'The call was cancelled before it finished.',
 };
 
+/** Longest error line: it quotes upstream words (the error envelope's message), which are not ours to bound. */
+const MAX_ERROR_CHARS = 1_000;
+
 export function errorResult(kind: ErrorKind, message: string, hint: string): CallToolResult {
-  const body = message.startsWith(`${kind}:`) ? message : `${kind}: ${message}`;
+  // Cleaned like any upstream text that reaches a model: no control or invisible characters, one line.
+  const clean = oneLine(message, MAX_ERROR_CHARS);
+  const body = clean.startsWith(`${kind}:`) ? clean : `${kind}: ${clean}`;
   return { content: [{ type: 'text', text: `${body}\nHint: ${hint}` }], isError: true };
 }
 
@@ -35,7 +41,7 @@ export function toErrorResult(error: unknown): CallToolResult {
     return errorResult(error.kind, message, HINTS[error.kind](error));
   }
   // A bug of ours must not take the process down or pass for an API answer: say so plainly.
-  const text = error instanceof Error ? error.message : String(error);
+  const text = oneLine(error instanceof Error ? error.message : String(error), MAX_ERROR_CHARS);
   // Not an upstream kind: blaming the API for our own fault would be a lie.
   return { content: [{ type: 'text', text: `internal_error: ${text}\nHint: This is a fault in service-mcp, not in your arguments or the API; report it with the tool name and arguments.` }], isError: true };
 }

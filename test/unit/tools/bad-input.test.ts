@@ -46,9 +46,13 @@ afterAll(() => {
 
 const textOf = (result: { content: unknown[] }) => (result.content as Array<{ text?: string }>).map((c) => c.text ?? '').join('\n');
 
-/** The message names the argument (`per_page: …`, `skills[2]: …`, or quoted when it is not a plain name). */
+/**
+ * The message names the argument (`per_page: …`, `skills[2]: …`, or quoted when it is not a plain
+ * name), less any invisible characters, which never reach the model.
+ */
 function names(text: string, key: string): boolean {
-  return text.includes(`${key}:`) || text.includes(`${key}[`) || text.includes(JSON.stringify(key).slice(0, 30));
+  const visible = key.replace(/[\p{Cf}\p{Zl}\p{Zp}]/gu, '');
+  return text.includes(`${visible}:`) || text.includes(`${visible}[`) || text.includes(JSON.stringify(visible).slice(0, 30));
 }
 
 /** What the offline API may rightly answer to arguments the spec allows. */
