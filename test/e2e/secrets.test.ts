@@ -1,0 +1,89 @@
+/**
+ * No token or secret ever appears in a URL, a request header, a log line, a notification or a
+ * result: the binary runs with secret-looking variables in its environment, at --log-level debug,
+ * through successes and every error kind, over both transports; then with credentials in the base
+ * URL and in the proxy URL, which must be refused or fail without echoing them.
+ */
+import { randomBytes } from 'node:crypto';
+import { LoggingMessageNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { activeJob, company, inactiveJob } from './dataset.js';
+import { cleanEnv, closedPort, runCli } from './helpers.js';
+import { startRecordingApi, type RecordingApi } from './recording-api.js';
+import { startTarget, TRANSPORTS } from './targets.js';
+
+const SECRET = `sk-live-${randomBytes(12).toString('hex')}`;
+const PROXY_PASSWORD = `proxy-${randomBytes(12).toString('hex')}`;
+/** Variables a developer's shell may well hold; none is the server's to send anywhere. */
+const SECRET_ENV = { SERVICE_MCP_API_TOKEN: SECRET, SERVICE_MCP_TOKEN: SECRET, GITHUB_TOKEN: SECRET, OPENAI_API_KEY: SECRET, AWS_SECRET_ACCESS_KEY: SECRET };
+
+let api: RecordingApi;
+beforeAll(async () => {
+  api = await startRecordingApi();
+});
+afterAll(() => api?.close());
+
+const leaks = (text: string) => [SECRET, PROXY_PASSWORD].filter((secret) => text.includes(secret));
+
+describe.each(TRANSPORTS)('secrets in the environment, over %s', (transport) => {
+  it('appear in no request, log line, notification or result, whatever the outcome', async () => {
+    const target = await startTarget(transport, ['--base-url', api.url, '--no-cache', '--timeout-ms', '1000', '--max-retry-wait-s', '0', '--log-level', 'debug'], cleanEnv(SECRET_ENV));
+    const seenBefore = api.seen.length;
+    const transcript: unknown[] = [];
+    target.client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => void transcript.push(n.params));
+    try {
+      if (transport === 'stdio') await target.client.setLoggingLevel('debug');
+      const call = async (name: string, args: Record<string, unknown> = {}) => transcript.push(await target.client.callTool({ name, arguments: args }));
+      await call('search_jobs', { q: 'engineer', per_page: 2 });
+      await call('list_jobs', { per_page: 2 });
+      await call('get_job', { job_id: activeJob.job_id });
+      await call('get_job', { job_id: inactiveJob.job_id });
+      await call('get_market_map');
+      await call('get_company_interview_brief', { slug: company.slug });
+      await call('discover_api');
+      await call('check_api_health');
+      for (const kind of ['unavailable', 'contract', 'malformed', 'hang', 'reset', 'rate_limit']) {
+        api.engine.faults.set([{ path: '/api/public/v1/jobs', kind: kind as 'hang', retryAfter: 30 }]);
+        await call('list_jobs', { page: 2 });
+      }
+      api.engine.faults.clear();
+      expect(JSON.stringify(transcript)).toMatch(/rate_limited: .*30s/); // every outcome was reached
+    } finally {
+      api.engine.faults.clear();
+      await target.close();
+    }
+    const requests = api.seen.slice(seenBefore);
+    expect(requests.length).toBeGreaterThan(10);
+    expect(leaks(JSON.stringify(requests))).toEqual([]);
+    expect(requests.every((r) => r.headers.authorization === undefined && r.headers.cookie === undefined)).toBe(true);
+    expect(leaks(target.stderr())).toEqual([]);
+    expect(target.stderr()).toMatch(/debug: GET \/api\/public\/v1/);
+    expect(leaks(JSON.stringify(transcript))).toEqual([]);
+  });
+});
+
+describe('credentials given where they do not belong', () => {
+  it('a base URL carrying them is refused without echoing them, as a flag or from the environment', async () => {
+    const withPassword = `http://user:${SECRET}@127.0.0.1:1`;
+    const runs = [
+      await runCli(['--base-url', withPassword, 'call', 'discover_api']),
+      await runCli(['call', 'discover_api'], cleanEnv({ SERVICE_MCP_BASE_URL: withPassword })),
+      await runCli(['--base-url', `http://127.0.0.1:1/?token=${SECRET}`, 'call', 'discover_api']),
+      await runCli(['serve', '--http', '--port', '0', '--base-url', withPassword]),
+      await runCli(['--log-level', 'debug'], cleanEnv({ SERVICE_MCP_BASE_URL: withPassword })),
+    ];
+    for (const run of runs) {
+      expect(run.code).toBe(2);
+      expect(run.stderr).toMatch(/--base-url \/ SERVICE_MCP_BASE_URL: .* must not (carry credentials|have a query string)/);
+      expect(leaks(run.stdout + run.stderr)).toEqual([]);
+    }
+  });
+
+  it('a proxy URL with a password fails as network without echoing it', async () => {
+    const proxy = `http://user:${PROXY_PASSWORD}@127.0.0.1:${await closedPort()}`;
+    const run = await runCli(['--base-url', api.url, '--log-level', 'debug', 'call', 'discover_api', '--json'], cleanEnv({ HTTP_PROXY: proxy, HTTPS_PROXY: proxy, ...SECRET_ENV }));
+    expect(run.code).toBe(1);
+    expect(JSON.parse(run.stdout).content[0].text).toMatch(/^network: GET \/api\/public\/v1 failed: .*ECONNREFUSED/);
+    expect(leaks(run.stdout + run.stderr)).toEqual([]);
+  });
+});
