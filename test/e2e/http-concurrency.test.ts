@@ -1,15 +1,51 @@
 /**
  * `serve --http` under load, and the one thing stateless requests share: the process's API client.
- * 200 tool calls with 32 in flight must all come back right (no crossed answers between the
- * per-request servers), and a 429 seen by one request must hold back every other request.
+ * 2,000 tool calls with 32 in flight must all come back right (no crossed answers between the
+ * per-request servers) while hostile requests (foreign Host and Origin, oversized bodies) are
+ * refused and reach nothing; a client that reads its answers slowly must not hold up the others;
+ * and a 429 seen by one request must hold back every other request.
  */
+import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dataset } from './dataset.js';
 import { startMockApi, textOf, type MockApi } from './helpers.js';
-import { connectHttp, hitsOf, startHttpServer, type HttpServerProcess, type HttpSession } from './http-helpers.js';
+import { connectHttp, hitsOf, MCP_POST_HEADERS, rawRequest, startHttpServer, type HttpServerProcess, type HttpSession } from './http-helpers.js';
 
-const TOTAL_CALLS = 200;
+const TOTAL_CALLS = 2_000;
 const IN_FLIGHT = 32;
+
+interface PlannedCall {
+  name: string;
+  arguments: Record<string, unknown>;
+  expect: { job_id: string } | { page: number };
+}
+
+/**
+ * `total` calls, all different (so none can share another's upstream request), mixing get_job,
+ * list_jobs and search_jobs, each answer told apart by its arguments.
+ */
+function distinctCalls(total: number): PlannedCall[] {
+  const active = dataset.jobs.filter((j) => j.active).map((j) => j.job.job_id);
+  const jobs = active.flatMap((job_id) => [false, true].map((predicted) => ({ name: 'get_job', arguments: { job_id, include_predicted_salaries: predicted }, expect: { job_id } })));
+  const pages = (name: string) =>
+    Array.from({ length: 10 }, (_, i) => i + 1).flatMap((perPage) =>
+      Array.from({ length: Math.floor(active.length / perPage) }, (_, p) => ({ name, arguments: { per_page: perPage, page: p + 1 }, expect: { page: p + 1 } })),
+    );
+  const sources = [jobs, pages('list_jobs'), pages('search_jobs')];
+  const calls: PlannedCall[] = [];
+  for (let i = 0; calls.length < total; i++) {
+    const source = sources[i % sources.length]!;
+    const next = source[Math.floor(i / sources.length)];
+    if (next) calls.push(next);
+    if (sources.every((s) => Math.floor(i / sources.length) >= s.length)) throw new Error(`only ${calls.length} distinct calls`);
+  }
+  return calls;
+}
+
+/** A tools/call that would reach the upstream if its refusal failed. */
+const HOSTILE_CALL = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'get_market_map', arguments: {} } });
+const OVERSIZED_CALL = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'get_market_map', arguments: {}, _meta: { pad: 'x'.repeat(1024 * 1024) } } });
+const POST_HEADERS = { ...MCP_POST_HEADERS, 'mcp-protocol-version': '2025-06-18' };
 
 let api: MockApi;
 
@@ -34,15 +70,29 @@ describe('concurrency', () => {
     await server?.stop();
   });
 
-  it(`${TOTAL_CALLS} tools/call requests, ${IN_FLIGHT} in flight, all answered with their own results`, async () => {
-    const active = dataset.jobs.filter((j) => j.active).map((j) => j.job.job_id);
-    expect(active.length).toBeGreaterThanOrEqual(TOTAL_CALLS);
-    // Mixed calls, all different (so none can share another's upstream request), each answer told
-    // apart by its arguments.
-    const calls = Array.from({ length: TOTAL_CALLS }, (_, i) =>
-      i % 4 === 3 ? { name: 'list_jobs', arguments: { per_page: 1, page: i + 1 }, expect: { page: i + 1 } } : { name: 'get_job', arguments: { job_id: active[i]! }, expect: { job_id: active[i]! } },
-    );
+  it(`${TOTAL_CALLS} tools/call requests, ${IN_FLIGHT} in flight, all answered with their own results, while hostile requests are refused`, async () => {
+    const calls = distinctCalls(TOTAL_CALLS);
     const before = (await api.stats()) as { data: { total: number } };
+    // Alongside the load: DNS-rebinding and oversized requests, each a tools/call that would show
+    // in the upstream count had it got through.
+    let loadDone = false;
+    const refusals = { host: 0, origin: 0, declared: 0, chunked: 0 };
+    const hostile = (async () => {
+      while (!loadDone) {
+        const [host, origin, declared, chunked] = await Promise.all([
+          rawRequest(server.origin, { method: 'POST', headers: { ...POST_HEADERS, host: `evil.example.com:${server.port}` }, body: HOSTILE_CALL }),
+          rawRequest(server.origin, { method: 'POST', headers: { ...POST_HEADERS, origin: 'https://evil.example.com' }, body: HOSTILE_CALL }),
+          rawRequest(server.origin, { method: 'POST', headers: POST_HEADERS, body: OVERSIZED_CALL }),
+          rawRequest(server.origin, { method: 'POST', headers: POST_HEADERS, body: OVERSIZED_CALL, chunked: true }),
+        ]);
+        expect([host.status, origin.status, declared.status, chunked.status]).toEqual([403, 403, 413, 413]);
+        refusals.host++;
+        refusals.origin++;
+        refusals.declared++;
+        refusals.chunked++;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    })();
     let next = 0;
     let peak = 0;
     let running = 0;
@@ -63,12 +113,68 @@ describe('concurrency', () => {
         }
       }),
     );
+    loadDone = true;
+    await hostile;
     expect(failures).toEqual([]);
     expect(peak).toBe(IN_FLIGHT);
+    expect(refusals.host).toBeGreaterThan(3);
     const after = (await api.stats()) as { data: { total: number } };
+    // Every valid call made its one upstream request, and no refused one made any.
     expect(after.data.total - before.data.total).toBe(TOTAL_CALLS);
+    expect(server.process.exitCode).toBeNull();
+  });
+
+  it('a client that stops reading its answers does not hold up the others', async () => {
+    const calls = distinctCalls(TOTAL_CALLS + 400).slice(TOTAL_CALLS); // none asked before: real upstream requests
+    const runBatch = async (batch: PlannedCall[]) => {
+      const started = Date.now();
+      await Promise.all(
+        batch.map(async (call, i) => {
+          const result = await sessions[i % sessions.length]!.client.callTool({ name: call.name, arguments: call.arguments });
+          expect(result.isError, textOf(result)).toBeFalsy();
+        }),
+      );
+      return Date.now() - started;
+    };
+    const baseline = await runBatch(calls.slice(0, 200));
+    // Eight clients each ask for a 100-job page (~170 KB) and read nothing past the first chunk, so
+    // the server's writes to them back up.
+    const slow = await Promise.all(Array.from({ length: 8 }, (_, i) => stalledCall(server, 100, i + 1)));
+    const stalledRun = await runBatch(calls.slice(200, 400));
+    expect(stalledRun).toBeLessThan(baseline * 3 + 1_000);
+    // Once they read again (slowly), each gets its whole answer.
+    const bodies = await Promise.all(slow.map((s) => s.readSlowly()));
+    bodies.forEach((body, i) => expect(body).toMatch(new RegExp(`"text":"Page ${i + 1} of \\d+`)));
   });
 });
+
+/** A tools/call whose answer this client pauses after the first chunk; readSlowly drains it 16 KB at a time. */
+function stalledCall(server: HttpServerProcess, perPage: number, page: number): Promise<{ readSlowly(): Promise<string> }> {
+  const body = JSON.stringify({ jsonrpc: '2.0', id: page, method: 'tools/call', params: { name: 'search_jobs', arguments: { per_page: perPage, page } } });
+  return new Promise((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port: server.port, method: 'POST', path: '/mcp', headers: { ...POST_HEADERS, 'content-length': String(Buffer.byteLength(body)) }, agent: false }, (res) => {
+      const chunks: Buffer[] = [];
+      res.once('data', (first: Buffer) => {
+        chunks.push(first);
+        res.pause();
+        resolve({
+          readSlowly: () =>
+            new Promise((done) => {
+              res.on('data', (chunk: Buffer) => {
+                chunks.push(chunk);
+                res.pause();
+                setTimeout(() => res.resume(), 10);
+              });
+              res.on('end', () => done(Buffer.concat(chunks).toString('utf8')));
+              res.resume();
+            }),
+        });
+      });
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
 
 describe('the Retry-After cool-down is shared by every request of the process', () => {
   it("a 429 on one request keeps another client's request, for another tool and path, from reaching the API", async () => {
