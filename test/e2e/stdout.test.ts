@@ -6,7 +6,8 @@
 import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { activeJob, company, inactiveJob } from './dataset.js';
-import { BIN, cleanEnv, ROOT } from './helpers.js';
+import { BIN, cleanEnv, ROOT, startMockApi } from './helpers.js';
+import { hitsOf } from './http-helpers.js';
 
 interface Message {
   jsonrpc: string;
@@ -63,10 +64,13 @@ describe('stdio session transcript', () => {
     await waitFor(id);
 
     const closedAt = Date.now();
+    const stdoutAtClose = stdout.length;
     child.stdin.end();
     const { code, at } = await exited;
     expect(at - closedAt).toBeLessThan(1_000);
     expect(code).toBe(0);
+    // No farewell, no flush of anything else: the last byte on stdout was the last answer.
+    expect(stdout.length).toBe(stdoutAtClose);
 
     const lines = stdout.split('\n').filter((line) => line !== '');
     const messages = lines.map((line) => {
@@ -83,5 +87,39 @@ describe('stdio session transcript', () => {
     const badArgs = byId.get(2 + calls.length)!;
     expect(JSON.stringify(badArgs.result)).toMatch(/invalid_argument: per_page: must be a number/);
     expect(stderr).toMatch(/\[service-mcp\] debug: GET \/api\/public\/v1/);
+  });
+});
+
+describe('stdin closing while calls are still in flight', () => {
+  it('ends the process within one second anyway (a hung upstream, a Retry-After wait), with only JSON-RPC on stdout', async () => {
+    const api = await startMockApi();
+    try {
+      await api.setFaults([
+        { path: '/api/public/v1/jobs', kind: 'hang' },
+        { path: '/api/public/v1/market-map', kind: 'rate_limit', retryAfter: 20, times: 1 },
+      ]);
+      // Timeout and wait budget far beyond the one second: only the shutdown can end these calls.
+      const child = spawn(process.execPath, [BIN, '--base-url', api.url, '--no-cache', '--timeout-ms', '60000', '--max-retry-wait-s', '60'], { env: cleanEnv(), cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'] });
+      let stdout = '';
+      child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+      const exited = new Promise<{ code: number | null; at: number }>((resolve) => child.on('exit', (code) => resolve({ code, at: Date.now() })));
+      const send = (message: object) => child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', ...message })}\n`);
+      send({ id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } });
+      await expect.poll(() => stdout.includes('"id":1')).toBe(true);
+      send({ method: 'notifications/initialized' });
+      send({ id: 2, method: 'tools/call', params: { name: 'list_jobs', arguments: {} } });
+      send({ id: 3, method: 'tools/call', params: { name: 'get_market_map', arguments: {}, _meta: { progressToken: 'p' } } });
+      await expect.poll(async () => (await hitsOf(api, '/api/public/v1/jobs')) + (await hitsOf(api, '/api/public/v1/market-map'))).toBe(2);
+      await expect.poll(() => stdout.includes('rate limited: waiting 20 s')).toBe(true); // the progress of the wait
+
+      const closedAt = Date.now();
+      child.stdin.end();
+      const { code, at } = await exited;
+      expect(at - closedAt).toBeLessThan(1_000);
+      expect(code).toBe(0);
+      for (const line of stdout.split('\n').filter((l) => l !== '')) expect((JSON.parse(line) as Message).jsonrpc).toBe('2.0');
+    } finally {
+      await api.close();
+    }
   });
 });

@@ -28,7 +28,12 @@ const evilJob = makeJob({
   requirements: { must_have: [`CUDA\u202Egnirts`, 'x\u0000y'], note: `line\u2029break ${SMUGGLED}` },
 });
 const meta = { source: 'hostile\u200B-test', generated_at: '2026-11-20T06:00:00Z', computed_at: null };
+// Free-form data may nest; 10,000 levels is more than rendering (or JSON.stringify) can recurse through.
+const DEEP = 10_000;
+const deepMarketMap = `{"success":true,"data":{"dimensions":[],"deep":${'{"a":'.repeat(DEEP)}"leaf"${'}'.repeat(DEEP)}},"meta":{"source":"s","generated_at":null,"computed_at":null}}`;
+
 const ROUTES: Record<string, { status: number; body: unknown }> = {
+  '/api/public/v1/market-map': { status: 200, body: deepMarketMap },
   '/api/public/v1/jobs/job_ai_0666': { status: 200, body: { success: true, data: evilJob, meta } },
   '/api/public/v1/search/jobs': { status: 200, body: jobListBody([evilJob, makeJob()]) },
   '/api/public/v1/jobs/job_gone': { status: 404, body: { success: false, error: 'not_found\u200B', message: `no such job\u202E\u0007 ${SMUGGLED} ${'pad '.repeat(5_000)}` } },
@@ -42,7 +47,8 @@ beforeAll(async () => {
   upstream = createServer((req, res) => {
     const route = ROUTES[new URL(req.url ?? '/', 'http://x').pathname];
     res.writeHead(route?.status ?? 404, { 'content-type': 'application/json' });
-    res.end(JSON.stringify(route?.body ?? { success: false, error: 'not_found', message: 'no route' }));
+    const body = route?.body ?? { success: false, error: 'not_found', message: 'no route' };
+    res.end(typeof body === 'string' ? body : JSON.stringify(body));
   });
   await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
   session = await connectStdio(['--base-url', `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`, '--no-cache']);
@@ -74,5 +80,16 @@ describe('hidden characters in upstream text never reach the text a model reads'
     expect(text).toMatch(/^not_found: HTTP 404 from GET \/api\/public\/v1\/jobs\/job_gone \(not_found: no such job/);
     expect(text).not.toMatch(HIDDEN);
     expect(text.length).toBeLessThan(1_500);
+  });
+});
+
+describe('a failure of our own inside one call', () => {
+  it('becomes that call\'s internal_error result, and the process keeps serving', async () => {
+    // The 10,000-deep body is valid JSON and valid free-form data; the renderer's recursion is not up to it.
+    const result = await call('get_market_map', {});
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toMatch(/^internal_error: Maximum call stack size exceeded\nHint: This is a fault in service-mcp/);
+    expect((await call('get_job', { job_id: 'job_ai_0666' })).isError).toBeFalsy();
+    expect(session.transport.pid).toBeGreaterThan(0);
   });
 });
