@@ -1,10 +1,12 @@
 /**
  * The in-memory response cache: undici's own RFC 9111 cache interceptor (Cache-Control, Expires,
- * ETag/If-None-Match revalidation) over a bounded MemoryCacheStore. The one addition is how a hit
- * is recognised: the store marks what it hands back, so a response served from this cache (fresh,
- * or revalidated with a 304) carries a marker header that no network response has. An `Age` header
- * alone would not do: a CDN in front of the API sends one too. The other is that error responses
- * are never stored, whatever their headers say.
+ * ETag/If-None-Match revalidation) over a bounded MemoryCacheStore. Three additions:
+ * - how a hit is recognised: the store marks what it hands back, so a response served from this
+ *   cache (fresh, or revalidated with a 304) carries a marker header, with the entry's storage time
+ *   and, when it may be reused without asking the API, until when. An `Age` header alone would not
+ *   do: a CDN in front of the API sends one too.
+ * - network responses lose any header by the marker's names, so an API cannot forge a hit;
+ * - error responses are never stored, whatever their headers say.
  */
 import type { cacheStores, Dispatcher, interceptors } from 'undici';
 
@@ -13,8 +15,18 @@ type CacheKey = Parameters<Store['get']>[0];
 type CacheValue = Parameters<Store['createWriteStream']>[1];
 type GetResult = NonNullable<Awaited<ReturnType<Store['get']>>>;
 
-/** Internal header on responses served from this cache; never sent anywhere. */
+/** Internal headers on responses served from this cache; never sent anywhere. */
 export const CACHE_MARKER_HEADER = 'x-service-mcp-cache';
+const STORED_AT_HEADER = 'x-service-mcp-cache-stored-at';
+const FRESH_UNTIL_HEADER = 'x-service-mcp-cache-fresh-until';
+const INTERNAL_HEADERS = [CACHE_MARKER_HEADER, STORED_AT_HEADER, FRESH_UNTIL_HEADER];
+
+const withoutInternal = <T extends Record<string, unknown>>(headers: T): T => {
+  if (!INTERNAL_HEADERS.some((name) => name in headers)) return headers;
+  const copy = { ...headers };
+  for (const name of INTERNAL_HEADERS) delete copy[name];
+  return copy;
+};
 
 export interface CacheLimits {
   /** Most responses kept. */
@@ -28,7 +40,12 @@ export interface CacheLimits {
 /** Small on purpose: the cache is for repeated questions within a conversation, not a mirror. */
 export const DEFAULT_CACHE_LIMITS: CacheLimits = { maxCount: 256, maxSize: 8 * 1024 * 1024, maxEntrySize: 1024 * 1024 };
 
-const mark = (result: GetResult): GetResult => ({ ...result, headers: { ...result.headers, [CACHE_MARKER_HEADER]: 'hit' } });
+function mark(result: GetResult): GetResult {
+  const headers: GetResult['headers'] = { ...result.headers, [CACHE_MARKER_HEADER]: 'hit', [STORED_AT_HEADER]: String(result.cachedAt) };
+  // Reusable without revalidation until staleAt, unless the response asked for revalidation every time.
+  if (!result.cacheControlDirectives?.['no-cache']) headers[FRESH_UNTIL_HEADER] = String(result.staleAt);
+  return { ...result, headers };
+}
 
 /** Wraps a store so that every entry it hands back is marked, and no marker is ever stored. */
 export function markingStore(store: Store): Store {
@@ -40,8 +57,7 @@ export function markingStore(store: Store): Store {
     },
     createWriteStream(key: CacheKey, value: CacheValue) {
       // On a 304 undici stores the cached headers again, marker included; keep the store clean.
-      const { [CACHE_MARKER_HEADER]: _marker, ...headers } = value.headers;
-      return store.createWriteStream(key, { ...value, headers });
+      return store.createWriteStream(key, { ...value, headers: withoutInternal(value.headers) });
     },
     delete: (key: CacheKey) => store.delete(key),
   } as Store;
@@ -51,11 +67,12 @@ type Handler = Dispatcher.DispatchHandler;
 type Controller = Dispatcher.DispatchController;
 
 /**
- * Passes a response on unchanged, except that an error status (4xx, 5xx, 429 included) is marked
- * `no-store`. RFC 9111 lets a cache keep an error that carries explicit freshness (a CDN's cached
- * 404 or 503 page); a tool must never answer from one.
+ * Sits between the cache and the network. An error status (4xx, 5xx, 429 included) is marked
+ * `no-store`: RFC 9111 lets a cache keep an error that carries explicit freshness (a CDN's cached
+ * 404 or 503 page), and a tool must never answer from one. And the marker headers are removed, so
+ * only this cache can set them.
  */
-class NoStoreErrors implements Handler {
+class FromNetwork implements Handler {
   constructor(private readonly handler: Handler) {}
   onRequestStart(controller: Controller, context: unknown) {
     this.handler.onRequestStart?.(controller, context);
@@ -64,6 +81,7 @@ class NoStoreErrors implements Handler {
     this.handler.onRequestUpgrade?.(controller, statusCode, headers, socket);
   }
   onResponseStart(controller: Controller, statusCode: number, headers: Parameters<NonNullable<Handler['onResponseStart']>>[2], statusMessage?: string) {
+    headers = withoutInternal(headers);
     if (statusCode >= 400) {
       const { expires: _expires, ...rest } = headers;
       headers = { ...rest, 'cache-control': 'no-store' };
@@ -90,18 +108,34 @@ class NoStoreErrors implements Handler {
   }
 }
 
-const noStoreErrors: Dispatcher.DispatcherComposeInterceptor = (dispatch) => (options, handler) => dispatch(options, new NoStoreErrors(handler));
+const fromNetwork: Dispatcher.DispatcherComposeInterceptor = (dispatch) => (options, handler) => dispatch(options, new FromNetwork(handler));
 
-/** The dispatcher with the cache interceptor composed onto it (errors kept out, see NoStoreErrors). */
+/** The dispatcher with the cache interceptor composed onto it (see FromNetwork for what reaches it). */
 export function withResponseCache(undici: { cacheStores: typeof cacheStores; interceptors: typeof interceptors }, dispatcher: Dispatcher, limits: CacheLimits = DEFAULT_CACHE_LIMITS): Dispatcher {
   const store = markingStore(new undici.cacheStores.MemoryCacheStore(limits));
   // 'shared': HTTP mode answers many clients from one cache, so `private` responses stay out of it.
-  return dispatcher.compose(noStoreErrors).compose(undici.interceptors.cache({ store, methods: ['GET'], type: 'shared' }));
+  return dispatcher.compose(fromNetwork).compose(undici.interceptors.cache({ store, methods: ['GET'], type: 'shared' }));
 }
 
 /** `{ hit: true, ageS }` when the response came from this cache, else undefined. */
-export function cacheHitOf(headers: Headers): { hit: true; ageS: number } | undefined {
+export function cacheHitOf(headers: Pick<Headers, 'get'>): { hit: true; ageS: number } | undefined {
   if (headers.get(CACHE_MARKER_HEADER) !== 'hit') return undefined;
   const age = Number(headers.get('age'));
   return { hit: true, ageS: Number.isFinite(age) && age >= 0 ? age : 0 };
+}
+
+export interface CacheFreshness {
+  /** When the cache stored the response (epoch ms). */
+  storedAt: number;
+  /** Until when it may be reused without asking the API (epoch ms). */
+  freshUntil: number;
+}
+
+/** For a response from this cache that may be reused without revalidation: since and until when. */
+export function cacheFreshnessOf(headers: Pick<Headers, 'get'>): CacheFreshness | undefined {
+  if (headers.get(CACHE_MARKER_HEADER) !== 'hit') return undefined;
+  const storedAt = Number(headers.get(STORED_AT_HEADER));
+  const freshUntil = Number(headers.get(FRESH_UNTIL_HEADER));
+  if (!Number.isFinite(storedAt) || !Number.isFinite(freshUntil) || headers.get(FRESH_UNTIL_HEADER) === null) return undefined;
+  return { storedAt, freshUntil };
 }

@@ -5,8 +5,9 @@
 import type { z } from 'zod';
 import { USER_AGENT } from '../version.js';
 import { silentLogger, type Logger } from '../log.js';
-import { cacheHitOf } from './cache.js';
+import { cacheFreshnessOf, cacheHitOf } from './cache.js';
 import { ApiError, describeNetworkCause, kindForStatus } from './errors.js';
+import { FreshResults, MAX_FRESH_BODY_CHARS } from './fresh-results.js';
 import { SharedRequests } from './shared-requests.js';
 import { DEFAULT_MAX_BODY_BYTES, parseRetryAfter, raceAbort, readBodyCapped, RetryAfterGate, sleep, type FetchLike, type GateWaitInfo } from './http.js';
 import {
@@ -149,6 +150,8 @@ export class ApiClient {
   private readonly gate: RetryAfterGate;
   private readonly random: () => number;
   private readonly shared: SharedRequests<RawResponse> | undefined;
+  /** Validated envelopes of responses the response cache holds fresh (fresh-results.ts). */
+  private readonly fresh = new FreshResults<Omit<ApiResult<unknown>, 'retrievedAt' | 'cache'>>();
 
   constructor(options: ApiClientOptions) {
     this.baseUrl = options.baseUrl.replace(/\/+$/, '');
@@ -232,10 +235,19 @@ export class ApiClient {
   }
 
   private async getEnvelope<T extends z.ZodType>(path: string, dataSchema: T, options?: CallOptions): Promise<ApiResult<z.output<T>>> {
+    const kept = this.fresh.get(path);
+    if (kept) {
+      // Still fresh in the response cache: nothing to send, nothing new to validate.
+      if (options?.signal?.aborted) throw this.abortError(path, options.signal, options.signal.reason);
+      return { ...(kept.value as Omit<ApiResult<z.output<T>>, 'retrievedAt'>), retrievedAt: new Date().toISOString(), cache: { hit: true, ageS: kept.ageS } };
+    }
     const raw = await this.get(path, 'application/json', options);
     const body = parseJson(raw, path);
     const envelope = validate(envelopeSchema(dataSchema), body, path, '');
-    return { data: envelope.data as z.output<T>, meta: envelope.meta, status: raw.status, path, retrievedAt: new Date().toISOString(), ...cacheMember(raw.headers) };
+    const result = { data: envelope.data as z.output<T>, meta: envelope.meta, status: raw.status, path };
+    const freshness = cacheFreshnessOf(raw.headers);
+    if (freshness && raw.body.length <= MAX_FRESH_BODY_CHARS) this.fresh.set(path, result, freshness);
+    return { ...result, retrievedAt: new Date().toISOString(), ...cacheMember(raw.headers) };
   }
 
   /** One logical GET, shared with identical ones in flight when sharing is on. */

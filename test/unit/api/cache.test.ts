@@ -59,6 +59,11 @@ describe('against the offline API (ETag, public, max-age=60)', () => {
     const second = await api.getJob('job_ai_0001');
     expect(second.cache).toEqual({ hit: true, ageS: 0 });
     expect(second.data).toEqual(first.data);
+    // From the third call on, the result validated on the second is reused while the cache holds it fresh.
+    const third = await api.getJob('job_ai_0001');
+    expect(third.cache).toEqual({ hit: true, ageS: 0 });
+    expect(third.data).toBe(second.data);
+    expect(Object.isFrozen(third.data)).toBe(true);
     expect(offline.engine.faults.hits('/api/public/v1/jobs/job_ai_0001')).toBe(1);
     // Freshness is never hidden: provenance and its rendering say it came from the cache.
     const provenance = buildProvenance(second, 'live');
@@ -119,6 +124,30 @@ describe('against a scripted API', () => {
     const second = await api.listJobs();
     expect(seen[1]!.headers['if-none-match']).toBe('"v1"');
     expect(second.cache).toBeUndefined();
+    // no-cache means ask every time: no result is reused without the API's word.
+    await api.listJobs();
+    expect(seen).toHaveLength(3);
+  });
+
+  it('reuses a result only while the cache holds it fresh (max-age=1)', async () => {
+    respond = (_req, res) => json(res, 200, jobList(), { 'cache-control': 'max-age=1', etag: '"a"' });
+    const api = client(scriptedUrl);
+    await api.listJobs();
+    await api.listJobs();
+    expect((await api.listJobs()).cache?.hit).toBe(true);
+    expect(seen).toHaveLength(1);
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    await api.listJobs();
+    expect(seen).toHaveLength(2);
+    expect(seen[1]!.headers['if-none-match']).toBe('"a"');
+  });
+
+  it('an API cannot forge a hit with the internal marker headers', async () => {
+    respond = (_req, res) => json(res, 200, jobList(), { 'x-service-mcp-cache': 'hit', 'x-service-mcp-cache-stored-at': '0', 'x-service-mcp-cache-fresh-until': String(Date.now() + 3_600_000) });
+    const api = client(scriptedUrl);
+    expect((await api.listJobs()).cache).toBeUndefined();
+    expect((await api.listJobs()).cache).toBeUndefined();
+    expect(seen).toHaveLength(2);
   });
 
   it('honours Expires when there is no max-age', async () => {
