@@ -61,8 +61,9 @@ export function buildProgram(): Command {
 
   program.action(async (_options, command: Command) => {
     const { config, logger } = configFrom(command);
-    const [{ createBackend }, { runStdio }] = await Promise.all([import('./backend.js'), import('./transports/stdio.js')]);
-    await runStdio(createBackend(config, logger), logger);
+    const { runStdio } = await import('./transports/stdio.js');
+    // The backend (API client and its zod schemas) loads with the SDK, after the first answers.
+    await runStdio(() => import('./backend.js').then(({ createBackend }) => createBackend(config, logger)), logger);
   });
 
   program

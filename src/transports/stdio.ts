@@ -4,8 +4,9 @@
  * output can corrupt the protocol.
  *
  * Start-up imports nothing heavy: initialize and tools/list are answered from the answers recorded
- * at build time (stdio-front.ts) while the SDK server loads; without them (running from sources)
- * the SDK server is loaded first and answers everything.
+ * at build time (stdio-front.ts) while the SDK server, the API client and their zod schemas are
+ * not loaded yet; without them (running from sources) all of it is loaded first and the SDK server
+ * answers everything.
  */
 import { Writable, type Readable } from 'node:stream';
 import { format } from 'node:util';
@@ -36,19 +37,23 @@ export function guardStdout(): Writable {
   });
 }
 
+/** Builds the backend, or loads what builds it; called once, when the SDK server is loaded. */
+export type LoadBackend = () => Backend | Promise<Backend>;
+
 /** Loads the SDK server and connects it, reading `input` and writing `output`; replies to REPLAY_ID are dropped. */
-async function connectSdk(backend: Backend, logger: Logger, input: Readable, output: Writable): Promise<Server> {
-  const [{ StdioServerTransport }, { createServer }] = await Promise.all([import('@modelcontextprotocol/sdk/server/stdio.js'), import('../server.js')]);
+async function connectSdk(loadBackend: LoadBackend, logger: Logger, input: Readable, output: Writable): Promise<Server> {
+  const [{ StdioServerTransport }, { createServer }, backend] = await Promise.all([import('@modelcontextprotocol/sdk/server/stdio.js'), import('../server.js'), loadBackend()]);
   const server = createServer({ backend, logger });
   const transport = new StdioServerTransport(input, output);
   const send = transport.send.bind(transport);
   // The replayed initialize was answered already, from the recorded answers.
   transport.send = (message) => ('id' in message && message.id === REPLAY_ID && !('method' in message) ? Promise.resolve() : send(message));
   await server.connect(transport);
+  logger.info(`stdio server ready (${backend.mode === 'offline' ? 'offline snapshot' : backend.baseUrl})`);
   return server;
 }
 
-export async function runStdio(backend: Backend, logger: Logger, answers: StaticAnswers | undefined = loadStaticAnswers(VERSION)): Promise<void> {
+export async function runStdio(loadBackend: LoadBackend, logger: Logger, answers: StaticAnswers | undefined = loadStaticAnswers(VERSION)): Promise<void> {
   const protocolOut = guardStdout();
   let server: Server | undefined;
   let closing = false;
@@ -67,11 +72,8 @@ export async function runStdio(backend: Backend, logger: Logger, answers: Static
   process.stdin.on('close', () => shutdown('stdin closed'));
   process.on('SIGINT', () => shutdown('SIGINT'));
   process.on('SIGTERM', () => shutdown('SIGTERM'));
-  const ready = `stdio server ready (${backend.mode === 'offline' ? 'offline snapshot' : backend.baseUrl})`;
-
   if (!answers) {
-    server = await connectSdk(backend, logger, process.stdin, protocolOut);
-    logger.info(ready);
+    server = await connectSdk(loadBackend, logger, process.stdin, protocolOut);
     return;
   }
   const front = new StdioFront({
@@ -79,7 +81,7 @@ export async function runStdio(backend: Backend, logger: Logger, answers: Static
     write: (line) => protocolOut.write(line),
     answers,
     connect: async (feed) => {
-      server = await connectSdk(backend, logger, feed, protocolOut);
+      server = await connectSdk(loadBackend, logger, feed, protocolOut);
       logger.debug('SDK server loaded');
     },
     onError: (error) => {
@@ -88,5 +90,5 @@ export async function runStdio(backend: Backend, logger: Logger, answers: Static
     },
   });
   front.start();
-  logger.info(ready);
+  logger.info('stdio server started (initialize and tools/list answered from the recorded answers)');
 }
