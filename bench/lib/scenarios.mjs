@@ -65,11 +65,17 @@ function catalogBytes(tools) {
   return { toolsListBytes: Buffer.byteLength(JSON.stringify({ tools })), modelFacingBytes: Buffer.byteLength(JSON.stringify(modelFacing)) };
 }
 
-/** Sequential warm calls: service-mcp (cache off), the floor and a direct GET of the same path. */
-export async function warmLatency({ upstream, direct, ids, iterations, warmup }) {
+/**
+ * Sequential warm calls: service-mcp with the cache off, the floor and a direct GET of the same
+ * path; and service-mcp as configured by default (cache on) asking for each job once, so every
+ * call is a cache miss and pays what the cache costs on the way.
+ */
+export async function warmLatency({ upstream, direct, ids, allIds, iterations, warmup }) {
   const service = spawnServiceMcp(upstream, ['--no-cache']);
   const floor = spawnFloor(upstream);
-  await Promise.all([service.initialize(), floor.initialize()]);
+  const cached = spawnServiceMcp(upstream);
+  await Promise.all([service.initialize(), floor.initialize(), cached.initialize()]);
+  const misses = [];
   const kinds = {
     search: { service: () => service.call('search_jobs', { per_page: 20 }), floor: () => floor.call('fetch_path', { path: SEARCH_PATH }), direct: () => direct(SEARCH_PATH) },
     get_job: {
@@ -87,15 +93,20 @@ export async function warmLatency({ upstream, direct, ids, iterations, warmup })
         if (i >= warmup) samples[kind][subject].push(ms);
       }
     }
+    if (i < allIds.length) {
+      const ms = await timed(() => cached.call('get_job', { job_id: allIds[i] }));
+      if (i >= warmup) misses.push(ms);
+    }
   }
   // What a model reads against what the API sends, for the same page of 20 jobs.
   const result = await service.call('search_jobs', { per_page: 20 });
   const raw = await direct(SEARCH_PATH);
   const jobs = JSON.parse(raw).data.jobs.length;
   const text = result.content.map((c) => c.text ?? '').join('\n');
-  await Promise.all([service.close(), floor.close()]);
+  await Promise.all([service.close(), floor.close(), cached.close()]);
   const out = {};
   for (const [kind, bySubject] of Object.entries(samples)) out[kind] = Object.fromEntries(Object.entries(bySubject).map(([s, v]) => [s, summary(v)]));
+  out.get_job.serviceCacheMiss = summary(misses);
   out.textPerJob = { jobs, textBytesPerJob: Buffer.byteLength(text) / jobs, rawJsonBytesPerJob: Buffer.byteLength(raw) / jobs };
   return out;
 }
@@ -151,17 +162,24 @@ export async function throughput({ upstream, direct, ids, httpUrl, dispatcher, f
   return out;
 }
 
-/** RSS after tools/list and 1,000 calls (get_job and search_jobs pages alternating, 8 in flight), in fresh processes. */
+/**
+ * RSS after tools/list and 1,000 calls (get_job over 100 jobs and 15 search_jobs pages alternating,
+ * 8 in flight), in fresh processes: service-mcp as configured by default (most of these calls are
+ * then cache hits) and with --no-cache (every call goes upstream, as every floor call does).
+ */
 export async function rssAfterCalls({ upstream, ids, calls, rounds }) {
+  const serviceJob = (p, id) => p.call('get_job', { job_id: id });
+  const serviceSearch = (p, page) => p.call('search_jobs', { per_page: 20, page });
   const subjects = {
-    service: { spawn: () => spawnServiceMcp(upstream), job: (p, id) => p.call('get_job', { job_id: id }), search: (p, page) => p.call('search_jobs', { per_page: 20, page }) },
+    service: { spawn: () => spawnServiceMcp(upstream), job: serviceJob, search: serviceSearch },
+    serviceNoCache: { spawn: () => spawnServiceMcp(upstream, ['--no-cache']), job: serviceJob, search: serviceSearch },
     floor: {
       spawn: () => spawnFloor(upstream),
       job: (p, id) => p.call('fetch_path', { path: jobPath(id) }),
       search: (p, page) => p.call('fetch_path', { path: `${SEARCH_PATH}&page=${page}` }),
     },
   };
-  const samples = { service: [], floor: [] };
+  const samples = Object.fromEntries(Object.keys(subjects).map((name) => [name, []]));
   for (let round = 0; round < rounds; round++) {
     for (const name of rotate(Object.keys(subjects), round)) {
       const subject = subjects[name];
@@ -173,5 +191,5 @@ export async function rssAfterCalls({ upstream, ids, calls, rounds }) {
       await peer.close();
     }
   }
-  return { service: summary(samples.service), floor: summary(samples.floor), calls };
+  return { ...Object.fromEntries(Object.entries(samples).map(([name, v]) => [name, summary(v)])), calls };
 }
