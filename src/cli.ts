@@ -155,6 +155,11 @@ export function buildProgram(): Command {
 }
 
 export async function main(argv: readonly string[] = process.argv): Promise<void> {
+  // `service-mcp call … | head` closes the pipe early: that is the reader's choice, not a crash.
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code === 'EPIPE') process.exit(EXIT_OK);
+    throw error;
+  });
   const program = buildProgram();
   try {
     await program.parseAsync(argv as string[]);

@@ -56,7 +56,14 @@ function scalar(value: unknown, inList = false): string {
 
 const isScalar = (value: unknown) => value === null || typeof value !== 'object';
 
+/** Deeper data is summarised: a reader gains nothing from it, and recursion must stay bounded. */
+const MAX_DEPTH = 24;
+
 function toLines(value: unknown, indent: string, out: string[]): void {
+  if (indent.length / 2 >= MAX_DEPTH) {
+    out.push(`${indent}… (nested deeper than ${MAX_DEPTH} levels; see structuredContent)`);
+    return;
+  }
   if (Array.isArray(value)) {
     for (const item of value) {
       if (isScalar(item)) out.push(`${indent}- ${scalar(item)}`);

@@ -21,7 +21,7 @@ const HINTS: Record<ErrorKind, (error: ApiError) => string> = {
   upstream_unavailable: () => 'The API is temporarily unavailable; try again in a minute (check_api_health shows which dependency is failing).',
   upstream_contract: () => 'The API sent data that breaks its published contract; this is not caused by your arguments. Try again later.',
   timeout: () => 'The API did not answer in time; retry once, perhaps with narrower filters or a smaller per_page.',
-  network: () => 'The API could not be reached; check the base URL, proxy settings and connectivity.',
+  network: () => 'The connection to the API failed (unreachable, or dropped mid-answer); retry once, then check the base URL, proxy settings and connectivity.',
   cancelled: () => 'The call was cancelled before it finished.',
 };
 

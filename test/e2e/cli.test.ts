@@ -2,7 +2,8 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { activeJob, inactiveJob } from './dataset.js';
-import { cleanEnv, runCli } from './helpers.js';
+import { spawn } from 'node:child_process';
+import { BIN, cleanEnv, ROOT, runCli } from './helpers.js';
 
 const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
 
@@ -66,6 +67,16 @@ describe('service-mcp CLI', () => {
     expect(code).toBe(2);
     expect(stderr).toMatch(message);
     expect(stdout).toBe('');
+  });
+
+  it('a reader closing the pipe early (`| head`) is not a crash', async () => {
+    const child = spawn(process.execPath, [BIN, 'call', 'search_jobs', '{"per_page":100}', '--json'], { env: cleanEnv(), cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.stdout.once('data', () => child.stdout.destroy());
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    expect(stderr).not.toMatch(/EPIPE|Error/);
+    expect(code).toBe(0);
   });
 
   it('environment variables configure it, and flags win over them', async () => {

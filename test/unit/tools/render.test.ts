@@ -91,6 +91,13 @@ describe('text safety', () => {
   it('fencedData keeps types apart and list items unambiguous', () => {
     expect(fencedData({ id: '1002', n: 1002, flag: 'true', items: ['a, b', 'c'] })).toBe(['```yaml', 'id: "1002"', 'n: 1002', 'flag: "true"', 'items: ["a, b", c]', '```'].join('\n'));
   });
+  it('fencedData summarises data nested deeper than it should recurse', () => {
+    let deep: unknown = 'leaf';
+    for (let i = 0; i < 5_000; i++) deep = { a: deep };
+    const text = fencedData(deep);
+    expect(text).toContain('… (nested deeper than 24 levels; see structuredContent)');
+    expect(text.split('\n').length).toBeLessThan(30);
+  });
   it('fencedData cuts long data and says where the rest is', () => {
     expect(fencedData({ text: 'x'.repeat(100) }, 20)).toContain('… (cut at 20 characters; the full data is in structuredContent)');
   });
