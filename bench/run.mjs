@@ -8,13 +8,14 @@ import { writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { Agent, fetch } from 'undici';
 import { startHttpMode, startUpstream } from './lib/processes.mjs';
+import { updateReadme } from './readme.mjs';
 import { renderMarkdown } from './lib/report.mjs';
 import { cacheHits, coldStart, rssAfterCalls, throughput, warmLatency } from './lib/scenarios.mjs';
 
 const quick = process.env.BENCH_QUICK === '1';
 const plan = quick
   ? { cold: { rounds: 3, warmup: 1 }, warm: { iterations: 30, warmup: 10 }, cache: 30, tput: { total: 200, rounds: 1 }, rss: { calls: 1000, rounds: 1 } }
-  : { cold: { rounds: 20, warmup: 3 }, warm: { iterations: 300, warmup: 50 }, cache: 300, tput: { total: 1000, rounds: 3 }, rss: { calls: 1000, rounds: 3 } };
+  : { cold: { rounds: 30, warmup: 3 }, warm: { iterations: 500, warmup: 50 }, cache: 500, tput: { total: 2000, rounds: 3 }, rss: { calls: 1000, rounds: 3 } };
 
 const upstream = await startUpstream();
 const dispatcher = new Agent({ connections: 64, keepAliveTimeout: 30_000 });
@@ -35,6 +36,7 @@ try {
 
 const log = (what) => process.stderr.write(`bench: ${what}\n`);
 const started = Date.now();
+const loadBefore = os.loadavg();
 try {
   const ids = JSON.parse(await direct('/api/public/v1/jobs?per_page=100')).data.jobs.map((j) => j.job_id);
   // Every active job, for calls that must each ask for a job not asked for before.
@@ -62,6 +64,8 @@ try {
     cpu: os.cpus()[0]?.model ?? 'unknown',
     quick,
     seconds: Math.round((Date.now() - started) / 1000),
+    loadBefore,
+    loadAfter: os.loadavg(),
     coldStart: cold,
     warm,
     cache,
@@ -72,6 +76,7 @@ try {
   if (!quick) {
     writeFileSync(new URL('./results.json', import.meta.url), `${JSON.stringify(results, null, 2)}\n`);
     writeFileSync(new URL('./RESULTS.md', import.meta.url), markdown);
+    updateReadme();
   }
   process.stdout.write(markdown);
 } finally {

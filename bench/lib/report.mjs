@@ -23,8 +23,8 @@ export function renderMarkdown(r) {
   const jobRatio = w.get_job.service.median / w.get_job.direct.median;
   const searchRatio = w.search.service.median / w.search.direct.median;
   row('warm tools/call get_job (ms, cache off)', both(w.get_job.service), both(w.get_job.floor), both(w.get_job.direct), ratio(jobRatio) + ' direct', '≤ 1.3x direct', jobRatio <= 1.3);
-  const missRatio = w.get_job.serviceCacheMiss.median / w.get_job.direct.median;
-  row('warm get_job, cache on, each job asked once (ms, all misses)', both(w.get_job.serviceCacheMiss), '', both(w.get_job.direct), ratio(missRatio) + ' direct', '', undefined);
+  const missRatio = w.cacheMiss.service.median / w.cacheMiss.direct.median;
+  row('warm get_job, cache on, each job asked once (ms, all misses)', both(w.cacheMiss.service), '', both(w.cacheMiss.direct), ratio(missRatio) + ' direct', '', undefined);
   row('warm tools/call search_jobs, 20 jobs (ms, cache off)', both(w.search.service), both(w.search.floor), both(w.search.direct), ratio(searchRatio) + ' direct', '≤ 1.5x direct', searchRatio <= 1.5);
   const hitRatio = r.cache.service.median / r.cache.direct.median;
   row(`repeat get_job, cache hit (ms; ${r.cache.hitsReported}/${r.cache.calls} reported as hits)`, both(r.cache.service), '', both(r.cache.direct), ratio(hitRatio) + ' direct', '≤ 0.5x direct', hitRatio <= 0.5);
@@ -37,13 +37,24 @@ export function renderMarkdown(r) {
   const textRatio = tj.textBytesPerJob / tj.rawJsonBytesPerJob;
   row(`search_jobs text bytes per job (${tj.jobs} jobs)`, tj.textBytesPerJob.toFixed(0), '', `${tj.rawJsonBytesPerJob.toFixed(0)} (raw JSON)`, ratio(textRatio) + ' raw', '≤ 0.25x raw', textRatio <= 0.25);
 
+  const load = (l) => l.map((x) => x.toFixed(2)).join(' ');
   return [
-    `Benchmark of service-mcp ${r.quick ? '(QUICK smoke run: too few rounds for figures) ' : ''}on Node ${r.node}, ${r.cores} cores (${r.cpu}), ${r.date.slice(0, 10)}; run took ${r.seconds} s.`,
+    `Benchmark of service-mcp ${r.quick ? '(QUICK smoke run: too few rounds for figures) ' : ''}on Node ${r.node}, ${r.cores} cores (${r.cpu}), ${r.date.slice(0, 10)}; run took ${r.seconds} s (load average ${load(r.loadBefore)} before, ${load(r.loadAfter)} after).`,
     'Upstream: the embedded offline API over loopback (`service-mcp mock-api`). Cells are median / p90; ratios compare medians from the same run.',
     '',
     '| metric | service-mcp | floor server | direct GET | ratio | target | |',
     '|---|---|---|---|---|---|---|',
     ...rows,
+    '',
+    'How it is measured (`bench/run.mjs`, `bench/lib/`):',
+    '',
+    '- **floor server**: `bench/floor-server.mjs`, the smallest MCP server the same SDK allows (McpServer, StdioServerTransport, one tool that fetches an upstream path with global `fetch` and returns the body as text). **direct GET**: `undici.fetch` on a keep-alive agent from the bench process, body read in full.',
+    '- Subjects run interleaved, their order rotated every round. Every process is spawned from the built files under the same Node; CPU (all threads, `/proc/<pid>/task/*/schedstat`) and RSS (`VmRSS`) are read from outside, right after the answer arrives.',
+    '- Cold start: spawn to the initialize result and to the tools/list result, each spawn a fresh process (compile cache warm, as on any launch after the first). service-mcp sends both answers from the copy recorded at build time and loads the SDK server and API client 50 ms later or at the first other request, so CPU and RSS after tools/list are taken before that load; the 1,000-call rows show memory with everything loaded.',
+    '- Warm calls: one at a time, `get_job` on 100 jobs in turn and `search_jobs` with `per_page` 20, against a direct GET of the same REST path. "cache off" runs `--no-cache`; the cache-miss row runs the default configuration and asks for each job once, each paired with a direct GET of that job. The cache-hit row repeats one `get_job`.',
+    '- Throughput: 2,000 `get_job` calls over 100 jobs with 8 or 32 in flight (`--no-cache`), calls per second, median of 3 rounds; HTTP mode is `serve --http --no-cache`, one JSON-RPC POST per call.',
+    '- tools/list model-facing size: JSON of name, title, description and inputSchema of every tool. Text bytes per job: the text of a 20-job `search_jobs` result against the raw JSON body of the same request, both divided by 20.',
+    '- On a 2-core machine the bench, the upstream and the subject share both cores, and other load shifts absolute times; the ratios are what the targets are about. Run it on an otherwise idle machine.',
     '',
   ].join('\n');
 }

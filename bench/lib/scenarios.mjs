@@ -75,7 +75,7 @@ export async function warmLatency({ upstream, direct, ids, allIds, iterations, w
   const floor = spawnFloor(upstream);
   const cached = spawnServiceMcp(upstream);
   await Promise.all([service.initialize(), floor.initialize(), cached.initialize()]);
-  const misses = [];
+  const misses = { service: [], direct: [] };
   const kinds = {
     search: { service: () => service.call('search_jobs', { per_page: 20 }), floor: () => floor.call('fetch_path', { path: SEARCH_PATH }), direct: () => direct(SEARCH_PATH) },
     get_job: {
@@ -94,8 +94,11 @@ export async function warmLatency({ upstream, direct, ids, allIds, iterations, w
       }
     }
     if (i < allIds.length) {
-      const ms = await timed(() => cached.call('get_job', { job_id: allIds[i] }));
-      if (i >= warmup) misses.push(ms);
+      // Paired with a direct GET of the same job, so both ask for it for the first time.
+      for (const subject of rotate(['service', 'direct'], i)) {
+        const ms = await timed(() => (subject === 'service' ? cached.call('get_job', { job_id: allIds[i] }) : direct(jobPath(allIds[i]))));
+        if (i >= warmup) misses[subject].push(ms);
+      }
     }
   }
   // What a model reads against what the API sends, for the same page of 20 jobs.
@@ -106,7 +109,7 @@ export async function warmLatency({ upstream, direct, ids, allIds, iterations, w
   await Promise.all([service.close(), floor.close(), cached.close()]);
   const out = {};
   for (const [kind, bySubject] of Object.entries(samples)) out[kind] = Object.fromEntries(Object.entries(bySubject).map(([s, v]) => [s, summary(v)]));
-  out.get_job.serviceCacheMiss = summary(misses);
+  out.cacheMiss = { service: summary(misses.service), direct: summary(misses.direct) };
   out.textPerJob = { jobs, textBytesPerJob: Buffer.byteLength(text) / jobs, rawJsonBytesPerJob: Buffer.byteLength(raw) / jobs };
   return out;
 }
