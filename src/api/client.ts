@@ -6,6 +6,7 @@ import type { z } from 'zod';
 import { USER_AGENT } from '../version.js';
 import { silentLogger, type Logger } from '../log.js';
 import { cacheFreshnessOf, cacheHitOf } from './cache.js';
+import { jsonDepthExceeds, MAX_JSON_DEPTH } from './json-depth.js';
 import { ApiError, describeNetworkCause, kindForStatus } from './errors.js';
 import { FreshResults, MAX_FRESH_BODY_CHARS } from './fresh-results.js';
 import { SharedRequests } from './shared-requests.js';
@@ -400,6 +401,9 @@ function contractError(path: string, jsonPath: string, problem: string, cause?: 
 
 function parseJson(raw: RawResponse, path: string): unknown {
   const type = raw.headers.get('content-type') ?? '';
+  if (jsonDepthExceeds(raw.body)) {
+    throw new ApiError('upstream_contract', `upstream_contract: GET ${path} answered HTTP ${raw.status} with JSON nested deeper than ${MAX_JSON_DEPTH} levels; refused rather than risk the stack`, { status: raw.status, path });
+  }
   try {
     return JSON.parse(raw.body);
   } catch (error) {

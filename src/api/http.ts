@@ -175,15 +175,15 @@ export const DEFAULT_MAX_BODY_BYTES = 8 * 1024 * 1024;
  * the fetch in use does not tie its body to the request's signal.
  */
 export async function readBodyCapped(response: Response, maxBytes: number, path: string, signal?: AbortSignal): Promise<string> {
-  const tooLarge = (size: string) =>
-    new ApiError('upstream_contract', `upstream_contract: the response to ${path} is ${size}, over the ${formatBytes(maxBytes)} cap; refused without reading it`, {
+  const tooLarge = (size: string, how: string) =>
+    new ApiError('upstream_contract', `upstream_contract: the response to ${path} is ${size}, over the ${formatBytes(maxBytes)} cap; ${how}`, {
       status: response.status,
       path,
     });
   const declared = Number(response.headers.get('content-length'));
   if (Number.isFinite(declared) && declared > maxBytes) {
     await response.body?.cancel().catch(() => {});
-    throw tooLarge(`${formatBytes(declared)} (Content-Length)`);
+    throw tooLarge(`${formatBytes(declared)} (Content-Length)`, 'refused without reading it');
   }
   if (!response.body) return '';
   const reader = response.body.getReader();
@@ -195,7 +195,7 @@ export async function readBodyCapped(response: Response, maxBytes: number, path:
       const { done, value } = await raceAbort(reader.read(), signal);
       if (done) break;
       total += value.byteLength;
-      if (total > maxBytes) throw tooLarge(`more than ${formatBytes(maxBytes)}`);
+      if (total > maxBytes) throw tooLarge(`more than ${formatBytes(maxBytes)}`, 'reading stopped at the cap and the body was discarded');
       text += decoder.decode(value, { stream: true });
     }
   } catch (error) {

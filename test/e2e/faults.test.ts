@@ -153,7 +153,7 @@ const SCENARIOS: Scenario[] = [
     async run(ctx) {
       await ctx.faults([{ path: JOBS, kind: 'reset' }]);
       const result = await ctx.call('list_jobs', ctx.freshPage());
-      expect(textOf(result)).toMatch(/^network: GET \/api\/public\/v1\/jobs\?\S+ failed: .+\nHint: The API could not be reached/);
+      expect(textOf(result)).toMatch(/^network: GET \/api\/public\/v1\/jobs\?\S+ failed: .+\nHint: The connection to the API failed/);
     },
     next: nextList,
   },
@@ -180,11 +180,11 @@ const SCENARIOS: Scenario[] = [
     next: async (ctx) => isOk(await ctx.call('get_job', { job_id: activeJob.job_id, include_predicted_salaries: true })),
   },
   {
-    name: 'a body over the size cap: upstream_contract saying it was refused',
+    name: 'a body over the size cap: upstream_contract saying reading stopped at the cap',
     async run(ctx) {
       await ctx.faults([{ path: SEARCH, kind: 'oversized' }]);
       const result = await ctx.call('search_jobs', ctx.freshPage());
-      expect(textOf(result)).toMatch(/^upstream_contract: the response to \/api\/public\/v1\/search\/jobs\?\S+ is more than 8 MB, over the 8 MB cap; refused/);
+      expect(textOf(result)).toMatch(/^upstream_contract: the response to \/api\/public\/v1\/search\/jobs\?\S+ is more than 8 MB, over the 8 MB cap; reading stopped at the cap and the body was discarded/);
     },
     next: async (ctx) => isOk(await ctx.call('search_jobs', ctx.freshPage())),
   },

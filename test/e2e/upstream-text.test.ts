@@ -28,7 +28,7 @@ const evilJob = makeJob({
   requirements: { must_have: [`CUDA\u202Egnirts`, 'x\u0000y'], note: `line\u2029break ${SMUGGLED}` },
 });
 const meta = { source: 'hostile\u200B-test', generated_at: '2026-11-20T06:00:00Z', computed_at: null };
-// Free-form data may nest; 10,000 levels is more than rendering (or JSON.stringify) can recurse through.
+// Free-form data may nest; 10,000 levels is more than validation, rendering or JSON.stringify can recurse through.
 const DEEP = 10_000;
 const deepMarketMap = `{"success":true,"data":{"dimensions":[],"deep":${'{"a":'.repeat(DEEP)}"leaf"${'}'.repeat(DEEP)}},"meta":{"source":"s","generated_at":null,"computed_at":null}}`;
 
@@ -83,12 +83,11 @@ describe('hidden characters in upstream text never reach the text a model reads'
   });
 });
 
-describe('a failure of our own inside one call', () => {
-  it('becomes that call\'s internal_error result, and the process keeps serving', async () => {
-    // The 10,000-deep body is valid JSON and valid free-form data; the renderer's recursion is not up to it.
+describe('a body nested too deep to handle safely', () => {
+  it('is refused as upstream_contract (the call gets an answer, not a stack overflow), and the process keeps serving', async () => {
     const result = await call('get_market_map', {});
     expect(result.isError).toBe(true);
-    expect(textOf(result)).toMatch(/^internal_error: Maximum call stack size exceeded\nHint: This is a fault in service-mcp/);
+    expect(textOf(result)).toMatch(/^upstream_contract: GET \/api\/public\/v1\/market-map answered HTTP 200 with JSON nested deeper than 64 levels/);
     expect((await call('get_job', { job_id: 'job_ai_0666' })).isError).toBeFalsy();
     expect(session.transport.pid).toBeGreaterThan(0);
   });
