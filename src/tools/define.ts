@@ -5,6 +5,7 @@
  */
 import type { z } from 'zod';
 import type { ApiClient, ApiResult, CallOptions } from '../api/client.js';
+import type { ErrorKind } from '../api/errors.js';
 import type { Mode } from './provenance.js';
 
 export interface ToolContext extends CallOptions {
@@ -23,6 +24,8 @@ export interface ToolDefinition<Input extends z.ZodObject = z.ZodObject, Data = 
   /** Schema of `structuredContent.data`: what the API returned, unknown members kept. */
   data: z.ZodType<Data>;
   call(args: z.output<Input>, context: ToolContext): Promise<ApiResult<Data>>;
+  /** Recovery hints that say more than the generic one for an error kind, for this tool. */
+  hints?: Partial<Record<ErrorKind, string>>;
   render(data: Data, args: z.output<Input>, result: ApiResult<Data>): string;
 }
 

@@ -18,6 +18,9 @@ export const getCompanyInterviewBrief = defineTool({
     }),
   example: { slug: 'halcyon-labs' },
   data: InterviewBriefDataSchema,
+  hints: {
+    not_found: 'No brief for that company. Use the company id or exact name from a job result (search_jobs), or its slug (lowercase words joined by hyphens).',
+  },
   call: (args, { client, ...options }) => client.getCompanyInterviewBrief(args, options),
   render: (data) => renderInterviewBrief(data),
 });

@@ -35,10 +35,10 @@ export function errorResult(kind: ErrorKind, message: string, hint: string): Cal
   return { content: [{ type: 'text', text: `${body}\nHint: ${hint}` }], isError: true };
 }
 
-export function toErrorResult(error: unknown): CallToolResult {
+export function toErrorResult(error: unknown, tool?: AnyTool): CallToolResult {
   if (error instanceof ApiError) {
     const message = error.kind === 'rate_limited' && error.retryAfterS !== undefined ? `${stripKind(error.message, error.kind)} (retry after ${error.retryAfterS} s)` : error.message;
-    return errorResult(error.kind, message, HINTS[error.kind](error));
+    return errorResult(error.kind, message, tool?.hints?.[error.kind] ?? HINTS[error.kind](error));
   }
   // A bug of ours must not take the process down or pass for an API answer: say so plainly.
   const text = oneLine(error instanceof Error ? error.message : String(error), MAX_ERROR_CHARS);
@@ -86,6 +86,6 @@ export async function runTool(tool: AnyTool, rawArgs: unknown, context: ToolCont
       structuredContent: { data: result.data, meta: result.meta, provenance, ...(notices.length > 0 ? { notices } : {}) },
     };
   } catch (error) {
-    return toErrorResult(error);
+    return toErrorResult(error, tool);
   }
 }

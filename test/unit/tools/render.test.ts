@@ -57,9 +57,9 @@ describe('job rendering', () => {
     expect(renderJobList(jobListBody(jobs).data, true)).not.toContain('model estimates are left out');
     expect(renderJobList(jobListBody([makeJob()]).data)).not.toContain('model estimates are left out');
   });
-  it('says last page and handles an empty page', () => {
+  it('says when a page is past the last one, and which pages exist', () => {
     const text = renderJobList(jobListBody([], 3, 20, 40).data);
-    expect(text).toContain('Page 3 of 2, 40 total (no jobs on this page); last page.');
+    expect(text).toContain('Page 3 is past the last page: 40 total in 2 page(s) of 20; ask for page 1–2.');
   });
   it('detail view fences the free-form posting details', () => {
     const text = renderJobDetail(makeJob({ requirements: { must: ['python'] }, proof_signals: [{ kind: 'repo' }] }));

@@ -147,6 +147,12 @@ describe('errors start with their stable kind and carry a hint', () => {
     expect(text(result)).toMatch(expected);
   });
 
+  it('a tool can give a more specific hint for an error kind', async () => {
+    respond(() => HttpResponse.json({ success: false, error: 'not_found' }, { status: 404 }));
+    const result = await runTool(tool('get_company_interview_brief'), { name: 'Nobody' }, context());
+    expect(text(result)).toMatch(/^not_found: .*\nHint: No brief for that company\. Use the company id or exact name from a job result/);
+  });
+
   it('a contract-breaking body is upstream_contract naming the JSON path', async () => {
     const job = makeJob();
     (job.salary as Record<string, unknown>).source = 7;
