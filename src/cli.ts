@@ -55,7 +55,9 @@ export function buildProgram(): Command {
     .showHelpAfterError('(run with --help for usage)')
     .exitOverride();
   for (const option of OPTION_TABLE) {
-    program.addOption(new Option(option.flag, `${option.description} [env ${option.env}]`));
+    // The default is shown, not set: config.ts applies defaults after the environment is read.
+    const shown = 'default' in option ? `, default ${String(option.default)}` : '';
+    program.addOption(new Option(option.flag, `${option.description} [env ${option.env}${shown}]`));
   }
   program.addHelpText('after', EXAMPLES);
 

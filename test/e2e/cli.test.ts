@@ -17,7 +17,8 @@ describe('service-mcp CLI', () => {
   it('--help shows commands, options with their env vars, and examples', async () => {
     const { code, stdout } = await runCli(['--help']);
     expect(code).toBe(0);
-    for (const text of ['tools', 'call', 'mock-api', '--base-url', 'SERVICE_MCP_BASE_URL', '--no-cache', 'Examples:']) expect(stdout).toContain(text);
+    for (const text of ['tools', 'call', 'mock-api', 'serve', '--base-url', 'SERVICE_MCP_BASE_URL', '--no-cache', 'Examples:']) expect(stdout).toContain(text);
+    expect(stdout.replace(/\s+/g, ' ')).toContain('[env SERVICE_MCP_TIMEOUT_MS, default 15000]');
   });
 
   it('tools lists one line per tool; --json gives the full definitions', async () => {
