@@ -344,15 +344,10 @@ export class ApiClient {
       this.logger.debug(`GET ${path}`);
       // Raced against the signal as well as given it: the timeout and cancellation must hold even
       // for an injected fetch that ignores the signal.
-      const response = await raceAbort(
-        this.fetchImpl(this.baseUrl + path, {
-          method: 'GET',
-          headers: { accept, 'user-agent': USER_AGENT },
-          signal: controller.signal,
-          redirect: 'follow',
-        }),
-        controller.signal,
-      ).catch(fail);
+      const init: RequestInit = { method: 'GET', headers: { accept, 'user-agent': USER_AGENT }, signal: controller.signal, redirect: 'follow' };
+      // A fetch that reads its own body (the production one, without web streams) does so within the same cap.
+      if (this.fetchImpl.text) return await raceAbort(this.fetchImpl.text(this.baseUrl + path, init, this.maxBodyBytes, path), controller.signal).catch(fail);
+      const response = await raceAbort(this.fetchImpl(this.baseUrl + path, init), controller.signal).catch(fail);
       const body = await readBodyCapped(response, this.maxBodyBytes, path, controller.signal).catch(fail);
       return { status: response.status, body, headers: response.headers };
     } finally {

@@ -6,8 +6,24 @@
 import type { CacheLimits } from './cache.js';
 import { ApiError } from './errors.js';
 
-/** The fetch the client calls. Injectable so msw (which patches globalThis.fetch) can stand in. */
-export type FetchLike = (url: string, init: RequestInit) => Promise<Response>;
+/** A response whose body has been read whole, as text. */
+export interface TextResponse {
+  status: number;
+  headers: Headers;
+  body: string;
+}
+
+/**
+ * The fetch the client calls. Injectable so msw (which patches globalThis.fetch) can stand in.
+ * A fetch may also offer `text`: the same GET, answered with its body already read within
+ * `maxBytes` (refused as readBodyCapped refuses), which the client prefers when present. The
+ * production fetch offers it to read Node streams directly rather than through web streams.
+ */
+export type FetchLike = ((url: string, init: RequestInit) => Promise<Response>) & {
+  text?: ((url: string, init: RequestInit, maxBytes: number, path: string) => Promise<TextResponse>) | undefined;
+};
+/** A FetchLike that offers `text`. */
+export type TextFetchLike = FetchLike & { text: NonNullable<FetchLike['text']> };
 
 export interface UndiciFetchOptions {
   timeoutMs: number;
@@ -24,11 +40,11 @@ export interface UndiciFetchOptions {
  * imported on first use, so offline mode, `--help` and the stdio start-up never pay for loading it.
  */
 export function createUndiciFetch(options: UndiciFetchOptions): FetchLike {
-  let ready: Promise<FetchLike> | undefined;
-  return async (url, init) => {
-    ready ??= import('./undici-fetch.js').then(({ buildUndiciFetch }) => buildUndiciFetch(options));
-    return (await ready)(url, init);
-  };
+  let ready: Promise<TextFetchLike> | undefined;
+  const load = () => (ready ??= import('./undici-fetch.js').then(({ buildUndiciFetch }) => buildUndiciFetch(options)));
+  const fetch: FetchLike = async (url, init) => (await load())(url, init);
+  fetch.text = async (url, init, maxBytes, path) => (await load()).text(url, init, maxBytes, path);
+  return fetch;
 }
 
 /** Resolves after `ms`, or rejects with the signal's reason as soon as it aborts. */
@@ -175,13 +191,9 @@ export const DEFAULT_MAX_BODY_BYTES = 8 * 1024 * 1024;
  * the fetch in use does not tie its body to the request's signal.
  */
 export async function readBodyCapped(response: Response, maxBytes: number, path: string, signal?: AbortSignal): Promise<string> {
-  const tooLarge = (size: string, how: string) =>
-    new ApiError('upstream_contract', `upstream_contract: the response to ${path} is ${size}, over the ${formatBytes(maxBytes)} cap; ${how}`, {
-      status: response.status,
-      path,
-    });
-  const declared = Number(response.headers.get('content-length'));
-  if (Number.isFinite(declared) && declared > maxBytes) {
+  const tooLarge = (size: string, how: string) => bodyTooLarge(response.status, path, maxBytes, size, how);
+  const declared = declaredOverCap(response.headers, maxBytes);
+  if (declared !== undefined) {
     await response.body?.cancel().catch(() => {});
     throw tooLarge(`${formatBytes(declared)} (Content-Length)`, 'refused without reading it');
   }
@@ -206,7 +218,18 @@ export async function readBodyCapped(response: Response, maxBytes: number, path:
   return text + decoder.decode();
 }
 
-function formatBytes(bytes: number): string {
+/** The declared Content-Length when it is over `maxBytes`, else undefined. */
+export function declaredOverCap(headers: Headers, maxBytes: number): number | undefined {
+  const declared = Number(headers.get('content-length'));
+  return Number.isFinite(declared) && declared > maxBytes ? declared : undefined;
+}
+
+/** The refusal of a body over the cap; `size` and `how` say what was seen and what was done. */
+export function bodyTooLarge(status: number, path: string, maxBytes: number, size: string, how: string): ApiError {
+  return new ApiError('upstream_contract', `upstream_contract: the response to ${path} is ${size}, over the ${formatBytes(maxBytes)} cap; ${how}`, { status, path });
+}
+
+export function formatBytes(bytes: number): string {
   if (bytes >= 1024 * 1024) return `${(bytes / (1024 * 1024)).toFixed(bytes % (1024 * 1024) === 0 ? 0 : 1)} MB`;
   if (bytes >= 1024) return `${Math.round(bytes / 1024)} KB`;
   return `${bytes} bytes`;

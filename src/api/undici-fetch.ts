@@ -11,7 +11,7 @@ import { pipeline, Readable } from 'node:stream';
 import { createBrotliDecompress, createGunzip } from 'node:zlib';
 import * as undici from 'undici';
 import { DEFAULT_CACHE_LIMITS, withResponseCache } from './cache.js';
-import type { FetchLike, UndiciFetchOptions } from './http.js';
+import { bodyTooLarge, declaredOverCap, formatBytes, type TextFetchLike, type TextResponse, type UndiciFetchOptions } from './http.js';
 
 /** fetch's redirect limit. */
 const MAX_REDIRECTIONS = 20;
@@ -41,7 +41,56 @@ function decoded(body: Readable, encoding: string | null): Readable {
   return pipeline(body, decoder, () => {});
 }
 
-export function buildUndiciFetch(options: UndiciFetchOptions): FetchLike {
+const UTF8_BOM = 0xfeff;
+const ignore = () => {};
+
+/**
+ * Reads a Node body as UTF-8 text within `maxBytes`, as readBodyCapped does for a web stream and
+ * with the same refusals, but without web streams: no ReadableStream, reader promise or
+ * TextDecoder per call. An over-cap Content-Length is refused before a byte is read; a body that
+ * passes the cap while streaming is destroyed there. `signal` (the request's timeout and
+ * cancellation) rejects at once with its reason, even mid-body, and destroys the stream.
+ */
+export function readNodeBodyCapped(body: Readable, status: number, headers: InstanceType<typeof Headers>, maxBytes: number, path: string, signal?: AbortSignal): Promise<string> {
+  const declared = declaredOverCap(headers as unknown as globalThis.Headers, maxBytes);
+  if (declared !== undefined) {
+    body.on('error', ignore).destroy();
+    return Promise.reject(bodyTooLarge(status, path, maxBytes, `${formatBytes(declared)} (Content-Length)`, 'refused without reading it'));
+  }
+  return new Promise<string>((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let total = 0;
+    let settled = false;
+    const settle = (error: unknown, text?: string) => {
+      if (settled) return;
+      settled = true;
+      // A later error (undici destroying the body on abort) has been answered already; swallow it.
+      body.off('data', onData).off('end', onEnd).off('error', onError).off('close', onClose).on('error', ignore);
+      signal?.removeEventListener('abort', onAbort);
+      if (error === undefined) return resolve(text!);
+      body.destroy();
+      reject(error);
+    };
+    const onData = (chunk: Buffer) => {
+      total += chunk.length;
+      if (total > maxBytes) return settle(bodyTooLarge(status, path, maxBytes, `more than ${formatBytes(maxBytes)}`, 'reading stopped at the cap and the body was discarded'));
+      chunks.push(chunk);
+    };
+    const onEnd = () => {
+      // TextDecoder's reading: invalid sequences become U+FFFD and a leading BOM is dropped.
+      const text = (chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, total)).toString('utf8');
+      settle(undefined, text.charCodeAt(0) === UTF8_BOM ? text.slice(1) : text);
+    };
+    const onError = (error: unknown) => settle(error ?? new Error('the response body failed'));
+    const onClose = () => settle(new Error('the response body closed before its end'));
+    const onAbort = () => settle(signal!.reason);
+    if (signal?.aborted) return onAbort();
+    signal?.addEventListener('abort', onAbort, { once: true });
+    body.on('data', onData).once('end', onEnd).once('error', onError).once('close', onClose);
+  });
+}
+
+export function buildUndiciFetch(options: UndiciFetchOptions): TextFetchLike {
   const agent = new undici.EnvHttpProxyAgent({
     connections: options.connections ?? 64,
     keepAliveTimeout: 30_000,
@@ -53,7 +102,7 @@ export function buildUndiciFetch(options: UndiciFetchOptions): FetchLike {
   const cached = cache === false ? agent : withResponseCache(undici, agent, cache === true ? DEFAULT_CACHE_LIMITS : cache);
   const dispatcher = cached.compose(undici.interceptors.redirect({ maxRedirections: MAX_REDIRECTIONS }));
 
-  return async (url, init) => {
+  const send = async (url: string, init: RequestInit) => {
     const target = new URL(url);
     const headers: Record<string, string> = { 'accept-encoding': ACCEPT_ENCODING };
     new Headers(init.headers as ConstructorParameters<typeof Headers>[0]).forEach((value, name) => (headers[name] = value));
@@ -67,10 +116,21 @@ export function buildUndiciFetch(options: UndiciFetchOptions): FetchLike {
     const responseHeaders = toHeaders(response.headers);
     if (NULL_BODY.has(response.statusCode)) {
       await response.body.dump();
-      return new Response(null, { status: response.statusCode, headers: responseHeaders }) as unknown as globalThis.Response;
+      return { status: response.statusCode, headers: responseHeaders, body: undefined };
     }
-    const body = Readable.toWeb(decoded(response.body, responseHeaders.get('content-encoding')));
-    // The same Fetch Response the client reads everywhere; only its type comes from another package.
-    return new Response(body as ConstructorParameters<typeof Response>[0], { status: response.statusCode, headers: responseHeaders }) as unknown as globalThis.Response;
+    return { status: response.statusCode, headers: responseHeaders, body: decoded(response.body, responseHeaders.get('content-encoding')) };
   };
+
+  const fetch = async (url: string, init: RequestInit) => {
+    const { status, headers, body } = await send(url, init);
+    const web = body ? (Readable.toWeb(body) as ConstructorParameters<typeof Response>[0]) : null;
+    // The same Fetch Response the client reads everywhere; only its type comes from another package.
+    return new Response(web, { status, headers }) as unknown as globalThis.Response;
+  };
+  const text = async (url: string, init: RequestInit, maxBytes: number, path: string): Promise<TextResponse> => {
+    const { status, headers, body } = await send(url, init);
+    const textBody = body ? await readNodeBodyCapped(body, status, headers, maxBytes, path, init.signal ?? undefined) : '';
+    return { status, headers: headers as unknown as globalThis.Headers, body: textBody };
+  };
+  return Object.assign(fetch, { text });
 }

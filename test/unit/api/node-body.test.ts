@@ -1,0 +1,132 @@
+/**
+ * The production fetch reads bodies from Node streams (readNodeBodyCapped), not web streams. Over
+ * real loopback HTTP: the size cap (declared and streamed), the timeout and cancellation mid-body,
+ * a reset mid-body, and UTF-8 decoding hold as they do for readBodyCapped.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ApiClient } from '../../../src/api/client.js';
+import { createUndiciFetch } from '../../../src/api/http.js';
+import { envelope, job, rejectionOf } from './helpers.js';
+
+const savedProxy = { HTTP_PROXY: process.env.HTTP_PROXY, http_proxy: process.env.http_proxy };
+let server: Server;
+let baseUrl = '';
+let respond: (req: IncomingMessage, res: ServerResponse) => void = (_req, res) => res.end();
+/** Bytes the server managed to write for the last response before the client stopped reading. */
+let written = 0;
+
+beforeAll(async () => {
+  delete process.env.HTTP_PROXY;
+  delete process.env.http_proxy;
+  server = createServer((req, res) => {
+    req.resume();
+    respond(req, res);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(async () => {
+  server.closeAllConnections();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  for (const [key, value] of Object.entries(savedProxy)) if (value !== undefined) process.env[key] = value;
+});
+
+const client = (options: { maxBodyBytes?: number; timeoutMs?: number } = {}) =>
+  new ApiClient({ baseUrl, fetch: createUndiciFetch({ timeoutMs: 5000, cache: false }), unavailableRetries: 0, maxRetryWaitS: 0, ...options });
+
+/** Writes 1 KB chunks until the client goes away (or `limit` chunks), never ending the body. */
+function endless(res: ServerResponse, headers: Record<string, string> = {}, limit = 100_000) {
+  written = 0;
+  res.writeHead(200, { 'content-type': 'application/json', ...headers });
+  const chunk = Buffer.alloc(1024, 0x20);
+  const pump = () => {
+    while (written < limit * 1024 && !res.destroyed) {
+      written += chunk.length;
+      if (!res.write(chunk)) return void res.once('drain', pump);
+    }
+  };
+  res.write('{"a":"');
+  pump();
+}
+
+describe('the production fetch reads bodies without web streams', () => {
+  it('offers text(), which the client uses', () => {
+    expect(typeof createUndiciFetch({ timeoutMs: 1000 }).text).toBe('function');
+  });
+
+  it('a declared Content-Length over the cap is refused before reading it', async () => {
+    respond = (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(10 * 1024 * 1024) });
+      res.write('{');
+    };
+    const error = await rejectionOf(client({ maxBodyBytes: 1024 }).getJob('x'));
+    expect(error).toMatchObject({ kind: 'upstream_contract', status: 200 });
+    expect(error.message).toContain('(Content-Length)');
+    expect(error.message).toContain('refused without reading it');
+  });
+
+  it('a streamed body without Content-Length is cut off once it passes the cap', async () => {
+    respond = (_req, res) => endless(res);
+    const error = await rejectionOf(client({ maxBodyBytes: 64 * 1024 }).getJob('x'));
+    expect(error).toMatchObject({ kind: 'upstream_contract', status: 200 });
+    expect(error.message).toContain('reading stopped at the cap');
+    // The client stopped reading near the cap, not at the end of an endless body.
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(written).toBeLessThan(20 * 1024 * 1024);
+  });
+
+  it('a body that stalls mid-stream ends on the timeout', async () => {
+    respond = (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.write('{"success":');
+    };
+    const started = Date.now();
+    const error = await rejectionOf(client({ timeoutMs: 300 }).getJob('x'));
+    expect(error).toMatchObject({ kind: 'timeout' });
+    expect(Date.now() - started).toBeLessThan(3000);
+  });
+
+  it('cancellation mid-body ends the call as cancelled', async () => {
+    respond = (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.write('{"success":');
+    };
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(new Error('caller gave up')), 100);
+    const error = await rejectionOf(client().getJob('x', {}, { signal: controller.signal }));
+    expect(error).toMatchObject({ kind: 'cancelled' });
+  });
+
+  it('a connection reset mid-body is a network error', async () => {
+    respond = (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': '1000' });
+      res.write('{"success":', () => res.destroy());
+    };
+    expect(await rejectionOf(client().getJob('x'))).toMatchObject({ kind: 'network' });
+  });
+
+  it('decodes UTF-8 split across chunks, and a body of exactly the cap is read', async () => {
+    const body = Buffer.from(JSON.stringify(envelope(job({ job_id: 'x', title: '€uro – naïve' }))));
+    const split = body.indexOf(Buffer.from('€')) + 1;
+    respond = (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.write(body.subarray(0, split));
+      setTimeout(() => res.end(body.subarray(split)), 20);
+    };
+    expect((await client({ maxBodyBytes: body.length }).getJob('x')).data.title).toBe('€uro – naïve');
+    const over = await rejectionOf(client({ maxBodyBytes: body.length - 1 }).getJob('x'));
+    expect(over).toMatchObject({ kind: 'upstream_contract' });
+  });
+
+  it('an empty body is empty text (a contract break for JSON), and 204 has no body', async () => {
+    respond = (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end();
+    };
+    const error = await rejectionOf(client().getJob('x'));
+    expect(error).toMatchObject({ kind: 'upstream_contract' });
+    expect(error.message).toContain('the body is empty');
+  });
+});
