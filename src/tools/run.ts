@@ -14,9 +14,11 @@ import type { AnyTool, ToolContext } from './define.js';
 import { describeIssues } from './issues.js';
 import { buildProvenance, ProvenanceSchema } from './provenance.js';
 
+/** For arguments refused here, before any request. */
+const LOCAL_ARGUMENT_HINT = 'Fix the argument named above and call again; nothing was sent to the API.';
+
 const HINTS: Record<ErrorKind, (error: ApiError) => string> = {
-  invalid_argument: (e) =>
-    e.status === undefined ? 'Fix the argument named above and call again; nothing was sent to the API.' : 'The API refused these parameters; check them against the tool input schema and call again.',
+  invalid_argument: (e) => (e.status === undefined ? LOCAL_ARGUMENT_HINT : 'The API refused these parameters; check them against the tool input schema and call again.'),
   not_found: () => 'The record is absent or no longer active; use search_jobs (or list_jobs) for current ids.',
   rate_limited: (e) => `Wait ${e.retryAfterS ?? 'a few'} s before calling this API again; calling sooner will not help.`,
   upstream_unavailable: () => 'The API is temporarily unavailable; try again in a minute (check_api_health shows which dependency is failing).',
@@ -70,7 +72,7 @@ function acceptedArguments(tool: AnyTool): string[] {
 export function parseArguments(tool: AnyTool, raw: unknown): { ok: true; args: unknown } | { ok: false; result: CallToolResult } {
   const parsed = tool.input.safeParse(raw ?? {}, { reportInput: true });
   if (parsed.success) return { ok: true, args: parsed.data };
-  return { ok: false, result: errorResult('invalid_argument', describeIssues(parsed.error.issues, acceptedArguments(tool)), HINTS.invalid_argument(new ApiError('invalid_argument', ''))) };
+  return { ok: false, result: errorResult('invalid_argument', describeIssues(parsed.error.issues, acceptedArguments(tool)), LOCAL_ARGUMENT_HINT) };
 }
 
 /**
