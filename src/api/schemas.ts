@@ -135,12 +135,15 @@ export const SKILL_MATCHES = ['any', 'all'] as const;
 export const SLUG_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 export const COUNTRY_PATTERN = /^[A-Za-z]{2}$/;
 
-/** Formats a zod issue path as a JSON path: `data.jobs[3].salary.source`. */
-export function formatJsonPath(path: ReadonlyArray<PropertyKey>): string {
+/**
+ * Formats a zod issue path as a JSON path: `data.jobs[3].salary.source`. `name` renders each
+ * member name (tool arguments quote untrusted ones), `root` stands for the empty path.
+ */
+export function formatJsonPath(path: ReadonlyArray<PropertyKey>, name: (key: PropertyKey) => string = String, root = '(root)'): string {
   let out = '';
   for (const key of path) {
     if (typeof key === 'number') out += `[${key}]`;
-    else out += out === '' ? String(key) : `.${String(key)}`;
+    else out += out === '' ? name(key) : `.${name(key)}`;
   }
-  return out === '' ? '(root)' : out;
+  return out === '' ? root : out;
 }

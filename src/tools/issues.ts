@@ -1,5 +1,6 @@
 /** Turns zod issues into one-line messages that name the argument and the rule that was broken. */
 import type { z } from 'zod';
+import { formatJsonPath } from '../api/schemas.js';
 
 function shown(value: unknown): string {
   let text: string;
@@ -43,11 +44,7 @@ function stringifiedHint(expected: string, input: unknown): string {
   return kind === wanted ? ` (send the ${wanted} itself, not a string: ${shown(parsed)})` : '';
 }
 
-function argumentName(path: ReadonlyArray<PropertyKey>): string {
-  let out = '';
-  for (const key of path) out += typeof key === 'number' ? `[${key}]` : out === '' ? keyName(key) : `.${keyName(key)}`;
-  return out;
-}
+const argumentName = (path: ReadonlyArray<PropertyKey>): string => formatJsonPath(path, keyName, '');
 
 const article = (noun: string) => `${/^[aeiou]/.test(noun) ? 'an' : 'a'} ${noun}`;
 
