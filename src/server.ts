@@ -27,7 +27,7 @@ import {
 import { ApiError } from './api/errors.js';
 import type { GateWaitInfo } from './api/http.js';
 import type { Backend } from './backend.js';
-import { silentLogger, withLogSink, type Logger, type LogSink } from './log.js';
+import { silentLogger, type Logger, type LogSink } from './log.js';
 import { INSTRUCTIONS } from './mcp/instructions.js';
 import { completePromptArgument, findPrompt, PROMPTS, renderPrompt } from './mcp/prompts.js';
 import { readResource, RESOURCES } from './mcp/resources.js';
@@ -100,20 +100,19 @@ export function createServer({ backend, logger = silentLogger }: CreateServerOpt
       extra.sendNotification({ method: 'notifications/message', params: { level: mcpLevel, logger: PACKAGE_NAME, data: message } }).catch(() => {});
     };
 
-  server.setRequestHandler(CallToolRequestSchema, (request, extra): Promise<CallToolResult> =>
-    withLogSink(forwardTo(extra), async () => {
-      const tool = findTool(request.params.name);
-      if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${JSON.stringify(request.params.name)}. Tools: ${TOOLS.map((t) => t.name).join(', ')}`);
-      const progress = progressReporter(request.params._meta?.progressToken, extra.sendNotification as Notify);
-      try {
-        const result = await runTool(tool, request.params.arguments, { client, mode, signal: extra.signal, onWait: progress.onWait });
-        if (result.isError) logger.info(`${tool.name} failed: ${String((result.content[0] as { text?: string } | undefined)?.text ?? '').split('\n')[0]}`);
-        return result;
-      } finally {
-        progress.stop();
-      }
-    }),
-  );
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
+    const tool = findTool(request.params.name);
+    if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${JSON.stringify(request.params.name)}. Tools: ${TOOLS.map((t) => t.name).join(', ')}`);
+    const logSink = forwardTo(extra);
+    const progress = progressReporter(request.params._meta?.progressToken, extra.sendNotification as Notify);
+    try {
+      const result = await runTool(tool, request.params.arguments, { client, mode, signal: extra.signal, onWait: progress.onWait, logSink });
+      if (result.isError) logger.info(`${tool.name} failed: ${String((result.content[0] as { text?: string } | undefined)?.text ?? '').split('\n')[0]}`, undefined, logSink);
+      return result;
+    } finally {
+      progress.stop();
+    }
+  });
 
   server.setRequestHandler(ListResourcesRequestSchema, () => ({ resources: RESOURCES.map((r) => r.resource) }));
   server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({ resourceTemplates: [] }));

@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { USER_AGENT } from '../version.js';
-import { silentLogger, type Logger } from '../log.js';
+import { silentLogger, type Logger, type LogSink } from '../log.js';
 import { cacheFreshnessOf, cacheHitOf } from './cache.js';
 import { jsonDepthExceeds, MAX_JSON_DEPTH } from './json-depth.js';
 import { ApiError, describeNetworkCause, kindForStatus } from './errors.js';
@@ -65,6 +65,8 @@ export interface CallOptions {
   signal?: AbortSignal | undefined;
   /** Told when the call starts waiting out a Retry-After, so callers can report progress. */
   onWait?: ((info: GateWaitInfo) => void) | undefined;
+  /** Also told every line logged for this call (the MCP layer forwards them to the calling client). */
+  logSink?: LogSink | undefined;
 }
 
 export interface ApiResult<T> {
@@ -278,7 +280,7 @@ export class ApiClient {
       let response: RawResponse;
       let retryAfterS: number | undefined;
       try {
-        response = await this.attempt(path, accept, options.signal);
+        response = await this.attempt(path, accept, options.signal, options.logSink);
         retryAfterS = parseRetryAfter(response.headers.get('retry-after'));
         // Shut the gate before settling the ticket, so callers waiting on this probe see the new
         // window the moment they wake rather than racing out ahead of it.
@@ -294,7 +296,7 @@ export class ApiClient {
         const { upstreamError, upstreamMessage } = upstreamEnvelope(response.body);
         const seconds = retryAfterS ?? DEFAULT_429_PAUSE_S;
         const budgetS = this.maxRetryWaitS - (Date.now() - started) / 1000;
-        this.logger.info(`429 on ${path}: Retry-After ${seconds}s`, { budgetS: Math.floor(budgetS) });
+        this.logger.info(`429 on ${path}: Retry-After ${seconds}s`, { budgetS: Math.floor(budgetS) }, options.logSink);
         if (seconds <= budgetS) continue;
         throw new ApiError('rate_limited', `rate limited: the API asked for a ${seconds}s pause before the next request`, { status, path, upstreamError, upstreamMessage, retryAfterS: seconds });
       }
@@ -304,7 +306,7 @@ export class ApiClient {
         const elapsed = Date.now() - started;
         if (unavailableAttempts < this.unavailableRetries && elapsed + backoffMs <= this.unavailableBudgetMs) {
           unavailableAttempts++;
-          this.logger.info(`${status} on ${path}; retry ${unavailableAttempts} of ${this.unavailableRetries} in ${backoffMs} ms`);
+          this.logger.info(`${status} on ${path}; retry ${unavailableAttempts} of ${this.unavailableRetries} in ${backoffMs} ms`, undefined, options.logSink);
           await sleep(backoffMs, options.signal).catch((reason: unknown) => {
             throw this.abortError(path, options.signal, reason);
           });
@@ -322,7 +324,7 @@ export class ApiClient {
   }
 
   /** One HTTP exchange, bounded by the per-request timeout and the caller's signal. */
-  private async attempt(path: string, accept: string, signal: AbortSignal | undefined): Promise<RawResponse> {
+  private async attempt(path: string, accept: string, signal: AbortSignal | undefined, logSink: LogSink | undefined): Promise<RawResponse> {
     // A call cancelled before its turn sends nothing.
     if (signal?.aborted) throw this.abortError(path, signal, signal.reason);
     const controller = new AbortController();
@@ -341,7 +343,7 @@ export class ApiClient {
       throw new ApiError('network', `network: GET ${path} failed: ${describeNetworkCause(error)}`, { path, cause: error });
     };
     try {
-      this.logger.debug(`GET ${path}`);
+      this.logger.debug(`GET ${path}`, undefined, logSink);
       // Raced against the signal as well as given it: the timeout and cancellation must hold even
       // for an injected fetch that ignores the signal.
       const init: RequestInit = { method: 'GET', headers: { accept, 'user-agent': USER_AGENT }, signal: controller.signal, redirect: 'follow' };

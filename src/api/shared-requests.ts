@@ -5,11 +5,13 @@
  * request is aborted only once every caller has gone. Callers get the shared raw response (an
  * immutable string body), so each parses its own copy.
  */
+import type { LogSink } from '../log.js';
 import type { GateWaitInfo } from './http.js';
 
 export interface SharedCallOptions {
   signal?: AbortSignal | undefined;
   onWait?: ((info: GateWaitInfo) => void) | undefined;
+  logSink?: LogSink | undefined;
 }
 
 interface Entry<T> {
@@ -17,6 +19,8 @@ interface Entry<T> {
   controller: AbortController;
   callers: number;
   waiters: Set<(info: GateWaitInfo) => void>;
+  /** The log sinks of the callers still waiting: a line about the shared request concerns each. */
+  sinks: Set<LogSink>;
   /** The Retry-After wait in progress, so a caller joining mid-wait is told the seconds left. */
   waiting: { seconds: number; since: number } | undefined;
 }
@@ -34,10 +38,11 @@ export class SharedRequests<T> {
    * the error a caller gets when its own signal aborts.
    */
   run(key: string, caller: SharedCallOptions, start: (options: Required<SharedCallOptions>) => Promise<T>, cancelled: (reason: unknown) => unknown): Promise<T> {
-    const { signal, onWait } = caller;
+    const { signal, onWait, logSink } = caller;
     if (signal?.aborted) return Promise.reject(cancelled(signal.reason));
     const entry = this.inflight.get(key) ?? this.begin(key, start);
     entry.callers++;
+    if (logSink) entry.sinks.add(logSink);
     if (onWait) {
       entry.waiters.add(onWait);
       const left = entry.waiting ? entry.waiting.seconds - Math.floor((Date.now() - entry.waiting.since) / 1000) : 0;
@@ -49,6 +54,7 @@ export class SharedRequests<T> {
         settled = true;
         signal?.removeEventListener('abort', onAbort);
         if (onWait) entry.waiters.delete(onWait);
+        if (logSink) entry.sinks.delete(logSink);
       };
       const onAbort = () => {
         if (settled) return;
@@ -78,12 +84,15 @@ export class SharedRequests<T> {
 
   private begin(key: string, start: (options: Required<SharedCallOptions>) => Promise<T>): Entry<T> {
     const controller = new AbortController();
-    const entry: Entry<T> = { promise: undefined as unknown as Promise<T>, controller, callers: 0, waiters: new Set(), waiting: undefined };
+    const entry: Entry<T> = { promise: undefined as unknown as Promise<T>, controller, callers: 0, waiters: new Set(), sinks: new Set(), waiting: undefined };
     const onWait = (info: GateWaitInfo) => {
       entry.waiting = { seconds: info.seconds, since: Date.now() };
       for (const waiter of entry.waiters) waiter(info);
     };
-    entry.promise = start({ signal: controller.signal, onWait }).finally(() => {
+    const logSink: LogSink = (level, message, data) => {
+      for (const sink of entry.sinks) sink(level, message, data);
+    };
+    entry.promise = start({ signal: controller.signal, onWait, logSink }).finally(() => {
       if (this.inflight.get(key) === entry) this.inflight.delete(key);
     });
     // Every caller may have left before it settles; its outcome then concerns no one.

@@ -1,6 +1,6 @@
 /** The logger: stderr (or the given writer) only, never stdout; honours its level; redacts. */
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createLogger, silentLogger, withLogSink } from '../../src/log.js';
+import { createLogger, silentLogger } from '../../src/log.js';
 
 afterEach(() => {
   vi.restoreAllMocks();
@@ -109,18 +109,26 @@ describe('silentLogger', () => {
   });
 });
 
-describe('withLogSink', () => {
-  it('sends lines logged inside a call, however async, to that call only', async () => {
-    const logger = createLogger('debug', () => {});
+describe('the sink of a call', () => {
+  it('gets the lines logged with it, redacted like stderr, and no other line', () => {
+    const lines: string[] = [];
+    const logger = createLogger('debug', (line) => lines.push(line));
     const a: string[] = [];
     const b: string[] = [];
-    const work = async (name: string) => {
-      await new Promise((resolve) => setTimeout(resolve, 5));
-      logger.info(`${name} step`);
-    };
-    await Promise.all([withLogSink((_l, m) => a.push(m), () => work('a')), withLogSink((_l, m) => b.push(m), () => work('b'))]);
+    const sinkA = (_level: string, message: string) => a.push(message);
+    const sinkB = (_level: string, message: string) => b.push(message);
+    logger.info('a step https://user:secret@example.test/x', undefined, sinkA);
+    logger.debug('b step', undefined, sinkB);
     logger.info('outside any call');
-    expect(a).toEqual(['a step']);
+    expect(a).toEqual(['a step https://[redacted]@example.test/x']);
     expect(b).toEqual(['b step']);
+    expect(lines).toHaveLength(3);
+  });
+
+  it('is not told lines below the logger level', () => {
+    const logger = createLogger('info', () => {});
+    const seen: string[] = [];
+    logger.debug('hidden', undefined, (_level, message) => seen.push(message));
+    expect(seen).toEqual([]);
   });
 });

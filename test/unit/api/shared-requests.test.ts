@@ -6,6 +6,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ApiError } from '../../../src/api/errors.js';
 import type { GateWaitInfo } from '../../../src/api/http.js';
 import { SharedRequests } from '../../../src/api/shared-requests.js';
+import { createLogger } from '../../../src/log.js';
 import { deferred, errorBody, fakeUpstream, limited, makeClient, okJobs, rejectionOf } from './helpers.js';
 
 beforeEach(() => {
@@ -117,6 +118,23 @@ describe('with the Retry-After gate', () => {
       ['second', { seconds: 4, reason: 'rate_limited' }],
       ['late', { seconds: 3, reason: 'rate_limited' }],
     ]);
+  });
+
+  it("a shared request's log lines reach each caller still sharing it, and no caller of another request", async () => {
+    const up = fakeUpstream((n, url) => (url.pathname.endsWith('job-9') ? notFound() : n === 1 ? limited('2') : okJobs()));
+    const client = shared(up.fetch, { logger: createLogger('debug', () => {}) });
+    const lines: Record<string, string[]> = { first: [], second: [], other: [] };
+    const sink = (name: string) => (_level: string, message: string) => void lines[name]!.push(message);
+    const first = client.listJobs({}, { logSink: sink('first') });
+    const second = client.listJobs({}, { logSink: sink('second') });
+    await tick();
+    const other = rejectionOf(client.getJob('job-9', {}, { logSink: sink('other') }));
+    await vi.advanceTimersByTimeAsync(2000);
+    await Promise.all([first, second, other]);
+    const jobs = '/api/public/v1/jobs';
+    expect(lines.first).toEqual([`GET ${jobs}`, `429 on ${jobs}: Retry-After 2s`, `GET ${jobs}`]);
+    expect(lines.second).toEqual(lines.first);
+    expect(lines.other).toEqual([`GET ${jobs}/job-9`]);
   });
 
   it('a 429 longer than the budget fails every sharing caller with the seconds', async () => {
