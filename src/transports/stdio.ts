@@ -8,19 +8,31 @@
  * not loaded yet; without them (running from sources) all of it is loaded first and the SDK server
  * answers everything.
  */
-import { Writable, type Readable } from 'node:stream';
+import type { Readable, Writable } from 'node:stream';
 import { format } from 'node:util';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { Backend } from '../backend.js';
 import type { Logger } from '../log.js';
 import { loadStaticAnswers, type StaticAnswers } from '../mcp/static-answers.js';
 import { VERSION } from '../version.js';
-import { REPLAY_ID, StdioFront } from './stdio-front.js';
+import { REPLAY_ID, StdioFront, type Feed } from './stdio-front.js';
 
-/** Takes stdout for the protocol alone; returns the stream the transport must write to. */
-export function guardStdout(): Writable {
+/** The protocol's own way out to stdout: what the SDK's stdio transport and the fast start write with. */
+export interface ProtocolOut {
+  /** Writes one or more whole lines; false when stdout's buffer is full ('drain' follows). */
+  write(chunk: string): boolean;
+  once(event: 'drain', listener: () => void): unknown;
+  /** Calls back once everything written so far has been handed to the system. */
+  flush(callback: () => void): void;
+}
+
+/**
+ * Takes stdout for the protocol alone; returns the only way left to write to it. Plain calls on
+ * stdout itself rather than a Writable stream in front of it, which cost a stream hop per message.
+ */
+export function guardStdout(): ProtocolOut {
   const stdout = process.stdout;
-  const protocolWrite = stdout.write.bind(stdout) as (chunk: unknown, encoding: BufferEncoding, callback: (error?: Error | null) => void) => boolean;
+  const protocolWrite = stdout.write.bind(stdout) as (chunk: string, encoding?: BufferEncoding | (() => void), callback?: () => void) => boolean;
   const toStderr = (...args: unknown[]) => {
     process.stderr.write(`${format(...args)}\n`);
   };
@@ -30,21 +42,24 @@ export function guardStdout(): Writable {
   console.trace = toStderr;
   console.dir = (value: unknown) => toStderr(value);
   stdout.write = ((chunk: unknown, encoding?: unknown, callback?: unknown) => process.stderr.write(chunk as string, encoding as BufferEncoding, callback as () => void)) as typeof stdout.write;
-  return new Writable({
-    write(chunk, encoding, callback) {
-      protocolWrite(chunk, encoding, callback);
-    },
-  });
+  return {
+    write: (chunk) => protocolWrite(chunk),
+    once: (event, listener) => stdout.once(event, listener),
+    // Callbacks of writes to one stream run in order, so this one runs after every earlier write's.
+    flush: (callback) => void protocolWrite('', callback),
+  };
 }
 
 /** Builds the backend, or loads what builds it; called once, when the SDK server is loaded. */
 export type LoadBackend = () => Backend | Promise<Backend>;
 
 /** Loads the SDK server and connects it, reading `input` and writing `output`; replies to REPLAY_ID are dropped. */
-async function connectSdk(loadBackend: LoadBackend, logger: Logger, input: Readable, output: Writable): Promise<Server> {
+async function connectSdk(loadBackend: LoadBackend, logger: Logger, input: Readable | Feed, output: ProtocolOut): Promise<Server> {
   const [{ StdioServerTransport }, { createServer }, backend] = await Promise.all([import('@modelcontextprotocol/sdk/server/stdio.js'), import('../server.js'), loadBackend()]);
   const server = createServer({ backend, logger });
-  const transport = new StdioServerTransport(input, output);
+  // The transport reads with on/off('data' | 'error') and pause, and writes with write and
+  // once('drain'): a Feed and a ProtocolOut are all of that, without a stream in between.
+  const transport = new StdioServerTransport(input as Readable, output as unknown as Writable);
   const send = transport.send.bind(transport);
   // The replayed initialize was answered already, from the recorded answers.
   transport.send = (message) => ('id' in message && message.id === REPLAY_ID && !('method' in message) ? Promise.resolve() : send(message));
@@ -65,7 +80,7 @@ export async function runStdio(loadBackend: LoadBackend, logger: Logger, answers
     const force = setTimeout(() => process.exit(0), 500);
     force.unref();
     void (server?.close() ?? Promise.resolve()).finally(() => {
-      protocolOut.end(() => process.exit(0));
+      protocolOut.flush(() => process.exit(0));
     });
   };
   process.stdin.on('end', () => shutdown('stdin closed'));

@@ -2,11 +2,11 @@
  * The stdio fast start: initialize and tools/list answered from the recorded answers, everything
  * else (and a short idle) handed over to the SDK with the lines read so far replayed in order.
  */
-import { PassThrough, type Readable } from 'node:stream';
+import { PassThrough } from 'node:stream';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { precomputeStaticAnswers } from '../../../src/mcp/precompute.js';
 import { loadStaticAnswers, staticReply, type StaticAnswers } from '../../../src/mcp/static-answers.js';
-import { REPLAY_ID, StdioFront } from '../../../src/transports/stdio-front.js';
+import { Feed, REPLAY_ID, StdioFront } from '../../../src/transports/stdio-front.js';
 
 let answers: StaticAnswers;
 beforeAll(async () => {
@@ -21,15 +21,20 @@ const line = (message: unknown) => `${JSON.stringify(message)}\n`;
 function harness(idleMs = 10_000) {
   const input = new PassThrough();
   const written: unknown[] = [];
-  let fed = '';
-  const connect = vi.fn(async (feed: Readable) => {
-    feed.on('data', (chunk: Buffer) => (fed += chunk.toString()));
+  const chunks: unknown[] = [];
+  const connect = vi.fn(async (feed: Feed) => {
+    feed.on('data', (chunk: unknown) => chunks.push(chunk));
   });
+  // The SDK's transport concatenates what it is fed as Buffers, and decodes only whole lines.
+  const fedRaw = () => {
+    for (const chunk of chunks) expect(chunk).toBeInstanceOf(Buffer);
+    return Buffer.concat(chunks as Buffer[]).toString('utf8');
+  };
   const errors: unknown[] = [];
   const front = new StdioFront({ input, write: (text) => written.push(JSON.parse(text)), answers, connect, onError: (e) => errors.push(e), idleMs });
   front.start();
   const flush = () => new Promise<void>((resolve) => setImmediate(resolve));
-  return { input, written, fedLines: () => fed.split('\n').filter(Boolean).map((l) => JSON.parse(l)), fedRaw: () => fed, connect, errors, flush };
+  return { input, written, fedLines: () => fedRaw().split('\n').filter(Boolean).map((l) => JSON.parse(l)), fedRaw, connect, errors, flush };
 }
 
 describe('recorded answers', () => {
@@ -95,6 +100,23 @@ describe('StdioFront', () => {
     ]);
     // tools/list after the handover is the SDK's to answer.
     expect(h.written).toEqual([]);
+  });
+
+  it('keeps a character cut between two chunks whole, before the handover and after it', async () => {
+    const h = harness();
+    const init = line({ ...initialize(1), params: { ...initialize(1).params, clientInfo: { name: 'Büro ✓', version: '1' } } });
+    const call = line({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'search_jobs', arguments: { q: 'Zürich' } } });
+    const bytes = Buffer.from(init + call + call.replace('"id":2', '"id":3'));
+    // Cut inside the ü of each line: the first before the handover, the others around it.
+    const cuts = [init.indexOf('ü') + 1, Buffer.byteLength(init) + Buffer.byteLength(call.slice(0, call.indexOf('ü'))) + 1, bytes.length - 12];
+    let from = 0;
+    for (const cut of [...cuts, bytes.length]) {
+      h.input.write(bytes.subarray(from, cut));
+      from = cut;
+      await h.flush();
+    }
+    expect(h.written[0]).toMatchObject({ id: 1 });
+    expect(h.fedLines().map((m) => m.params.clientInfo?.name ?? m.params.arguments.q)).toEqual(['Büro ✓', 'Zürich', 'Zürich']);
   });
 
   it('passes an unparseable line on to the SDK, which reports it', async () => {
