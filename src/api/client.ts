@@ -124,7 +124,7 @@ export function buildQuery(query: Query): string {
 interface RawResponse {
   status: number;
   body: string;
-  headers: Headers;
+  headers: Pick<Headers, 'get'>;
 }
 
 /** Envelope schemas, built once per data schema: zod compiles a schema on first use, so a fresh one per call costs every call. */
@@ -136,7 +136,7 @@ function envelopeSchema<T extends z.ZodType>(data: T): ReturnType<typeof envelop
 }
 
 /** The result's `cache` member, present only for a response served from the response cache. */
-const cacheMember = (headers: Headers) => {
+const cacheMember = (headers: Pick<Headers, 'get'>) => {
   const hit = cacheHitOf(headers);
   return hit ? { cache: hit } : {};
 };

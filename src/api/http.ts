@@ -9,7 +9,8 @@ import { ApiError } from './errors.js';
 /** A response whose body has been read whole, as text. */
 export interface TextResponse {
   status: number;
-  headers: Headers;
+  /** Only read, and only with get. */
+  headers: Pick<Headers, 'get'>;
   body: string;
 }
 
@@ -219,7 +220,7 @@ export async function readBodyCapped(response: Response, maxBytes: number, path:
 }
 
 /** The declared Content-Length when it is over `maxBytes`, else undefined. */
-export function declaredOverCap(headers: Headers, maxBytes: number): number | undefined {
+export function declaredOverCap(headers: Pick<Headers, 'get'>, maxBytes: number): number | undefined {
   const declared = Number(headers.get('content-length'));
   return Number.isFinite(declared) && declared > maxBytes ? declared : undefined;
 }

@@ -16,6 +16,7 @@ import { bodyTooLarge, declaredOverCap, formatBytes, type TextFetchLike, type Te
 /** fetch's redirect limit. */
 const MAX_REDIRECTIONS = 20;
 const ACCEPT_ENCODING = 'gzip, br';
+const PROXY_VARIABLES = ['http_proxy', 'HTTP_PROXY', 'https_proxy', 'HTTPS_PROXY'];
 /** Statuses whose responses never have a body (a Response cannot even be built with one). */
 const NULL_BODY = new Set([204, 205, 304]);
 
@@ -23,11 +24,38 @@ const NULL_BODY = new Set([204, 205, 304]);
 // second HTTP stack in memory (about 6 MB of RSS) for two small classes.
 const { Headers, Response } = undici;
 
-function toHeaders(raw: Record<string, string | string[] | undefined>): InstanceType<typeof Headers> {
+type RawHeaders = Record<string, string | string[] | undefined>;
+
+function toHeaders(raw: RawHeaders): InstanceType<typeof Headers> {
   const headers = new Headers();
   for (const [name, value] of Object.entries(raw)) {
     if (Array.isArray(value)) for (const item of value) headers.append(name, item);
     else if (value !== undefined) headers.append(name, value);
+  }
+  return headers;
+}
+
+/**
+ * undici's raw response headers (names lower-cased, a repeated header as an array) read as
+ * Headers.get reads them, without building a Headers object: the client only ever reads a few.
+ */
+function headerReader(raw: RawHeaders): Pick<Headers, 'get'> {
+  return {
+    get(name: string) {
+      const value = raw[name.toLowerCase()];
+      return value === undefined ? null : Array.isArray(value) ? value.join(', ') : value;
+    },
+  };
+}
+
+/** Request headers as the plain lower-cased record undici takes; the client sends a plain record. */
+function requestHeaders(init: RequestInit['headers']): Record<string, string> {
+  const headers: Record<string, string> = { 'accept-encoding': ACCEPT_ENCODING };
+  if (init === undefined) return headers;
+  if (init instanceof Headers || init instanceof globalThis.Headers || Array.isArray(init)) {
+    new Headers(init as ConstructorParameters<typeof Headers>[0]).forEach((value, name) => (headers[name] = value));
+  } else {
+    for (const [name, value] of Object.entries(init)) headers[name.toLowerCase()] = value;
   }
   return headers;
 }
@@ -51,8 +79,8 @@ const ignore = () => {};
  * passes the cap while streaming is destroyed there. `signal` (the request's timeout and
  * cancellation) rejects at once with its reason, even mid-body, and destroys the stream.
  */
-export function readNodeBodyCapped(body: Readable, status: number, headers: InstanceType<typeof Headers>, maxBytes: number, path: string, signal?: AbortSignal): Promise<string> {
-  const declared = declaredOverCap(headers as unknown as globalThis.Headers, maxBytes);
+export function readNodeBodyCapped(body: Readable, status: number, headers: Pick<Headers, 'get'>, maxBytes: number, path: string, signal?: AbortSignal): Promise<string> {
+  const declared = declaredOverCap(headers, maxBytes);
   if (declared !== undefined) {
     body.on('error', ignore).destroy();
     return Promise.reject(bodyTooLarge(status, path, maxBytes, `${formatBytes(declared)} (Content-Length)`, 'refused without reading it'));
@@ -91,12 +119,10 @@ export function readNodeBodyCapped(body: Readable, status: number, headers: Inst
 }
 
 export function buildUndiciFetch(options: UndiciFetchOptions): TextFetchLike {
-  const agent = new undici.EnvHttpProxyAgent({
-    connections: options.connections ?? 64,
-    keepAliveTimeout: 30_000,
-    headersTimeout: options.timeoutMs,
-    bodyTimeout: options.timeoutMs,
-  });
+  const agentOptions = { connections: options.connections ?? 64, keepAliveTimeout: 30_000, headersTimeout: options.timeoutMs, bodyTimeout: options.timeoutMs };
+  // EnvHttpProxyAgent reads the proxy variables once, here, and then parses every request's origin
+  // and checks NO_PROXY for it; with no proxy set it would only ever pick its plain Agent.
+  const agent = PROXY_VARIABLES.some((name) => process.env[name]) ? new undici.EnvHttpProxyAgent(agentOptions) : new undici.Agent(agentOptions);
   const cache = options.cache ?? true;
   // The cache sits inside the redirect handling, so each hop is cached under its own URL.
   const cached = cache === false ? agent : withResponseCache(undici, agent, cache === true ? DEFAULT_CACHE_LIMITS : cache);
@@ -104,33 +130,32 @@ export function buildUndiciFetch(options: UndiciFetchOptions): TextFetchLike {
 
   const send = async (url: string, init: RequestInit) => {
     const target = new URL(url);
-    const headers: Record<string, string> = { 'accept-encoding': ACCEPT_ENCODING };
-    new Headers(init.headers as ConstructorParameters<typeof Headers>[0]).forEach((value, name) => (headers[name] = value));
     const response = await dispatcher.request({
       origin: target.origin,
       path: `${target.pathname}${target.search}`,
       method: 'GET',
-      headers,
+      headers: requestHeaders(init.headers),
       signal: init.signal ?? undefined,
     });
-    const responseHeaders = toHeaders(response.headers);
+    const raw = response.headers as RawHeaders;
+    const headers = headerReader(raw);
     if (NULL_BODY.has(response.statusCode)) {
       await response.body.dump();
-      return { status: response.statusCode, headers: responseHeaders, body: undefined };
+      return { status: response.statusCode, raw, headers, body: undefined };
     }
-    return { status: response.statusCode, headers: responseHeaders, body: decoded(response.body, responseHeaders.get('content-encoding')) };
+    return { status: response.statusCode, raw, headers, body: decoded(response.body, headers.get('content-encoding')) };
   };
 
   const fetch = async (url: string, init: RequestInit) => {
-    const { status, headers, body } = await send(url, init);
+    const { status, raw, body } = await send(url, init);
     const web = body ? (Readable.toWeb(body) as ConstructorParameters<typeof Response>[0]) : null;
     // The same Fetch Response the client reads everywhere; only its type comes from another package.
-    return new Response(web, { status, headers }) as unknown as globalThis.Response;
+    return new Response(web, { status, headers: toHeaders(raw) }) as unknown as globalThis.Response;
   };
   const text = async (url: string, init: RequestInit, maxBytes: number, path: string): Promise<TextResponse> => {
     const { status, headers, body } = await send(url, init);
     const textBody = body ? await readNodeBodyCapped(body, status, headers, maxBytes, path, init.signal ?? undefined) : '';
-    return { status, headers: headers as unknown as globalThis.Headers, body: textBody };
+    return { status, headers, body: textBody };
   };
   return Object.assign(fetch, { text });
 }

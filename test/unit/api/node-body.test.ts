@@ -129,4 +129,23 @@ describe('the production fetch reads bodies without web streams', () => {
     expect(error).toMatchObject({ kind: 'upstream_contract' });
     expect(error.message).toContain('the body is empty');
   });
+
+  it('reads headers as Headers.get does: any case, a repeated header joined; and sends the client headers lower-cased', async () => {
+    let seen: IncomingMessage['headers'] = {};
+    respond = (req, res) => {
+      seen = req.headers;
+      res.setHeader('content-type', 'application/json');
+      res.setHeader('x-repeated', ['a', 'b']);
+      res.end('{}');
+    };
+    const fetch = createUndiciFetch({ timeoutMs: 5000, cache: false });
+    const response = await fetch.text!(`${baseUrl}/x`, { headers: { Accept: 'application/json', 'User-Agent': 'test/1' } }, 1024, '/x');
+    expect(response.headers.get('Content-Type')).toBe('application/json');
+    expect(response.headers.get('x-repeated')).toBe('a, b');
+    expect(response.headers.get('x-absent')).toBeNull();
+    expect(seen).toMatchObject({ accept: 'application/json', 'user-agent': 'test/1', 'accept-encoding': 'gzip, br' });
+    const fromHeaders = await fetch.text!(`${baseUrl}/x`, { headers: new Headers({ 'X-Trace': '1' }) }, 1024, '/x');
+    expect(fromHeaders.status).toBe(200);
+    expect(seen).toMatchObject({ 'x-trace': '1' });
+  });
 });
