@@ -19,6 +19,7 @@ import {
   ListToolsRequestSchema,
   McpError,
   ReadResourceRequestSchema,
+  type CallToolRequest,
   type CallToolResult,
   type LoggingLevel,
   type ProgressToken,
@@ -40,6 +41,16 @@ export interface CreateServerOptions {
   backend: Backend;
   logger?: Logger;
 }
+
+/** What a tools/call needs of the protocol layer: the SDK's request extra has it, and so does the stdio call lane. */
+export interface ToolCallExtra {
+  signal: AbortSignal;
+  sendNotification: (notification: ServerNotification) => Promise<void>;
+  sessionId?: string | undefined;
+}
+
+/** Answers one tools/call: the handler the SDK server runs, for a transport that calls it directly. */
+export type CallTool = (params: CallToolRequest['params'], extra: ToolCallExtra) => Promise<CallToolResult>;
 
 type Notify = (notification: { method: 'notifications/progress'; params: { progressToken: ProgressToken; progress: number; total?: number; message?: string } }) => Promise<void>;
 
@@ -80,7 +91,12 @@ function sharedValidator(): AjvJsonSchemaValidator {
   return validator;
 }
 
-export function createServer({ backend, logger = silentLogger }: CreateServerOptions): Server {
+export function createServer(options: CreateServerOptions): Server {
+  return createServerParts(options).server;
+}
+
+/** The SDK server, and its tools/call handler for transports that answer calls themselves (stdio-calls.ts). */
+export function createServerParts({ backend, logger = silentLogger }: CreateServerOptions): { server: Server; callTool: CallTool } {
   const server = new Server(
     { name: PACKAGE_NAME, title: 'Hiring intelligence (AI and web3 jobs)', version: VERSION },
     { capabilities: { tools: {}, resources: {}, prompts: {}, logging: {}, completions: {} }, instructions: INSTRUCTIONS, jsonSchemaValidator: sharedValidator() },
@@ -93,26 +109,27 @@ export function createServer({ backend, logger = silentLogger }: CreateServerOpt
   // the request, so they travel on the right stream in stateless HTTP and never to another client.
   const isIgnored = (server as unknown as { isMessageIgnored?: (level: LoggingLevel, sessionId?: string) => boolean }).isMessageIgnored;
   const forwardTo =
-    (extra: { sendNotification: (n: ServerNotification) => Promise<void>; sessionId?: string | undefined }): LogSink =>
+    (extra: ToolCallExtra): LogSink =>
     (level, message) => {
       const mcpLevel: LoggingLevel = level === 'warn' ? 'warning' : level;
       if (isIgnored?.call(server, mcpLevel, extra.sessionId)) return;
       extra.sendNotification({ method: 'notifications/message', params: { level: mcpLevel, logger: PACKAGE_NAME, data: message } }).catch(() => {});
     };
 
-  server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
-    const tool = findTool(request.params.name);
-    if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${JSON.stringify(request.params.name)}. Tools: ${TOOLS.map((t) => t.name).join(', ')}`);
+  const callTool: CallTool = async (params, extra) => {
+    const tool = findTool(params.name);
+    if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${JSON.stringify(params.name)}. Tools: ${TOOLS.map((t) => t.name).join(', ')}`);
     const logSink = forwardTo(extra);
-    const progress = progressReporter(request.params._meta?.progressToken, extra.sendNotification as Notify);
+    const progress = progressReporter(params._meta?.progressToken, extra.sendNotification as Notify);
     try {
-      const result = await runTool(tool, request.params.arguments, { client, mode, signal: extra.signal, onWait: progress.onWait, logSink });
+      const result = await runTool(tool, params.arguments, { client, mode, signal: extra.signal, onWait: progress.onWait, logSink });
       if (result.isError) logger.info(`${tool.name} failed: ${String((result.content[0] as { text?: string } | undefined)?.text ?? '').split('\n')[0]}`, undefined, logSink);
       return result;
     } finally {
       progress.stop();
     }
-  });
+  };
+  server.setRequestHandler(CallToolRequestSchema, (request, extra) => callTool(request.params, extra));
 
   server.setRequestHandler(ListResourcesRequestSchema, () => ({ resources: RESOURCES.map((r) => r.resource) }));
   server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({ resourceTemplates: [] }));
@@ -145,5 +162,5 @@ export function createServer({ backend, logger = silentLogger }: CreateServerOpt
     return { completion: { values: values.slice(0, 100), total: values.length, hasMore: false } };
   });
 
-  return server;
+  return { server, callTool };
 }

@@ -1,11 +1,12 @@
 /**
- * The first few hundred milliseconds of a stdio session. A client's first two requests are
- * `initialize` and `tools/list`, whose answers are fixed for a build (static-answers.ts), so they
- * are sent from the recorded copy while the SDK, zod and the tools are not loaded yet. Anything
- * else, or a short idle after those answers, hands the session over to the SDK server: the lines
- * read so far are replayed to it in order (an answered initialize included, under a private id
- * whose reply is dropped, so the SDK learns the client's capabilities), and from then on stdin
- * flows to the SDK's own stdio transport untouched.
+ * What reads stdin in a stdio session. For its first few hundred milliseconds: a client's first
+ * two requests are `initialize` and `tools/list`, whose answers are fixed for a build
+ * (static-answers.ts), so they are sent from the recorded copy while the SDK, zod and the tools are
+ * not loaded yet. Anything else, or a short idle after those answers, hands the session over to
+ * the SDK server: the lines read so far are replayed to it in order (an answered initialize
+ * included, under a private id whose reply is dropped, so the SDK learns the client's
+ * capabilities). From then on each line is offered to the call lane (stdio-calls.ts), when the
+ * connection has one, and whatever it does not take goes on to the SDK's own stdio transport.
  */
 import { EventEmitter } from 'node:events';
 import type { Readable } from 'node:stream';
@@ -29,13 +30,19 @@ export class Feed extends EventEmitter {
   }
 }
 
+export type Taker = (message: unknown) => boolean;
+
 export interface StdioFrontOptions {
   input: Readable;
   /** Writes one protocol line (with its newline) to the client. */
   write(line: string): void;
-  answers: StaticAnswers;
-  /** Loads the SDK server and connects it to `feed`; must drop any reply whose id is REPLAY_ID. */
-  connect(feed: Feed): Promise<void>;
+  /** The recorded answers; without them the session is handed over at once. */
+  answers: StaticAnswers | undefined;
+  /**
+   * Loads the SDK server and connects it to `feed`; must drop any reply whose id is REPLAY_ID. May
+   * return a taker, offered every later message first: true means it handled the message.
+   */
+  connect(feed: Feed): Promise<Taker | void>;
   onError(error: unknown): void;
   idleMs?: number;
 }
@@ -45,6 +52,7 @@ export class StdioFront {
   private pending: Buffer = Buffer.alloc(0);
   private readonly queued: string[] = [];
   private feed: Feed | undefined;
+  private take: Taker | undefined;
   private handover: Promise<void> | undefined;
   private idleTimer: NodeJS.Timeout | undefined;
   private readonly onData = (chunk: Buffer | string) => this.receive(chunk);
@@ -53,6 +61,7 @@ export class StdioFront {
 
   start(): void {
     this.options.input.on('data', this.onData);
+    if (!this.options.answers) this.handOver().catch((error: unknown) => this.options.onError(error));
   }
 
   /** Hands over to the SDK (once); resolves when every line read so far has been passed on. */
@@ -64,17 +73,19 @@ export class StdioFront {
 
   private async connectSdk(): Promise<void> {
     const feed = new Feed();
-    await this.options.connect(feed);
-    for (const line of this.queued.splice(0)) feed.emit('data', Buffer.from(`${line}\n`));
-    // From here on every byte goes to the SDK's transport as it arrives, the unfinished line first.
-    if (this.pending.length > 0) feed.emit('data', this.pending);
-    this.pending = Buffer.alloc(0);
+    this.take = (await this.options.connect(feed)) ?? undefined;
     this.feed = feed;
+    for (const line of this.queued.splice(0)) this.pass(line);
+    // From here on every byte goes on as it arrives, the unfinished line first.
+    if (!this.take && this.pending.length > 0) {
+      feed.emit('data', this.pending);
+      this.pending = Buffer.alloc(0);
+    }
   }
 
   private receive(chunk: Buffer | string): void {
     const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
-    if (this.feed) {
+    if (this.feed && !this.take) {
       this.feed.emit('data', bytes);
       return;
     }
@@ -83,18 +94,23 @@ export class StdioFront {
     while ((newline = this.pending.indexOf(0x0a)) >= 0) {
       const line = this.pending.toString('utf8', 0, newline).replace(/\r$/, '');
       this.pending = this.pending.subarray(newline + 1);
-      this.line(line);
+      if (this.feed) this.pass(line);
+      else this.line(line);
     }
   }
 
-  private line(line: string): void {
-    let message: unknown;
-    try {
-      message = JSON.parse(line);
-    } catch {
-      message = undefined; // the SDK's transport reports unparseable lines; pass it on unchanged
+  /** After the handover: the taker's if it takes the message, else the SDK's. */
+  private pass(line: string): void {
+    if (this.take) {
+      const message = parse(line);
+      if (message !== undefined && this.take(message)) return;
     }
-    const reply = this.handover ? undefined : staticReply(message, this.options.answers);
+    this.feed!.emit('data', Buffer.from(`${line}\n`));
+  }
+
+  private line(line: string): void {
+    const message = parse(line);
+    const reply = this.handover || !this.options.answers ? undefined : staticReply(message, this.options.answers);
     if (!reply) {
       this.queued.push(line);
       // A notification needs no answer, so it waits for the handover; a request starts it now.
@@ -106,5 +122,13 @@ export class StdioFront {
     if (reply.kind === 'initialize') this.queued.push(JSON.stringify({ ...(message as object), id: REPLAY_ID }));
     clearTimeout(this.idleTimer);
     this.idleTimer = setTimeout(() => this.handOver().catch((error: unknown) => this.options.onError(error)), this.options.idleMs ?? IDLE_HANDOVER_MS);
+  }
+}
+
+function parse(line: string): unknown {
+  try {
+    return JSON.parse(line);
+  } catch {
+    return undefined; // the SDK's transport reports unparseable lines; pass it on unchanged
   }
 }

@@ -5,8 +5,9 @@
  *
  * Start-up imports nothing heavy: initialize and tools/list are answered from the answers recorded
  * at build time (stdio-front.ts) while the SDK server, the API client and their zod schemas are
- * not loaded yet; without them (running from sources) all of it is loaded first and the SDK server
- * answers everything.
+ * not loaded yet; without them (running from sources) all of it is loaded at once. After that,
+ * tools/call requests are answered by the call lane (stdio-calls.ts) and everything else by the
+ * SDK server.
  */
 import type { Readable, Writable } from 'node:stream';
 import { format } from 'node:util';
@@ -15,6 +16,7 @@ import type { Backend } from '../backend.js';
 import type { Logger } from '../log.js';
 import { loadStaticAnswers, type StaticAnswers } from '../mcp/static-answers.js';
 import { VERSION } from '../version.js';
+import type { StdioCalls } from './stdio-calls.js';
 import { REPLAY_ID, StdioFront, type Feed } from './stdio-front.js';
 
 /** The protocol's own way out to stdout: what the SDK's stdio transport and the fast start write with. */
@@ -53,24 +55,34 @@ export function guardStdout(): ProtocolOut {
 /** Builds the backend, or loads what builds it; called once, when the SDK server is loaded. */
 export type LoadBackend = () => Backend | Promise<Backend>;
 
-/** Loads the SDK server and connects it, reading `input` and writing `output`; replies to REPLAY_ID are dropped. */
-async function connectSdk(loadBackend: LoadBackend, logger: Logger, input: Readable | Feed, output: ProtocolOut): Promise<Server> {
-  const [{ StdioServerTransport }, { createServer }, backend] = await Promise.all([import('@modelcontextprotocol/sdk/server/stdio.js'), import('../server.js'), loadBackend()]);
-  const server = createServer({ backend, logger });
+/**
+ * Loads the SDK server and connects it, reading `feed` and writing `output`; replies to REPLAY_ID
+ * are dropped. tools/call requests are answered by the call lane, which runs the server's own
+ * handler; everything else reaches the SDK server.
+ */
+async function connectSdk(loadBackend: LoadBackend, logger: Logger, feed: Feed, output: ProtocolOut): Promise<{ server: Server; calls: StdioCalls }> {
+  const [{ StdioServerTransport }, { createServerParts }, { StdioCalls }, backend] = await Promise.all([
+    import('@modelcontextprotocol/sdk/server/stdio.js'),
+    import('../server.js'),
+    import('./stdio-calls.js'),
+    loadBackend(),
+  ]);
+  const { server, callTool } = createServerParts({ backend, logger });
   // The transport reads with on/off('data' | 'error') and pause, and writes with write and
   // once('drain'): a Feed and a ProtocolOut are all of that, without a stream in between.
-  const transport = new StdioServerTransport(input as Readable, output as unknown as Writable);
+  const transport = new StdioServerTransport(feed as unknown as Readable, output as unknown as Writable);
   const send = transport.send.bind(transport);
   // The replayed initialize was answered already, from the recorded answers.
   transport.send = (message) => ('id' in message && message.id === REPLAY_ID && !('method' in message) ? Promise.resolve() : send(message));
   await server.connect(transport);
+  const calls = new StdioCalls({ callTool, notify: (notification, relatedRequestId) => server.notification(notification, { relatedRequestId }), write: (line) => output.write(line) });
   logger.info(`stdio server ready (${backend.mode === 'offline' ? 'offline snapshot' : backend.baseUrl})`);
-  return server;
+  return { server, calls };
 }
 
 export async function runStdio(loadBackend: LoadBackend, logger: Logger, answers: StaticAnswers | undefined = loadStaticAnswers(VERSION)): Promise<void> {
   const protocolOut = guardStdout();
-  let server: Server | undefined;
+  let connected: { server: Server; calls: StdioCalls } | undefined;
   let closing = false;
   const shutdown = (why: string) => {
     if (closing) return;
@@ -79,7 +91,8 @@ export async function runStdio(loadBackend: LoadBackend, logger: Logger, answers
     // Exit promptly: open keep-alive sockets or a pending Retry-After wait must not hold the process.
     const force = setTimeout(() => process.exit(0), 500);
     force.unref();
-    void (server?.close() ?? Promise.resolve()).finally(() => {
+    connected?.calls.abortAll(new Error('the stdio session closed'));
+    void (connected?.server.close() ?? Promise.resolve()).finally(() => {
       protocolOut.flush(() => process.exit(0));
     });
   };
@@ -87,17 +100,15 @@ export async function runStdio(loadBackend: LoadBackend, logger: Logger, answers
   process.stdin.on('close', () => shutdown('stdin closed'));
   process.on('SIGINT', () => shutdown('SIGINT'));
   process.on('SIGTERM', () => shutdown('SIGTERM'));
-  if (!answers) {
-    server = await connectSdk(loadBackend, logger, process.stdin, protocolOut);
-    return;
-  }
+  // Without recorded answers (running from sources) the front hands over at once.
   const front = new StdioFront({
     input: process.stdin,
     write: (line) => protocolOut.write(line),
     answers,
     connect: async (feed) => {
-      server = await connectSdk(loadBackend, logger, feed, protocolOut);
+      connected = await connectSdk(loadBackend, logger, feed, protocolOut);
       logger.debug('SDK server loaded');
+      return (message) => connected!.calls.take(message);
     },
     onError: (error) => {
       logger.error(`could not load the MCP server: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
@@ -105,5 +116,5 @@ export async function runStdio(loadBackend: LoadBackend, logger: Logger, answers
     },
   });
   front.start();
-  logger.info('stdio server started (initialize and tools/list answered from the recorded answers)');
+  logger.info(answers ? 'stdio server started (initialize and tools/list answered from the recorded answers)' : 'stdio server started');
 }

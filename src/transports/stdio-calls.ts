@@ -1,0 +1,105 @@
+/**
+ * tools/call over stdio without the SDK's per-request machinery. The profile of a warm get_job put
+ * about 70 µs of its CPU in the SDK's Protocol layer (zod checks of every incoming message, twice of
+ * the request and once of the result, and the request's closures and promise chain), a seventh of
+ * the whole call; tools/call is nearly all of a session's traffic.
+ *
+ * Only a plain, well-formed call is taken here: JSON-RPC 2.0, an integer or string id not already
+ * running here, a string tool name, arguments that are an object if present, and `_meta` with at
+ * most a progress token. Anything else (other methods, malformed params, task requests, other
+ * `_meta`) goes to the SDK server, which answers it as before. What the SDK does for a call is
+ * done the same way here: the call runs the very handler the SDK server runs (server.ts), its
+ * notifications go out through the SDK server, a thrown error becomes the same JSON-RPC error, and
+ * a notifications/cancelled for a call running here aborts it and its answer is not sent.
+ */
+import type { RequestId, ServerNotification } from '@modelcontextprotocol/sdk/types.js';
+import type { CallTool } from '../server.js';
+
+export interface StdioCallsOptions {
+  callTool: CallTool;
+  /** Sends a notification tied to the request `relatedRequestId` (the SDK server's notification()). */
+  notify(notification: ServerNotification, relatedRequestId: RequestId): Promise<void>;
+  /** Writes one protocol line (with its newline) to the client. */
+  write(line: string): void;
+}
+
+type JsonObject = Record<string, unknown>;
+
+const isObject = (value: unknown): value is JsonObject => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isRequestId = (value: unknown): value is RequestId => typeof value === 'string' || Number.isSafeInteger(value);
+
+/** The params of a call this lane takes, as the SDK's CallToolRequestSchema would accept them. */
+function isPlainCall(params: unknown): params is { name: string; arguments?: JsonObject; _meta?: { progressToken?: string | number } } {
+  if (!isObject(params) || typeof params.name !== 'string') return false;
+  for (const key in params) if (key !== 'name' && key !== 'arguments' && key !== '_meta') return false;
+  if (params.arguments !== undefined && !isObject(params.arguments)) return false;
+  const meta = params._meta;
+  if (meta === undefined) return true;
+  if (!isObject(meta)) return false;
+  for (const key in meta) if (key !== 'progressToken') return false;
+  return meta.progressToken === undefined || typeof meta.progressToken === 'string' || typeof meta.progressToken === 'number';
+}
+
+export class StdioCalls {
+  private readonly running = new Map<RequestId, AbortController>();
+
+  constructor(private readonly options: StdioCallsOptions) {}
+
+  /** Calls running here. */
+  get size(): number {
+    return this.running.size;
+  }
+
+  /** Handles `message` when it is a call, or the cancellation of a call, this lane takes; false leaves it to the SDK. */
+  take(message: unknown): boolean {
+    if (!isObject(message) || message.jsonrpc !== '2.0') return false;
+    if (message.method === 'notifications/cancelled' && !('id' in message)) return this.cancel(message.params);
+    if (message.method !== 'tools/call' || !isRequestId(message.id) || this.running.has(message.id) || !isPlainCall(message.params)) return false;
+    this.run(message.id, message.params);
+    return true;
+  }
+
+  /** Aborts every call running here (the session is closing); none of them is answered. */
+  abortAll(reason: unknown): void {
+    for (const controller of this.running.values()) controller.abort(reason);
+  }
+
+  private cancel(params: unknown): boolean {
+    if (!isObject(params) || !isRequestId(params.requestId)) return false;
+    const controller = this.running.get(params.requestId);
+    if (!controller) return false;
+    controller.abort(params.reason);
+    return true;
+  }
+
+  private run(id: RequestId, params: Parameters<CallTool>[0]): void {
+    const controller = new AbortController();
+    const { signal } = controller;
+    this.running.set(id, controller);
+    const extra = {
+      signal,
+      sendNotification: (notification: ServerNotification) => (signal.aborted ? Promise.resolve() : this.options.notify(notification, id)),
+    };
+    const answer = (reply: object) => {
+      if (!signal.aborted) this.options.write(`${JSON.stringify(reply)}\n`);
+    };
+    // Started inside the promise chain, so a synchronous throw becomes an error answer too; a call
+    // cancelled before it starts is not started.
+    Promise.resolve()
+      .then(() => (signal.aborted ? Promise.reject(signal.reason) : this.options.callTool(params, extra)))
+      .then(
+        (result) => answer({ result, jsonrpc: '2.0', id }),
+        (error: { code?: unknown; message?: string; data?: unknown }) =>
+          answer({
+            jsonrpc: '2.0',
+            id,
+            error: { code: Number.isSafeInteger(error?.code) ? error.code : -32603, message: error?.message ?? 'Internal error', ...(error?.data !== undefined && { data: error.data }) },
+          }),
+      )
+      // A failed write to stdout is the stdio server's to notice (the pipe is gone); nothing to answer.
+      .catch(() => {})
+      .finally(() => {
+        if (this.running.get(id) === controller) this.running.delete(id);
+      });
+  }
+}
