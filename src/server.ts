@@ -8,6 +8,7 @@
  */
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv-provider.js';
+import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
 import {
   CallToolRequestSchema,
   CompleteRequestSchema,
@@ -80,16 +81,17 @@ function progressReporter(token: ProgressToken | undefined, notify: Notify) {
   };
 }
 
-let validator: AjvJsonSchemaValidator | undefined;
+let ajv: AjvJsonSchemaValidator | undefined;
 /**
- * One JSON Schema validator for the process. The SDK builds a new Ajv instance for every Server it
- * constructs unless given one, and HTTP mode constructs a Server per request: the profile showed
- * Ajv's setup (addRule, addKeyword, schema traversal) at about 100 µs of every HTTP call.
+ * The SDK server's JSON Schema validator, built on first use. The server only needs one to check
+ * what a client answers to elicitation, which this server never asks for, yet the SDK builds an Ajv
+ * instance (rules, keywords, meta-schemas) for every Server it constructs unless given a validator:
+ * about 100 µs of every HTTP call, where each request has its own Server, and a few MB of heap in
+ * every process.
  */
-function sharedValidator(): AjvJsonSchemaValidator {
-  validator ??= new AjvJsonSchemaValidator();
-  return validator;
-}
+const lazyValidator: jsonSchemaValidator = {
+  getValidator: (schema) => (ajv ??= new AjvJsonSchemaValidator()).getValidator(schema),
+};
 
 export function createServer(options: CreateServerOptions): Server {
   return createServerParts(options).server;
@@ -99,7 +101,7 @@ export function createServer(options: CreateServerOptions): Server {
 export function createServerParts({ backend, logger = silentLogger }: CreateServerOptions): { server: Server; callTool: CallTool } {
   const server = new Server(
     { name: PACKAGE_NAME, title: 'Hiring intelligence (AI and web3 jobs)', version: VERSION },
-    { capabilities: { tools: {}, resources: {}, prompts: {}, logging: {}, completions: {} }, instructions: INSTRUCTIONS, jsonSchemaValidator: sharedValidator() },
+    { capabilities: { tools: {}, resources: {}, prompts: {}, logging: {}, completions: {} }, instructions: INSTRUCTIONS, jsonSchemaValidator: lazyValidator },
   );
   const { client, mode } = backend;
 
