@@ -111,7 +111,7 @@ class FromNetwork implements Handler {
 const fromNetwork: Dispatcher.DispatcherComposeInterceptor = (dispatch) => (options, handler) => dispatch(options, new FromNetwork(handler));
 
 /** The dispatcher with the cache interceptor composed onto it (see FromNetwork for what reaches it). */
-export function withResponseCache(undici: { cacheStores: typeof cacheStores; interceptors: typeof interceptors }, dispatcher: Dispatcher, limits: CacheLimits = DEFAULT_CACHE_LIMITS): Dispatcher {
+export function withResponseCache(undici: { cacheStores: Pick<typeof cacheStores, 'MemoryCacheStore'>; interceptors: Pick<typeof interceptors, 'cache'> }, dispatcher: Dispatcher, limits: CacheLimits = DEFAULT_CACHE_LIMITS): Dispatcher {
   const store = markingStore(new undici.cacheStores.MemoryCacheStore(limits));
   // 'shared': HTTP mode answers many clients from one cache, so `private` responses stay out of it.
   return dispatcher.compose(fromNetwork).compose(undici.interceptors.cache({ store, methods: ['GET'], type: 'shared' }));

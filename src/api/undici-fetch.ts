@@ -9,9 +9,10 @@
  */
 import { pipeline, Readable } from 'node:stream';
 import { createBrotliDecompress, createGunzip } from 'node:zlib';
-import * as undici from 'undici';
+import type * as Undici from 'undici';
 import { DEFAULT_CACHE_LIMITS, withResponseCache } from './cache.js';
 import { bodyTooLarge, declaredOverCap, formatBytes, type TextFetchLike, type TextResponse, type UndiciFetchOptions } from './http.js';
+import { Agent, cacheStores, interceptors, loadEnvHttpProxyAgent, loadUndici, request } from './undici-parts.js';
 
 /** fetch's redirect limit. */
 const MAX_REDIRECTIONS = 20;
@@ -20,14 +21,12 @@ const PROXY_VARIABLES = ['http_proxy', 'HTTP_PROXY', 'https_proxy', 'HTTPS_PROXY
 /** Statuses whose responses never have a body (a Response cannot even be built with one). */
 const NULL_BODY = new Set([204, 205, 304]);
 
-// undici's own Response and Headers, not the globals: those load Node's bundled copy of undici, a
-// second HTTP stack in memory (about 6 MB of RSS) for two small classes.
-const { Headers, Response } = undici;
-
 type RawHeaders = Record<string, string | string[] | undefined>;
 
-function toHeaders(raw: RawHeaders): InstanceType<typeof Headers> {
-  const headers = new Headers();
+// undici's own Headers, not the global one: that loads Node's bundled copy of undici, a second
+// HTTP stack in memory (about 6 MB of RSS) for one small class.
+function toHeaders(raw: RawHeaders): Undici.Headers {
+  const headers = new (loadUndici().Headers)();
   for (const [name, value] of Object.entries(raw)) {
     if (Array.isArray(value)) for (const item of value) headers.append(name, item);
     else if (value !== undefined) headers.append(name, value);
@@ -52,10 +51,12 @@ function headerReader(raw: RawHeaders): Pick<Headers, 'get'> {
 function requestHeaders(init: RequestInit['headers']): Record<string, string> {
   const headers: Record<string, string> = { 'accept-encoding': ACCEPT_ENCODING };
   if (init === undefined) return headers;
-  if (init instanceof Headers || init instanceof globalThis.Headers || Array.isArray(init)) {
-    new Headers(init as ConstructorParameters<typeof Headers>[0]).forEach((value, name) => (headers[name] = value));
+  if (Array.isArray(init)) {
+    for (const [name, value] of init) headers[name!.toLowerCase()] = value!;
+  } else if (typeof (init as Headers).forEach === 'function') {
+    (init as Headers).forEach((value, name) => (headers[name.toLowerCase()] = value));
   } else {
-    for (const [name, value] of Object.entries(init)) headers[name.toLowerCase()] = value;
+    for (const [name, value] of Object.entries(init as Record<string, string>)) headers[name.toLowerCase()] = value;
   }
   return headers;
 }
@@ -122,15 +123,15 @@ export function buildUndiciFetch(options: UndiciFetchOptions): TextFetchLike {
   const agentOptions = { connections: options.connections ?? 64, keepAliveTimeout: 30_000, headersTimeout: options.timeoutMs, bodyTimeout: options.timeoutMs };
   // EnvHttpProxyAgent reads the proxy variables once, here, and then parses every request's origin
   // and checks NO_PROXY for it; with no proxy set it would only ever pick its plain Agent.
-  const agent = PROXY_VARIABLES.some((name) => process.env[name]) ? new undici.EnvHttpProxyAgent(agentOptions) : new undici.Agent(agentOptions);
+  const agent = PROXY_VARIABLES.some((name) => process.env[name]) ? new (loadEnvHttpProxyAgent())(agentOptions) : new Agent(agentOptions);
   const cache = options.cache ?? true;
   // The cache sits inside the redirect handling, so each hop is cached under its own URL.
-  const cached = cache === false ? agent : withResponseCache(undici, agent, cache === true ? DEFAULT_CACHE_LIMITS : cache);
-  const dispatcher = cached.compose(undici.interceptors.redirect({ maxRedirections: MAX_REDIRECTIONS }));
+  const cached = cache === false ? agent : withResponseCache({ cacheStores, interceptors }, agent, cache === true ? DEFAULT_CACHE_LIMITS : cache);
+  const dispatcher = cached.compose(interceptors.redirect({ maxRedirections: MAX_REDIRECTIONS }));
 
   const send = async (url: string, init: RequestInit) => {
     const target = new URL(url);
-    const response = await dispatcher.request({
+    const response = await request(dispatcher, {
       origin: target.origin,
       path: `${target.pathname}${target.search}`,
       method: 'GET',
@@ -148,6 +149,7 @@ export function buildUndiciFetch(options: UndiciFetchOptions): TextFetchLike {
 
   const fetch = async (url: string, init: RequestInit) => {
     const { status, raw, body } = await send(url, init);
+    const { Response } = loadUndici();
     const web = body ? (Readable.toWeb(body) as ConstructorParameters<typeof Response>[0]) : null;
     // The same Fetch Response the client reads everywhere; only its type comes from another package.
     return new Response(web, { status, headers: toHeaders(raw) }) as unknown as globalThis.Response;
