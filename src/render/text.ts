@@ -8,14 +8,19 @@
 // controls, soft hyphen, BOM, tag characters), line/paragraph separators, and noncharacters.
 const UNSAFE = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u2028\u2029\uFFF9-\uFFFB\uFFFE\uFFFF]|\p{Cf}/gu;
 
+// Most upstream text is plain ASCII, which the Unicode-aware patterns above and below would return
+// unchanged; one quick test skips them (a 20-job page runs oneLine about 160 times).
+const PRINTABLE_ASCII = /^[\t\n\x20-\x7E]*$/;
+const ASCII_ONE_LINE = /^(?:[!-~]+ )*[!-~]+$/;
+
 /** Removes control and invisible characters; keeps tabs and newlines. */
 export function sanitize(text: string): string {
-  return text.replace(UNSAFE, '');
+  return PRINTABLE_ASCII.test(text) ? text : text.replace(UNSAFE, '');
 }
 
 /** Sanitizes, folds whitespace to one line, and cuts to `max` characters with an ellipsis. */
 export function oneLine(text: string, max = 160): string {
-  const folded = sanitize(text).replace(/\s+/g, ' ').trim();
+  const folded = ASCII_ONE_LINE.test(text) ? text : sanitize(text).replace(/\s+/g, ' ').trim();
   return folded.length > max ? `${folded.slice(0, max - 1)}…` : folded;
 }
 

@@ -1,0 +1,36 @@
+/**
+ * sanitize and oneLine skip their Unicode-aware patterns for plain ASCII. Whatever the input, the
+ * answer must be what the full patterns give.
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { oneLine, sanitize } from '../../../src/render/text.js';
+
+const UNSAFE = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u2028\u2029\uFFF9-\uFFFB\uFFFE\uFFFF]|\p{Cf}/gu;
+const fullSanitize = (text: string) => text.replace(UNSAFE, '');
+const fullOneLine = (text: string, max: number) => {
+  const folded = fullSanitize(text).replace(/\s+/g, ' ').trim();
+  return folded.length > max ? `${folded.slice(0, max - 1)}…` : folded;
+};
+
+// Mostly the characters that decide between the two paths: ASCII words, spaces, tabs, newlines,
+// controls, zero-width and bidi characters, non-breaking spaces and other letters.
+const tricky = fc.string({ unit: fc.constantFrom('a', 'Z', '7', '-', ' ', '  ', '\t', '\n', '\r', '\u0000', '\u001b', '\u007f', '\u0085', '\u00a0', '\u200b', '\u202e', '\u2028', '\ufeff', 'é', '£', '–', '漢'), maxLength: 40 });
+const text = fc.oneof(tricky, fc.string({ maxLength: 40 }), fc.string({ unit: 'binary', maxLength: 40 }));
+
+describe('the ASCII fast path', () => {
+  it('sanitize gives what the full pattern gives', () => {
+    fc.assert(fc.property(text, (value) => sanitize(value) === fullSanitize(value)), { numRuns: 3000, seed: 42 });
+  });
+
+  it('oneLine gives what the full patterns give, at any length limit', () => {
+    fc.assert(fc.property(text, fc.integer({ min: 1, max: 50 }), (value, max) => oneLine(value, max) === fullOneLine(value, max)), { numRuns: 3000, seed: 42 });
+  });
+
+  it('keeps plain ASCII as it is, and still cleans what only looks plain', () => {
+    expect(oneLine('Staff ML Engineer')).toBe('Staff ML Engineer');
+    expect(oneLine(' Staff  ML\tEngineer ')).toBe('Staff ML Engineer');
+    expect(oneLine('Staff\u200bML')).toBe('StaffML');
+    expect(sanitize('a\u0007b\nc')).toBe('ab\nc');
+  });
+});
