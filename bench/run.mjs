@@ -51,7 +51,7 @@ try {
   log('warm latency');
   const warm = await warmLatency({ upstream: upstream.url, direct, ids, allIds, ...plan.warm });
   log('cache hits');
-  const cache = await cacheHits({ upstream: upstream.url, direct, ids, iterations: plan.cache });
+  const cache = await cacheHits({ upstream: upstream.url, direct, ids, iterations: plan.cache, warmup: plan.warm.warmup });
   log('throughput');
   const tput = await throughput({ upstream: upstream.url, direct, ids, httpUrl: http?.url, dispatcher, fetch, levels: [8, 32], ...plan.tput });
   log('RSS after calls');
