@@ -44,12 +44,27 @@ export interface StdioFrontOptions {
    */
   connect(feed: Feed): Promise<Taker | void>;
   onError(error: unknown): void;
+  /** Told when a line longer than MAX_LINE_BYTES was dropped unread. */
+  onOversize?(bytes: number): void;
   idleMs?: number;
 }
 
+/**
+ * The longest line read, as the SDK's own stdio transport allows. A longer one is dropped up to its
+ * newline, and the session goes on: holding it would let one message take all the memory.
+ */
+export const MAX_LINE_BYTES = 10 * 1024 * 1024;
+
 export class StdioFront {
-  /** Bytes of the unfinished line: split only at newlines, so a character cut between chunks stays whole. */
-  private pending: Buffer = Buffer.alloc(0);
+  /**
+   * The chunks of the unfinished line, joined only when its newline arrives: lines are split at
+   * newline bytes, so a character cut between chunks stays whole, and a long line arriving in many
+   * chunks is copied once, not once per chunk.
+   */
+  private held: Buffer[] = [];
+  private heldBytes = 0;
+  /** Skipping the rest of an oversized line, up to its newline. */
+  private dropping = 0;
   private readonly queued: string[] = [];
   private feed: Feed | undefined;
   private take: Taker | undefined;
@@ -77,26 +92,50 @@ export class StdioFront {
     this.feed = feed;
     for (const line of this.queued.splice(0)) this.pass(line);
     // From here on every byte goes on as it arrives, the unfinished line first.
-    if (!this.take && this.pending.length > 0) {
-      feed.emit('data', this.pending);
-      this.pending = Buffer.alloc(0);
+    if (!this.take && this.held.length > 0) {
+      feed.emit('data', Buffer.concat(this.held));
+      this.held = [];
+      this.heldBytes = 0;
     }
   }
 
   private receive(chunk: Buffer | string): void {
-    const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+    let bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
     if (this.feed && !this.take) {
       this.feed.emit('data', bytes);
       return;
     }
-    this.pending = this.pending.length === 0 ? bytes : Buffer.concat([this.pending, bytes]);
     let newline: number;
-    while ((newline = this.pending.indexOf(0x0a)) >= 0) {
-      const line = this.pending.toString('utf8', 0, newline).replace(/\r$/, '');
-      this.pending = this.pending.subarray(newline + 1);
-      if (this.feed) this.pass(line);
-      else this.line(line);
+    while ((newline = bytes.indexOf(0x0a)) >= 0) {
+      const end = this.heldBytes + newline;
+      if (this.dropping > 0 || end > MAX_LINE_BYTES) this.dropped(this.dropping + end);
+      else {
+        const line = this.held.length === 0 ? bytes.toString('utf8', 0, newline) : Buffer.concat([...this.held, bytes.subarray(0, newline)]).toString('utf8');
+        this.held = [];
+        this.heldBytes = 0;
+        if (this.feed) this.pass(line.replace(/\r$/, ''));
+        else this.line(line.replace(/\r$/, ''));
+      }
+      bytes = bytes.subarray(newline + 1);
     }
+    if (bytes.length === 0) return;
+    if (this.dropping > 0) this.dropping += bytes.length;
+    else if (this.heldBytes + bytes.length > MAX_LINE_BYTES) {
+      this.dropping = this.heldBytes + bytes.length;
+      this.held = [];
+      this.heldBytes = 0;
+    } else {
+      this.held.push(bytes);
+      this.heldBytes += bytes.length;
+    }
+  }
+
+  /** An oversized line has ended: reported once, with its length. */
+  private dropped(lineBytes: number): void {
+    this.dropping = 0;
+    this.held = [];
+    this.heldBytes = 0;
+    this.options.onOversize?.(lineBytes);
   }
 
   /** After the handover: the taker's if it takes the message, else the SDK's. */

@@ -17,7 +17,7 @@ import type { Logger } from '../log.js';
 import { loadStaticAnswers, type StaticAnswers } from '../mcp/static-answers.js';
 import { VERSION } from '../version.js';
 import type { StdioCalls } from './stdio-calls.js';
-import { REPLAY_ID, StdioFront, type Feed } from './stdio-front.js';
+import { MAX_LINE_BYTES, REPLAY_ID, StdioFront, type Feed } from './stdio-front.js';
 
 /** The protocol's own way out to stdout: what the SDK's stdio transport and the fast start write with. */
 export interface ProtocolOut {
@@ -110,6 +110,7 @@ export async function runStdio(loadBackend: LoadBackend, logger: Logger, answers
       logger.debug('SDK server loaded');
       return (message) => connected!.calls.take(message);
     },
+    onOversize: (bytes) => logger.warn(`dropped a message of ${bytes} bytes from stdin, over the ${MAX_LINE_BYTES}-byte limit; it cannot be answered`),
     onError: (error) => {
       logger.error(`could not load the MCP server: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
       process.exit(1);

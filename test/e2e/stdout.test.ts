@@ -1,6 +1,7 @@
 /**
  * stdout is the protocol channel: a raw session that exercises every tool, every error path,
- * prompts, resources, logging and a malformed line must produce nothing on stdout but JSON-RPC,
+ * prompts, resources, logging, a malformed line and an oversized one must produce nothing on
+ * stdout but JSON-RPC,
  * and closing stdin must end the process within a second.
  */
 import { spawn } from 'node:child_process';
@@ -60,6 +61,8 @@ describe('stdio session transcript', () => {
     send('completion/complete', { ref: { type: 'ref/prompt', name: 'research_role_market' }, argument: { name: 'domain', value: 'a' } });
     send('ping');
     child.stdin.write('this is not json\n');
+    // A line over the 10 MB limit is dropped unread, and the session goes on.
+    child.stdin.write(`${'x'.repeat(12 * 1024 * 1024)}\n`);
     send('no/such/method');
     await waitFor(id);
 
@@ -87,6 +90,7 @@ describe('stdio session transcript', () => {
     const badArgs = byId.get(2 + calls.length)!;
     expect(JSON.stringify(badArgs.result)).toMatch(/invalid_argument: per_page: must be a number/);
     expect(stderr).toMatch(/\[service-mcp\] debug: GET \/api\/public\/v1/);
+    expect(stderr).toMatch(/warn: dropped a message of 12582912 bytes from stdin, over the 10485760-byte limit/);
   });
 });
 

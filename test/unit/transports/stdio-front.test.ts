@@ -6,7 +6,7 @@ import { PassThrough } from 'node:stream';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { precomputeStaticAnswers } from '../../../src/mcp/precompute.js';
 import { loadStaticAnswers, staticReply, type StaticAnswers } from '../../../src/mcp/static-answers.js';
-import { Feed, REPLAY_ID, StdioFront } from '../../../src/transports/stdio-front.js';
+import { Feed, MAX_LINE_BYTES, REPLAY_ID, StdioFront, type Taker } from '../../../src/transports/stdio-front.js';
 
 let answers: StaticAnswers;
 beforeAll(async () => {
@@ -18,12 +18,14 @@ const initialize = (id: number | string, protocolVersion = '2025-06-18') => ({ j
 const line = (message: unknown) => `${JSON.stringify(message)}\n`;
 
 /** A front over a fake stdin; `fed` collects what the SDK side would read after the handover. */
-function harness(idleMs = 10_000) {
+function harness(idleMs = 10_000, take?: Taker) {
   const input = new PassThrough();
   const written: unknown[] = [];
   const chunks: unknown[] = [];
+  const oversized: number[] = [];
   const connect = vi.fn(async (feed: Feed) => {
     feed.on('data', (chunk: unknown) => chunks.push(chunk));
+    return take;
   });
   // The SDK's transport concatenates what it is fed as Buffers, and decodes only whole lines.
   const fedRaw = () => {
@@ -31,10 +33,10 @@ function harness(idleMs = 10_000) {
     return Buffer.concat(chunks as Buffer[]).toString('utf8');
   };
   const errors: unknown[] = [];
-  const front = new StdioFront({ input, write: (text) => written.push(JSON.parse(text)), answers, connect, onError: (e) => errors.push(e), idleMs });
+  const front = new StdioFront({ input, write: (text) => written.push(JSON.parse(text)), answers, connect, onError: (e) => errors.push(e), onOversize: (bytes) => oversized.push(bytes), idleMs });
   front.start();
   const flush = () => new Promise<void>((resolve) => setImmediate(resolve));
-  return { input, written, fedLines: () => fedRaw().split('\n').filter(Boolean).map((l) => JSON.parse(l)), fedRaw, connect, errors, flush };
+  return { input, written, fedLines: () => fedRaw().split('\n').filter(Boolean).map((l) => JSON.parse(l)), fedRaw, connect, errors, oversized, flush };
 }
 
 describe('recorded answers', () => {
@@ -117,6 +119,44 @@ describe('StdioFront', () => {
     }
     expect(h.written[0]).toMatchObject({ id: 1 });
     expect(h.fedLines().map((m) => m.params.clientInfo?.name ?? m.params.arguments.q)).toEqual(['Büro ✓', 'Zürich', 'Zürich']);
+  });
+
+  it('after the handover offers each message to the taker first; what it declines reaches the SDK', async () => {
+    const taken: unknown[] = [];
+    const h = harness(10_000, (message) => (message as { method?: string }).method === 'tools/call' && taken.push(message) > 0);
+    const call = { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'get_job', arguments: { job_id: 'x' } } };
+    h.input.write(line({ jsonrpc: '2.0', id: 1, method: 'ping' }) + line(call) + '{"jsonrpc":"2.0",');
+    await h.flush();
+    h.input.write('"id":3,"method":"tools/call","params":{"name":"discover_api"}}\nnot json\n');
+    await h.flush();
+    expect(taken).toEqual([call, { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'discover_api' } }]);
+    expect(h.fedRaw()).toBe(`${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' })}\nnot json\n`);
+  });
+
+  it('drops a line over the limit up to its newline, says how long it was, and reads on', async () => {
+    for (const take of [undefined, () => false]) {
+      const h = harness(10_000, take);
+      h.input.write(line({ jsonrpc: '2.0', id: 1, method: 'ping' }));
+      await h.flush();
+      const mb = Buffer.alloc(1024 * 1024, 'a');
+      // Before the handover finished, and after it: the limit holds either way.
+      for (let i = 0; i < 11; i++) h.input.write(mb);
+      h.input.write(`"}\n${line({ jsonrpc: '2.0', id: 2, method: 'ping' })}`);
+      await h.flush();
+      expect(h.oversized).toEqual(take ? [11 * mb.length + 2] : []);
+      if (take) expect(h.fedLines()).toEqual([{ jsonrpc: '2.0', id: 1, method: 'ping' }, { jsonrpc: '2.0', id: 2, method: 'ping' }]);
+    }
+  });
+
+  it('drops an oversized line even when its newline comes in the chunk that passes the limit', async () => {
+    const h = harness(10_000, () => false);
+    h.input.write(line({ jsonrpc: '2.0', id: 1, method: 'ping' }));
+    await h.flush();
+    h.input.write(Buffer.alloc(MAX_LINE_BYTES - 10, 'a'));
+    h.input.write(`${'b'.repeat(20)}\n${line({ jsonrpc: '2.0', id: 2, method: 'ping' })}`);
+    await h.flush();
+    expect(h.oversized).toEqual([MAX_LINE_BYTES + 10]);
+    expect(h.fedLines()).toEqual([{ jsonrpc: '2.0', id: 1, method: 'ping' }, { jsonrpc: '2.0', id: 2, method: 'ping' }]);
   });
 
   it('passes an unparseable line on to the SDK, which reports it', async () => {
