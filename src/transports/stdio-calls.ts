@@ -81,7 +81,15 @@ export class StdioCalls {
       sendNotification: (notification: ServerNotification) => (signal.aborted ? Promise.resolve() : this.options.notify(notification, id)),
     };
     const answer = (reply: object) => {
-      if (!signal.aborted) this.options.write(`${JSON.stringify(reply)}\n`);
+      if (signal.aborted) return;
+      let line: string;
+      try {
+        line = JSON.stringify(reply);
+      } catch (error) {
+        // The SDK would leave such a call unanswered; say what happened instead.
+        line = JSON.stringify({ jsonrpc: '2.0', id, error: { code: -32603, message: `Internal error: the result could not be serialized (${error instanceof Error ? error.message : String(error)})` } });
+      }
+      this.options.write(`${line}\n`);
     };
     // Started inside the promise chain, so a synchronous throw becomes an error answer too; a call
     // cancelled before it starts is not started.

@@ -1,8 +1,7 @@
 /**
  * stdout is the protocol channel: a raw session that exercises every tool, every error path,
  * prompts, resources, logging, a malformed line and an oversized one must produce nothing on
- * stdout but JSON-RPC,
- * and closing stdin must end the process within a second.
+ * stdout but JSON-RPC, and closing stdin must end the process within a second.
  */
 import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';

@@ -90,6 +90,13 @@ describe('StdioCalls', () => {
     ]);
   });
 
+  it('answers with an internal error, not silence, when a result cannot be serialized', async () => {
+    const { calls, lines, settled } = lane(async () => ({ content: [], structuredContent: { count: 1n } }));
+    calls.take(call(9, { name: 'x' }));
+    await settled();
+    expect(lines).toEqual([{ jsonrpc: '2.0', id: 9, error: { code: -32603, message: expect.stringMatching(/^Internal error: the result could not be serialized \(.*BigInt/) } }]);
+  });
+
   it('sends notifications tied to the call, and after notifications/cancelled aborts it, sends nothing more and no answer', async () => {
     const { calls, lines, notified, settled } = lane(hanging);
     calls.take(call(5, { name: 'x' }));
