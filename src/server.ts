@@ -30,6 +30,7 @@ import { ApiError } from './api/errors.js';
 import type { GateWaitInfo } from './api/http.js';
 import type { Backend } from './backend.js';
 import { silentLogger, type Logger, type LogSink } from './log.js';
+import { SERVER_CAPABILITIES } from './mcp/capabilities.js';
 import { INSTRUCTIONS } from './mcp/instructions.js';
 import { completePromptArgument, findPrompt, PROMPTS, renderPrompt } from './mcp/prompts.js';
 import { readResource, RESOURCES } from './mcp/resources.js';
@@ -101,7 +102,7 @@ export function createServer(options: CreateServerOptions): Server {
 export function createServerParts({ backend, logger = silentLogger }: CreateServerOptions): { server: Server; callTool: CallTool } {
   const server = new Server(
     { name: PACKAGE_NAME, title: 'Hiring intelligence (AI and web3 jobs)', version: VERSION },
-    { capabilities: { tools: {}, resources: {}, prompts: {}, logging: {}, completions: {} }, instructions: INSTRUCTIONS, jsonSchemaValidator: lazyValidator },
+    { capabilities: SERVER_CAPABILITIES, instructions: INSTRUCTIONS, jsonSchemaValidator: lazyValidator },
   );
   const { client, mode } = backend;
 

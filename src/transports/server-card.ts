@@ -1,12 +1,13 @@
 /**
  * The server card: what a registry or client can learn without an MCP handshake (name, version,
- * description, where to connect, which tools). Shaped after the server-card draft (SEP-2127),
+ * description, where to connect, capabilities, which tools). Shaped after the server-card draft (SEP-2127),
  * which extends the MCP registry's server.json; so name, title and description are taken from
  * our server.json, the version from the package, and the tools from the registry, and the card
  * cannot drift from the registry entry or from what `tools/list` answers.
  */
 // Only these members are bundled: esbuild keeps the named top-level JSON members that are used.
 import { description, name, title } from '../../server.json';
+import { SERVER_CAPABILITIES } from '../mcp/capabilities.js';
 import { TOOLS } from '../tools/index.js';
 import { VERSION } from '../version.js';
 
@@ -18,6 +19,7 @@ export interface ServerCard {
   version: string;
   description: string;
   remotes: Array<{ type: 'streamable-http'; url: string }>;
+  capabilities: typeof SERVER_CAPABILITIES;
   tools: Array<{ name: string; title: string }>;
 }
 
@@ -29,6 +31,7 @@ export function buildServerCard(mcpUrl: string): ServerCard {
     version: VERSION,
     description,
     remotes: [{ type: 'streamable-http', url: mcpUrl }],
+    capabilities: SERVER_CAPABILITIES,
     tools: TOOLS.map((tool) => ({ name: tool.name, title: tool.title })),
   };
 }

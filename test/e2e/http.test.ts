@@ -137,7 +137,9 @@ describe('HTTP surface', () => {
     expect(JSON.stringify(await api.stats())).toBe(before);
   });
 
-  it('serves the server card at both paths, from server.json, the package version and the tool registry', async () => {
+  it('serves the server card at both paths, from server.json, the package version, the capabilities and the tool registry', async () => {
+    // What the initialize result says, as the SDK client read it.
+    const capabilities = session.client.getServerCapabilities();
     for (const path of ['/mcp/server-card', '/.well-known/mcp/server-card.json']) {
       const response = await rawRequest(server.origin, { path });
       expect(response.status).toBe(200);
@@ -148,6 +150,7 @@ describe('HTTP surface', () => {
         version: pkg.version,
         description: registryEntry.description,
         remotes: [{ type: 'streamable-http', url: server.url }],
+        capabilities,
         tools: TOOL_NAMES.map((name) => ({ name, title: expect.any(String) })),
       });
     }
