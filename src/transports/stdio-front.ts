@@ -18,11 +18,11 @@ export const REPLAY_ID = 'service-mcp:replayed-initialize';
 export const IDLE_HANDOVER_MS = 50;
 
 /**
- * What the SDK's stdio transport reads after the handover: each chunk of stdin handed on as it
- * arrives, synchronously, as Buffers. A PassThrough stream here cost about 55 µs of every call (a
- * buffered write, a transform and a deferred read per chunk) for an ordering the emitter keeps
- * anyway. The transport listens for 'data' and 'error' and pauses its input when it closes, so
- * that is all a Feed does.
+ * What the SDK's stdio transport reads after the handover: the lines the call lane does not take
+ * (without a lane, each chunk of stdin as it arrives), handed on synchronously, as Buffers. A
+ * PassThrough stream here cost about 55 µs of every call (a buffered write, a transform and a
+ * deferred read per chunk) for an ordering the emitter keeps anyway. The transport listens for
+ * 'data' and 'error' and pauses its input when it closes, so that is all a Feed does.
  */
 export class Feed extends EventEmitter {
   pause(): this {
