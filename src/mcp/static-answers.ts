@@ -6,6 +6,7 @@
  * this module is on the start-up path.
  */
 import { readFileSync } from 'node:fs';
+import { isJsonObject, isJsonRpcRequest, type RequestId } from './jsonrpc.js';
 
 export interface StaticAnswers {
   /** The initialize result for `latestProtocolVersion`; protocolVersion is negotiated per request. */
@@ -30,40 +31,26 @@ export function loadStaticAnswers(version: string, url: URL = new URL(`./${STATI
   return answers.version === version && Array.isArray(answers.toolsList?.tools) ? answers : undefined;
 }
 
-type Id = string | number;
-interface Request {
-  jsonrpc: '2.0';
-  id: Id;
-  method: string;
-  params?: unknown;
-}
-
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
-
-function isRequest(message: unknown): message is Request {
-  return isRecord(message) && message.jsonrpc === '2.0' && (typeof message.id === 'string' || Number.isInteger(message.id)) && typeof message.method === 'string';
-}
-
 /** Only `_meta` (and a cursor on list requests) may accompany these requests; anything else goes to the SDK. */
 function plainParams(params: unknown, allowed: readonly string[]): boolean {
-  return params === undefined || (isRecord(params) && Object.keys(params).every((key) => allowed.includes(key)) && (params._meta === undefined || isRecord(params._meta)));
+  return params === undefined || (isJsonObject(params) && Object.keys(params).every((key) => allowed.includes(key)) && (params._meta === undefined || isJsonObject(params._meta)));
 }
 
 /** A well-formed initialize, as the SDK's InitializeRequestSchema requires; a doubtful one is left to the SDK. */
 function isPlainInitialize(params: unknown): params is { protocolVersion: string } {
-  if (!isRecord(params) || typeof params.protocolVersion !== 'string' || !isRecord(params.capabilities)) return false;
+  if (!isJsonObject(params) || typeof params.protocolVersion !== 'string' || !isJsonObject(params.capabilities)) return false;
   const info = params.clientInfo;
-  return isRecord(info) && typeof info.name === 'string' && typeof info.version === 'string';
+  return isJsonObject(info) && typeof info.name === 'string' && typeof info.version === 'string';
 }
 
-export type StaticReply = { kind: 'initialize' | 'tools/list'; response: { jsonrpc: '2.0'; id: Id; result: unknown } };
+export type StaticReply = { kind: 'initialize' | 'tools/list'; response: { jsonrpc: '2.0'; id: RequestId; result: unknown } };
 
 /**
  * The reply to `message` when it is an initialize or tools/list request this file can answer
  * exactly as the SDK server would; undefined for everything else (which the SDK then handles).
  */
 export function staticReply(message: unknown, answers: StaticAnswers): StaticReply | undefined {
-  if (!isRequest(message)) return undefined;
+  if (!isJsonRpcRequest(message)) return undefined;
   if (message.method === 'initialize' && isPlainInitialize(message.params)) {
     const requested = message.params.protocolVersion;
     // The SDK's negotiation: the client's version when supported, else the latest.

@@ -12,7 +12,8 @@
  * notifications go out through the SDK server, a thrown error becomes the same JSON-RPC error, and
  * a notifications/cancelled for a call running here aborts it and its answer is not sent.
  */
-import type { RequestId, ServerNotification } from '@modelcontextprotocol/sdk/types.js';
+import type { ServerNotification } from '@modelcontextprotocol/sdk/types.js';
+import { isJsonObject, isJsonRpcRequest, isRequestId, type JsonObject, type RequestId } from '../mcp/jsonrpc.js';
 import type { CallTool } from '../server.js';
 
 export interface StdioCallsOptions {
@@ -23,19 +24,14 @@ export interface StdioCallsOptions {
   write(line: string): void;
 }
 
-type JsonObject = Record<string, unknown>;
-
-const isObject = (value: unknown): value is JsonObject => typeof value === 'object' && value !== null && !Array.isArray(value);
-const isRequestId = (value: unknown): value is RequestId => typeof value === 'string' || Number.isSafeInteger(value);
-
 /** The params of a call this lane takes, as the SDK's CallToolRequestSchema would accept them. */
 function isPlainCall(params: unknown): params is { name: string; arguments?: JsonObject; _meta?: { progressToken?: string | number } } {
-  if (!isObject(params) || typeof params.name !== 'string') return false;
+  if (!isJsonObject(params) || typeof params.name !== 'string') return false;
   for (const key in params) if (key !== 'name' && key !== 'arguments' && key !== '_meta') return false;
-  if (params.arguments !== undefined && !isObject(params.arguments)) return false;
+  if (params.arguments !== undefined && !isJsonObject(params.arguments)) return false;
   const meta = params._meta;
   if (meta === undefined) return true;
-  if (!isObject(meta)) return false;
+  if (!isJsonObject(meta)) return false;
   for (const key in meta) if (key !== 'progressToken') return false;
   return meta.progressToken === undefined || typeof meta.progressToken === 'string' || typeof meta.progressToken === 'number';
 }
@@ -52,9 +48,9 @@ export class StdioCalls {
 
   /** Handles `message` when it is a call, or the cancellation of a call, this lane takes; false leaves it to the SDK. */
   take(message: unknown): boolean {
-    if (!isObject(message) || message.jsonrpc !== '2.0') return false;
+    if (!isJsonObject(message) || message.jsonrpc !== '2.0') return false;
     if (message.method === 'notifications/cancelled' && !('id' in message)) return this.cancel(message.params);
-    if (message.method !== 'tools/call' || !isRequestId(message.id) || this.running.has(message.id) || !isPlainCall(message.params)) return false;
+    if (!isJsonRpcRequest(message) || message.method !== 'tools/call' || this.running.has(message.id) || !isPlainCall(message.params)) return false;
     this.run(message.id, message.params);
     return true;
   }
@@ -65,7 +61,7 @@ export class StdioCalls {
   }
 
   private cancel(params: unknown): boolean {
-    if (!isObject(params) || !isRequestId(params.requestId)) return false;
+    if (!isJsonObject(params) || !isRequestId(params.requestId)) return false;
     const controller = this.running.get(params.requestId);
     if (!controller) return false;
     controller.abort(params.reason);

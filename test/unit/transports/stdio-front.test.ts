@@ -58,6 +58,8 @@ describe('recorded answers', () => {
     expect(staticReply({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'x' } }, answers)).toBeUndefined();
     expect(staticReply({ jsonrpc: '2.0', method: 'initialize', params: initialize(1).params }, answers)).toBeUndefined();
     expect(staticReply({ jsonrpc: '1.0', id: 1, method: 'tools/list' }, answers)).toBeUndefined();
+    // An id the SDK's RequestIdSchema refuses (not a safe integer) is the SDK's to refuse.
+    expect(staticReply({ jsonrpc: '2.0', id: 2 ** 60, method: 'tools/list' }, answers)).toBeUndefined();
     expect(staticReply({ jsonrpc: '2.0', id: 7, method: 'tools/list', params: { cursor: 'x', _meta: { progressToken: 1 } } }, answers)).toMatchObject({ kind: 'tools/list', response: { id: 7 } });
   });
 
