@@ -11,6 +11,7 @@ import { ApiClient } from './api/client.js';
 import { createUndiciFetch, RetryAfterGate, type FetchLike } from './api/http.js';
 import type { Config } from './config.js';
 import type { Logger } from './log.js';
+import { OFFLINE_BASE_URL } from './offline/fetch.js';
 import type { Mode } from './tools/provenance.js';
 
 export interface Backend {
@@ -19,8 +20,6 @@ export interface Backend {
   /** The origin requests go to (for offline mode, a placeholder that is never resolved). */
   baseUrl: string;
 }
-
-export const OFFLINE_ORIGIN = 'http://offline.invalid';
 
 function lazyFetch(load: () => Promise<FetchLike>): FetchLike {
   let ready: Promise<FetchLike> | undefined;
@@ -37,7 +36,7 @@ async function loadOfflineFetch(): Promise<FetchLike> {
 
 export function createBackend(config: Config, logger: Logger, gate: RetryAfterGate = new RetryAfterGate()): Backend {
   const offline = config.offline || config.baseUrl === undefined;
-  const baseUrl = offline ? OFFLINE_ORIGIN : config.baseUrl!;
+  const baseUrl = offline ? OFFLINE_BASE_URL : config.baseUrl!;
   const fetch = offline ? lazyFetch(loadOfflineFetch) : createUndiciFetch({ timeoutMs: config.timeoutMs, cache: config.cache });
   const client = new ApiClient({ baseUrl, fetch, timeoutMs: config.timeoutMs, maxRetryWaitS: config.maxRetryWaitS, logger, gate, shareConcurrent: true });
   return { client, mode: offline ? 'offline' : 'live', baseUrl };

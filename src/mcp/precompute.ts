@@ -7,6 +7,7 @@
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { ApiClient } from '../api/client.js';
+import { OFFLINE_BASE_URL } from '../offline/fetch.js';
 import { createServer } from '../server.js';
 import { VERSION } from '../version.js';
 import type { StaticAnswers } from './static-answers.js';
@@ -25,8 +26,8 @@ function ask(transport: InMemoryTransport, id: number, method: string, params?: 
 
 export async function precomputeStaticAnswers(): Promise<StaticAnswers> {
   // initialize and tools/list never reach the API, so the client is one that cannot.
-  const client = new ApiClient({ baseUrl: 'http://offline.invalid', fetch: () => Promise.reject(new Error('no API while recording static answers')) });
-  const server = createServer({ backend: { client, mode: 'offline', baseUrl: 'http://offline.invalid' } });
+  const client = new ApiClient({ baseUrl: OFFLINE_BASE_URL, fetch: () => Promise.reject(new Error('no API while recording static answers')) });
+  const server = createServer({ backend: { client, mode: 'offline', baseUrl: OFFLINE_BASE_URL } });
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   await server.connect(serverSide);
   try {

@@ -5,11 +5,10 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { describe, expect, it, vi } from 'vitest';
-import { ApiClient } from '../../../src/api/client.js';
-import { OFFLINE_ORIGIN } from '../../../src/backend.js';
 import { createOfflineEngine } from '../../../src/offline/engine.js';
-import { createOfflineFetch } from '../../../src/offline/fetch.js';
+import { OFFLINE_BASE_URL } from '../../../src/offline/fetch.js';
 import { createServer } from '../../../src/server.js';
+import { offlineClient } from '../../helpers/offline-client.js';
 
 const built = vi.hoisted(() => ({ count: 0 }));
 vi.mock('@modelcontextprotocol/sdk/validation/ajv-provider.js', async (original) => {
@@ -26,9 +25,9 @@ vi.mock('@modelcontextprotocol/sdk/validation/ajv-provider.js', async (original)
 
 describe('the JSON Schema validator', () => {
   it('is not built by servers that list and call tools', async () => {
-    const api = new ApiClient({ baseUrl: OFFLINE_ORIGIN, fetch: createOfflineFetch(createOfflineEngine()) });
+    const api = offlineClient(await createOfflineEngine());
     for (let i = 0; i < 3; i++) {
-      const server = createServer({ backend: { client: api, mode: 'offline', baseUrl: OFFLINE_ORIGIN } });
+      const server = createServer({ backend: { client: api, mode: 'offline', baseUrl: OFFLINE_BASE_URL } });
       const [serverSide, clientSide] = InMemoryTransport.createLinkedPair();
       const client = new Client({ name: 'test', version: '1' });
       await Promise.all([server.connect(serverSide), client.connect(clientSide)]);

@@ -5,12 +5,11 @@
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { JSONRPCMessage, ServerNotification } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
-import { ApiClient } from '../../../src/api/client.js';
-import { OFFLINE_ORIGIN } from '../../../src/backend.js';
 import { createOfflineEngine } from '../../../src/offline/engine.js';
-import { createOfflineFetch } from '../../../src/offline/fetch.js';
+import { OFFLINE_BASE_URL } from '../../../src/offline/fetch.js';
 import { createServerParts, type CallTool } from '../../../src/server.js';
 import { StdioCalls } from '../../../src/transports/stdio-calls.js';
+import { offlineClient } from '../../helpers/offline-client.js';
 
 function lane(callTool: CallTool) {
   const lines: unknown[] = [];
@@ -119,8 +118,8 @@ describe('StdioCalls', () => {
   });
 
   it('answers exactly as the SDK server does, for results, tool errors and protocol errors', async () => {
-    const client = new ApiClient({ baseUrl: OFFLINE_ORIGIN, fetch: createOfflineFetch(createOfflineEngine()) });
-    const { server, callTool } = createServerParts({ backend: { client, mode: 'offline', baseUrl: OFFLINE_ORIGIN } });
+    const client = offlineClient(await createOfflineEngine());
+    const { server, callTool } = createServerParts({ backend: { client, mode: 'offline', baseUrl: OFFLINE_BASE_URL } });
     const [sdkSide, ours] = InMemoryTransport.createLinkedPair();
     await server.connect(sdkSide);
     const sdkAnswers = new Map<unknown, unknown>();
