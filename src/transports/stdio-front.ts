@@ -110,11 +110,12 @@ export class StdioFront {
       const end = this.heldBytes + newline;
       if (this.dropping > 0 || end > MAX_LINE_BYTES) this.dropped(this.dropping + end);
       else {
-        const line = this.held.length === 0 ? bytes.toString('utf8', 0, newline) : Buffer.concat([...this.held, bytes.subarray(0, newline)]).toString('utf8');
+        const text = this.held.length === 0 ? bytes.toString('utf8', 0, newline) : Buffer.concat([...this.held, bytes.subarray(0, newline)]).toString('utf8');
+        const line = text.replace(/\r$/, '');
         this.held = [];
         this.heldBytes = 0;
-        if (this.feed) this.pass(line.replace(/\r$/, ''));
-        else this.line(line.replace(/\r$/, ''));
+        if (this.feed) this.pass(line);
+        else this.line(line);
       }
       bytes = bytes.subarray(newline + 1);
     }
