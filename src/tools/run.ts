@@ -6,6 +6,7 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import type { ApiResult } from '../api/client.js';
+import { passes } from '../api/compiled.js';
 import { ApiError, type ErrorKind } from '../api/errors.js';
 import { ResponseMetaSchema } from '../api/schemas.js';
 import { renderProvenance } from '../render/provenance.js';
@@ -70,7 +71,10 @@ function acceptedArguments(tool: AnyTool): string[] {
 
 /** Validates the raw arguments; on failure, the error result (and no request). */
 export function parseArguments(tool: AnyTool, raw: unknown): { ok: true; args: unknown } | { ok: false; result: CallToolResult } {
-  const parsed = tool.input.safeParse(raw ?? {}, { reportInput: true });
+  // Input schemas are strict objects without transforms or defaults: valid arguments are their own parse result.
+  const args = raw ?? {};
+  if (passes(tool.input, args)) return { ok: true, args };
+  const parsed = tool.input.safeParse(args, { reportInput: true });
   if (parsed.success) return { ok: true, args: parsed.data };
   return { ok: false, result: errorResult('invalid_argument', describeIssues(parsed.error.issues, acceptedArguments(tool)), LOCAL_ARGUMENT_HINT) };
 }
