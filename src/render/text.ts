@@ -45,6 +45,8 @@ export function sanitizeJson(value: unknown): unknown {
 }
 
 const PLAIN = /^[\p{L}\p{N}][\p{L}\p{N} _.,:;/()%$€£+&'’–-]*$/u;
+// PLAIN restricted to ASCII, tried first: the Unicode-aware test costs several times more.
+const PLAIN_ASCII = /^[A-Za-z0-9][A-Za-z0-9 _.,:;/()%$+&'-]*$/;
 
 const LOOKS_TYPED = /^(?:true|false|null|[-+]?\d+(?:\.\d+)?(?:e[-+]?\d+)?)$/i;
 
@@ -53,7 +55,7 @@ function scalar(value: unknown, inList = false): string {
     const clean = sanitize(value);
     // Plain words stay bare; anything that could be read as structure, as another type, or (in an
     // inline list) as a list separator is JSON-quoted.
-    const bare = PLAIN.test(clean) && !clean.endsWith(':') && !/:\s/.test(clean) && !LOOKS_TYPED.test(clean) && !(inList && clean.includes(','));
+    const bare = (PLAIN_ASCII.test(clean) || PLAIN.test(clean)) && !clean.endsWith(':') && !/:\s/.test(clean) && !LOOKS_TYPED.test(clean) && !(inList && clean.includes(','));
     return bare ? clean : JSON.stringify(clean);
   }
   return value === undefined ? 'null' : String(JSON.stringify(value));
@@ -108,7 +110,7 @@ export function fencedData(value: unknown, maxChars = 6_000): string {
   else toLines(value, '', lines);
   let body = lines.join('\n');
   if (body.length > maxChars) body = `${body.slice(0, maxChars)}\n… (cut at ${maxChars} characters; the full data is in structuredContent)`;
-  const longestRun = Math.max(2, ...Array.from(body.matchAll(/`+/g), (m) => m[0].length));
+  const longestRun = body.includes('`') ? Math.max(2, ...Array.from(body.matchAll(/`+/g), (m) => m[0].length)) : 2;
   const fence = '`'.repeat(longestRun + 1);
   return `${fence}yaml\n${body}\n${fence}`;
 }

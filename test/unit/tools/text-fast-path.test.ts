@@ -4,7 +4,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { oneLine, sanitize } from '../../../src/render/text.js';
+import { fencedData, oneLine, sanitize } from '../../../src/render/text.js';
 
 const UNSAFE = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u2028\u2029\uFFF9-\uFFFB\uFFFE\uFFFF]|\p{Cf}/gu;
 const fullSanitize = (text: string) => text.replace(UNSAFE, '');
@@ -18,7 +18,23 @@ const fullOneLine = (text: string, max: number) => {
 const tricky = fc.string({ unit: fc.constantFrom('a', 'Z', '7', '-', ' ', '  ', '\t', '\n', '\r', '\u0000', '\u001b', '\u007f', '\u0085', '\u00a0', '\u200b', '\u202e', '\u2028', '\ufeff', 'é', '£', '–', '漢'), maxLength: 40 });
 const text = fc.oneof(tricky, fc.string({ maxLength: 40 }), fc.string({ unit: 'binary', maxLength: 40 }));
 
+// fencedData's reading of one string value with the full patterns alone: bare when plain words, else JSON-quoted.
+const PLAIN = /^[\p{L}\p{N}][\p{L}\p{N} _.,:;/()%$€£+&'’–-]*$/u;
+const LOOKS_TYPED = /^(?:true|false|null|[-+]?\d+(?:\.\d+)?(?:e[-+]?\d+)?)$/i;
+const fullFenced = (value: string) => {
+  const clean = fullSanitize(value);
+  const bare = PLAIN.test(clean) && !clean.endsWith(':') && !/:\s/.test(clean) && !LOOKS_TYPED.test(clean);
+  const body = `k: ${bare ? clean : JSON.stringify(clean)}`;
+  const fence = '`'.repeat(Math.max(2, ...Array.from(body.matchAll(/`+/g), (m) => m[0].length)) + 1);
+  return `${fence}yaml\n${body}\n${fence}`;
+};
+const words = fc.string({ unit: fc.constantFrom('a', 'Z', '7', ' ', ':', ',', '.', '-', "'", '’', '€', '"', '`', '``', '#', 'é', '\u200b', '\n'), maxLength: 30 });
+
 describe('the ASCII fast path', () => {
+  it("fencedData quotes a string exactly when the full patterns say so, and fences past any backticks", () => {
+    fc.assert(fc.property(fc.oneof(words, text), (value) => fencedData({ k: value }) === fullFenced(value)), { numRuns: 3000, seed: 42 });
+  });
+
   it('sanitize gives what the full pattern gives', () => {
     fc.assert(fc.property(text, (value) => sanitize(value) === fullSanitize(value)), { numRuns: 3000, seed: 42 });
   });
