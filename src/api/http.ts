@@ -18,7 +18,8 @@ export interface TextResponse {
  * The fetch the client calls. Injectable so msw (which patches globalThis.fetch) can stand in.
  * A fetch may also offer `text`: the same GET, answered with its body already read within
  * `maxBytes` (refused as readBodyCapped refuses), which the client prefers when present. The
- * production fetch offers it to read Node streams directly rather than through web streams.
+ * production fetch offers it to read Node streams directly rather than through web streams. A
+ * `text` must honour `init.signal` itself, mid-body too: the client does not race it.
  */
 export type FetchLike = ((url: string, init: RequestInit) => Promise<Response>) & {
   text?: ((url: string, init: RequestInit, maxBytes: number, path: string) => Promise<TextResponse>) | undefined;
@@ -43,9 +44,15 @@ export interface UndiciFetchOptions {
  */
 export function createUndiciFetch(options: UndiciFetchOptions): FetchLike {
   let ready: Promise<TextFetchLike> | undefined;
-  const load = () => (ready ??= import('./undici-fetch.js').then(({ buildUndiciFetch }) => buildUndiciFetch(options)));
-  const fetch: FetchLike = async (url, init) => (await load())(url, init);
-  fetch.text = async (url, init, maxBytes, path) => (await load()).text(url, init, maxBytes, path);
+  let loaded: TextFetchLike | undefined;
+  const load = () =>
+    (ready ??= import('./undici-fetch.js').then(({ buildUndiciFetch }) => {
+      loaded = buildUndiciFetch(options);
+      return loaded;
+    }));
+  const fetch: FetchLike = async (url, init) => (loaded ?? (await load()))(url, init);
+  // Once loaded, straight through: every call passes here, and an extra await per call shows.
+  fetch.text = (url, init, maxBytes, path) => (loaded ? loaded.text(url, init, maxBytes, path) : load().then((ready) => ready.text(url, init, maxBytes, path)));
   return fetch;
 }
 
@@ -120,6 +127,9 @@ export interface GateTicket {
   settle(): void;
 }
 
+/** The ticket of a pass through an open gate: nothing waited, nothing to settle. */
+const OPEN_TICKET: GateTicket = Object.freeze({ waitedMs: 0, settle: () => {} });
+
 /**
  * The client-wide Retry-After cool-down. While it lasts, no request of any kind goes upstream.
  * When it ends, one request goes first (the probe); the others wait for its status, so a burst
@@ -141,6 +151,11 @@ export class RetryAfterGate {
   block(seconds: number): void {
     this.until = Math.max(this.until, this.now() + seconds * 1000);
     this.halfOpen = true;
+  }
+
+  /** The ticket when the gate is simply open (no cool-down, no probe), without waiting; else undefined. */
+  open(): GateTicket | undefined {
+    return this.halfOpen || this.probing || this.until > this.now() ? undefined : OPEN_TICKET;
   }
 
   async pass(options: GatePassOptions): Promise<GateTicket> {
@@ -179,7 +194,7 @@ export class RetryAfterGate {
           },
         };
       }
-      return { waitedMs, settle: () => {} };
+      return waitedMs === 0 ? OPEN_TICKET : { waitedMs, settle: () => {} };
     }
   }
 }

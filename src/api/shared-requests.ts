@@ -40,7 +40,8 @@ export class SharedRequests<T> {
   run(key: string, caller: SharedCallOptions, start: (options: Required<SharedCallOptions>) => Promise<T>, cancelled: (reason: unknown) => unknown): Promise<T> {
     const { signal, onWait, logSink } = caller;
     if (signal?.aborted) return Promise.reject(cancelled(signal.reason));
-    const entry = this.inflight.get(key) ?? this.begin(key, start);
+    const joined = this.inflight.get(key);
+    const entry = joined ?? this.create(key);
     entry.callers++;
     if (logSink) entry.sinks.add(logSink);
     if (onWait) {
@@ -48,6 +49,8 @@ export class SharedRequests<T> {
       const left = entry.waiting ? entry.waiting.seconds - Math.floor((Date.now() - entry.waiting.since) / 1000) : 0;
       if (left > 0) onWait({ seconds: left, reason: 'rate_limited' });
     }
+    // Started only once its first caller is registered: the request may log before it first awaits.
+    if (!joined) this.start(key, entry, start);
     return new Promise<T>((resolve, reject) => {
       let settled = false;
       const leave = () => {
@@ -82,9 +85,13 @@ export class SharedRequests<T> {
     });
   }
 
-  private begin(key: string, start: (options: Required<SharedCallOptions>) => Promise<T>): Entry<T> {
-    const controller = new AbortController();
-    const entry: Entry<T> = { promise: undefined as unknown as Promise<T>, controller, callers: 0, waiters: new Set(), sinks: new Set(), waiting: undefined };
+  private create(key: string): Entry<T> {
+    const entry: Entry<T> = { promise: undefined as unknown as Promise<T>, controller: new AbortController(), callers: 0, waiters: new Set(), sinks: new Set(), waiting: undefined };
+    this.inflight.set(key, entry);
+    return entry;
+  }
+
+  private start(key: string, entry: Entry<T>, start: (options: Required<SharedCallOptions>) => Promise<T>): void {
     const onWait = (info: GateWaitInfo) => {
       entry.waiting = { seconds: info.seconds, since: Date.now() };
       for (const waiter of entry.waiters) waiter(info);
@@ -92,12 +99,10 @@ export class SharedRequests<T> {
     const logSink: LogSink = (level, message, data) => {
       for (const sink of entry.sinks) sink(level, message, data);
     };
-    entry.promise = start({ signal: controller.signal, onWait, logSink }).finally(() => {
+    entry.promise = start({ signal: entry.controller.signal, onWait, logSink }).finally(() => {
       if (this.inflight.get(key) === entry) this.inflight.delete(key);
     });
     // Every caller may have left before it settles; its outcome then concerns no one.
     entry.promise.catch(() => {});
-    this.inflight.set(key, entry);
-    return entry;
   }
 }
