@@ -87,10 +87,15 @@ export class StdioCalls {
       }
       this.options.write(`${line}\n`);
     };
-    // Started inside the promise chain, so a synchronous throw becomes an error answer too; a call
-    // cancelled before it starts is not started.
-    Promise.resolve()
-      .then(() => (signal.aborted ? Promise.reject(signal.reason) : this.options.callTool(params, extra)))
+    // Started at once (its signal is new, so nothing can have cancelled it yet); a synchronous
+    // throw becomes an error answer like a rejection.
+    let started: Promise<Awaited<ReturnType<CallTool>>>;
+    try {
+      started = this.options.callTool(params, extra);
+    } catch (error) {
+      started = Promise.reject(error);
+    }
+    started
       .then(
         (result) => answer({ result, jsonrpc: '2.0', id }),
         (error: { code?: unknown; message?: string; data?: unknown }) =>
