@@ -8,6 +8,7 @@ import { z } from 'zod';
 import type { ApiResult } from '../api/client.js';
 import { passes } from '../api/compiled.js';
 import { ApiError, type ErrorKind } from '../api/errors.js';
+import { withJsonText } from '../mcp/json-text.js';
 import { ResponseMetaSchema } from '../api/schemas.js';
 import { renderProvenance } from '../render/provenance.js';
 import { oneLine } from '../render/text.js';
@@ -107,10 +108,12 @@ export async function runTool(tool: AnyTool, rawArgs: unknown, context: ToolCont
     const notices: string[] = [];
     if (context.mode === 'offline') notices.push('Offline: data from the embedded snapshot, not the live API.');
     const text = `${renderData(tool, parsed.args, result)}\n${renderProvenance(provenance)}`;
-    return {
-      content: [{ type: 'text', text }],
-      structuredContent: { data: result.data, meta: result.meta, provenance, ...(notices.length > 0 ? { notices } : {}) },
-    };
+    const content: CallToolResult['content'] = [{ type: 'text', text }];
+    const out = { content, structuredContent: { data: result.data, meta: result.meta, provenance, ...(notices.length > 0 ? { notices } : {}) } };
+    if (!result.json) return out;
+    // The same members in the same order, with data and meta as the API sent them.
+    const structured = `{"data":${result.json.data},"meta":${result.json.meta},"provenance":${JSON.stringify(provenance)}${notices.length > 0 ? `,"notices":${JSON.stringify(notices)}` : ''}}`;
+    return withJsonText(out, `{"content":${JSON.stringify(content)},"structuredContent":${structured}}`);
   } catch (error) {
     return toErrorResult(error, tool);
   }

@@ -13,6 +13,7 @@
  * a notifications/cancelled for a call running here aborts it and its answer is not sent.
  */
 import type { ServerNotification } from '@modelcontextprotocol/sdk/types.js';
+import { jsonTextOf } from '../mcp/json-text.js';
 import { isJsonObject, isJsonRpcRequest, isRequestId, type JsonObject, type RequestId } from '../mcp/jsonrpc.js';
 import type { CallTool } from '../server.js';
 
@@ -76,11 +77,13 @@ export class StdioCalls {
       signal,
       sendNotification: (notification: ServerNotification) => (signal.aborted ? Promise.resolve() : this.options.notify(notification, id)),
     };
-    const answer = (reply: object) => {
+    const answer = (reply: { result?: unknown; jsonrpc: string; id: RequestId; error?: object }) => {
       if (signal.aborted) return;
       let line: string;
       try {
-        line = JSON.stringify(reply);
+        // A result that carries its JSON text (run.ts) is written with it, in JSON.stringify's member order.
+        const text = jsonTextOf(reply.result);
+        line = text === undefined ? JSON.stringify(reply) : `{"result":${text},"jsonrpc":"2.0","id":${JSON.stringify(id)}}`;
       } catch (error) {
         // The SDK would leave such a call unanswered; say what happened instead.
         line = JSON.stringify({ jsonrpc: '2.0', id, error: { code: -32603, message: `Internal error: the result could not be serialized (${error instanceof Error ? error.message : String(error)})` } });

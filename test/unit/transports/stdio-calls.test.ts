@@ -7,6 +7,7 @@ import type { JSONRPCMessage, ServerNotification } from '@modelcontextprotocol/s
 import { describe, expect, it } from 'vitest';
 import { createOfflineEngine } from '../../../src/offline/engine.js';
 import { OFFLINE_BASE_URL } from '../../../src/offline/fetch.js';
+import { withJsonText } from '../../../src/mcp/json-text.js';
 import { createServerParts, type CallTool } from '../../../src/server.js';
 import { StdioCalls } from '../../../src/transports/stdio-calls.js';
 import { offlineClient } from '../../helpers/offline-client.js';
@@ -36,6 +37,16 @@ const hanging: CallTool = (_params, extra) =>
   });
 
 describe('StdioCalls', () => {
+  it('writes a result that carries its JSON text with that text', async () => {
+    const written: string[] = [];
+    const result = { content: [{ type: 'text' as const, text: 'x' }], structuredContent: { data: { n: 1.5 } } };
+    const calls = new StdioCalls({ callTool: async () => withJsonText(result, '{"content":[{"type":"text","text":"x"}],"structuredContent":{"data":{"n":1.50}}}'), notify: async () => {}, write: (line) => void written.push(line) });
+    calls.take(call(3, { name: 'get_job' }));
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(written).toEqual(['{"result":{"content":[{"type":"text","text":"x"}],"structuredContent":{"data":{"n":1.50}}},"jsonrpc":"2.0","id":3}\n']);
+    expect(JSON.parse(written[0]!)).toEqual({ result, jsonrpc: '2.0', id: 3 });
+  });
+
   it('answers a plain call with the handler result, tied to its id', async () => {
     const { calls, lines, settled } = lane(async (params) => ({ content: [{ type: 'text', text: `called ${params.name}` }] }));
     expect(calls.take(call(7, { name: 'get_job', arguments: { job_id: 'x' }, _meta: { progressToken: 't' } }))).toBe(true);
