@@ -268,7 +268,9 @@ export class ApiClient {
     const freshness = cacheFreshnessOf(raw.headers);
     // Kept without the JSON text: the slices would hold the whole body in memory for as long.
     if (freshness && raw.body.length <= MAX_FRESH_BODY_CHARS) this.fresh.set(path, result, freshness);
-    return { ...result, ...jsonMember(members), retrievedAt: new Date().toISOString(), ...cacheMember(raw.headers) };
+    // Only when validation passed the parsed body on as it was: a copy could differ from the text.
+    const json = envelope === body ? jsonMember(members) : {};
+    return { ...result, ...json, retrievedAt: new Date().toISOString(), ...cacheMember(raw.headers) };
   }
 
   /** One logical GET, shared with identical ones in flight when sharing is on. */

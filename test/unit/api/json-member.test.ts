@@ -1,0 +1,28 @@
+/**
+ * The client hands on data and meta as the API wrote them (ApiResult.json) only when they are
+ * exactly what it returns as objects: never for a body validation had to copy.
+ */
+import { describe, expect, it, vi } from 'vitest';
+import { fakeUpstream, makeClient, okJobs } from './helpers.js';
+
+const fastPath = vi.hoisted(() => ({ passes: true }));
+vi.mock('../../../src/api/compiled.js', async (importOriginal) => {
+  const original = await importOriginal<typeof import('../../../src/api/compiled.js')>();
+  return { passes: (schema: never, value: unknown) => fastPath.passes && original.passes(schema, value) };
+});
+
+describe('ApiResult.json', () => {
+  it('is the text of data and meta when validation passed the parsed body on as it was', async () => {
+    fastPath.passes = true;
+    const result = await makeClient({ fetch: fakeUpstream(() => okJobs()).fetch }).listJobs();
+    expect(JSON.parse(result.json!.data)).toEqual(result.data);
+    expect(JSON.parse(result.json!.meta)).toEqual(result.meta);
+  });
+
+  it('is absent when validation returned a copy (the ordinary parse after a failed fast check)', async () => {
+    fastPath.passes = false;
+    const result = await makeClient({ fetch: fakeUpstream(() => okJobs()).fetch }).listJobs();
+    expect(result.data.jobs).toHaveLength(1);
+    expect(result.json).toBeUndefined();
+  });
+});
