@@ -290,13 +290,13 @@ export class ApiClient {
     let unavailableAttempts = 0;
     for (;;) {
       const waitedS = (Date.now() - started) / 1000;
-      const ticket = this.gate.open() ?? await this.gate.pass({ maxWaitS: this.maxRetryWaitS - waitedS, signal: options.signal, onWait: options.onWait }).catch((error: unknown) => {
+      const ticket = this.gate.open() ?? (await this.gate.pass({ maxWaitS: this.maxRetryWaitS - waitedS, signal: options.signal, onWait: options.onWait }).catch((error: unknown) => {
         if (error instanceof ApiError) {
           // The gate's fail-fast refusal knows the seconds but not which call it refused.
           throw new ApiError(error.kind, error.message, { status: error.status, path, retryAfterS: error.retryAfterS, cause: error });
         }
         throw this.abortError(path, options.signal, error);
-      });
+      }));
       let response: RawResponse;
       let retryAfterS: number | undefined;
       try {

@@ -82,8 +82,3 @@ export function scanJson(text: string, max = MAX_JSON_DEPTH): JsonScan {
   }
   return { tooDeep: false, members };
 }
-
-/** True when brackets outside strings nest deeper than `max`. */
-export function jsonDepthExceeds(text: string, max = MAX_JSON_DEPTH): boolean {
-  return scanJson(text, max).tooDeep;
-}

@@ -1,13 +1,15 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { jsonDepthExceeds, scanJson } from '../../../src/api/json-depth.js';
+import { scanJson } from '../../../src/api/json-depth.js';
+
+const jsonDepthExceeds = (text: string, max: number) => scanJson(text, max).tooDeep;
 import { BASE, makeClient, makeServer } from './helpers.js';
 import { http, HttpResponse } from 'msw';
 import { afterAll, beforeAll } from 'vitest';
 
 const nest = (levels: number) => `${'{"a":'.repeat(levels)}1${'}'.repeat(levels)}`;
 
-describe('jsonDepthExceeds', () => {
+describe('scanJson: nesting depth', () => {
   it('counts object and array nesting outside strings', () => {
     expect(jsonDepthExceeds(nest(64), 64)).toBe(false);
     expect(jsonDepthExceeds(nest(65), 64)).toBe(true);
