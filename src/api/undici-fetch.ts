@@ -8,7 +8,7 @@
  * describeNetworkCause names as before. Loaded on first use: nothing here is on the start-up path.
  */
 import { pipeline, Readable } from 'node:stream';
-import { createBrotliDecompress, createGunzip } from 'node:zlib';
+import { brotliDecompress, createBrotliDecompress, createGunzip, gunzip } from 'node:zlib';
 import type * as Undici from 'undici';
 import { DEFAULT_CACHE_LIMITS, withResponseCache } from './cache.js';
 import { bodyTooLarge, declaredOverCap, formatBytes, type TextFetchLike, type TextResponse, type UndiciFetchOptions } from './http.js';
@@ -71,52 +71,112 @@ function decoded(body: Readable, encoding: string | null): Readable {
 }
 
 const UTF8_BOM = 0xfeff;
-const ignore = () => {};
+
+type Decoder = (buffer: Buffer, options: { maxOutputLength: number }, callback: (error: Error | null, result: Buffer) => void) => void;
+
+/** The decoder for a content coding this client advertises; any other coding passes through as sent. */
+function decoderFor(encoding: string | null): Decoder | undefined {
+  const coding = encoding?.trim().toLowerCase();
+  return coding === 'gzip' || coding === 'x-gzip' ? gunzip : coding === 'br' ? brotliDecompress : undefined;
+}
+
+/** UTF-8 as TextDecoder reads it: invalid sequences become U+FFFD and a leading BOM is dropped. */
+function utf8(buffer: Buffer): string {
+  const text = buffer.toString('utf8');
+  return text.charCodeAt(0) === UTF8_BOM ? text.slice(1) : text;
+}
 
 /**
- * Reads a Node body as UTF-8 text within `maxBytes`, as readBodyCapped does for a web stream and
- * with the same refusals, but without web streams: no ReadableStream, reader promise or
- * TextDecoder per call. An over-cap Content-Length is refused before a byte is read; a body that
- * passes the cap while streaming is destroyed there. `signal` (the request's timeout and
- * cancellation) rejects at once with its reason, even mid-body, and destroys the stream.
+ * One GET answered as text, read through undici's dispatch handler interface: the bytes are
+ * collected as they come, with no Readable stream, request handler or async resource in between
+ * (that machinery was about 50 µs of a warm call). Refusals are readBodyCapped's: an over-cap
+ * Content-Length before a byte is read, a body that passes the cap where it passes it (a gzip or
+ * br body when its decoded size does), both as upstream_contract errors. `signal` (the request's
+ * timeout and cancellation) settles the call at once with its reason, even while the request
+ * still waits for a connection, and aborts the request.
  */
-export function readNodeBodyCapped(body: Readable, status: number, headers: Pick<Headers, 'get'>, maxBytes: number, path: string, signal?: AbortSignal): Promise<string> {
-  const declared = declaredOverCap(headers, maxBytes);
-  if (declared !== undefined) {
-    body.on('error', ignore).destroy();
-    return Promise.reject(bodyTooLarge(status, path, maxBytes, `${formatBytes(declared)} (Content-Length)`, 'refused without reading it'));
+class TextReader implements Undici.Dispatcher.DispatchHandler {
+  readonly done: Promise<TextResponse>;
+  private resolve!: (response: TextResponse) => void;
+  private reject!: (error: unknown) => void;
+  private controller: Undici.Dispatcher.DispatchController | undefined;
+  private failure: unknown;
+  private settled = false;
+  private status = 0;
+  private headers: Pick<Headers, 'get'> = headerReader({});
+  private readonly chunks: Buffer[] = [];
+  private total = 0;
+
+  constructor(
+    private readonly maxBytes: number,
+    private readonly path: string,
+    private readonly signal: AbortSignal | undefined,
+  ) {
+    this.done = new Promise((resolve, reject) => {
+      this.resolve = resolve;
+      this.reject = reject;
+    });
+    signal?.addEventListener('abort', this.onAbort, { once: true });
   }
-  return new Promise<string>((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let total = 0;
-    let settled = false;
-    const settle = (error: unknown, text?: string) => {
-      if (settled) return;
-      settled = true;
-      // A later error (undici destroying the body on abort) has been answered already; swallow it.
-      body.off('data', onData).off('end', onEnd).off('error', onError).off('close', onClose).on('error', ignore);
-      signal?.removeEventListener('abort', onAbort);
-      if (error === undefined) return resolve(text!);
-      body.destroy();
-      reject(error);
-    };
-    const onData = (chunk: Buffer) => {
-      total += chunk.length;
-      if (total > maxBytes) return settle(bodyTooLarge(status, path, maxBytes, `more than ${formatBytes(maxBytes)}`, 'reading stopped at the cap and the body was discarded'));
-      chunks.push(chunk);
-    };
-    const onEnd = () => {
-      // TextDecoder's reading: invalid sequences become U+FFFD and a leading BOM is dropped.
-      const text = (chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, total)).toString('utf8');
-      settle(undefined, text.charCodeAt(0) === UTF8_BOM ? text.slice(1) : text);
-    };
-    const onError = (error: unknown) => settle(error ?? new Error('the response body failed'));
-    const onClose = () => settle(new Error('the response body closed before its end'));
-    const onAbort = () => settle(signal!.reason);
-    if (signal?.aborted) return onAbort();
-    signal?.addEventListener('abort', onAbort, { once: true });
-    body.on('data', onData).once('end', onEnd).once('error', onError).once('close', onClose);
-  });
+
+  private readonly onAbort = () => this.fail(this.signal!.reason);
+
+  /** Settles with `error` and stops the request, wherever it is. */
+  fail(error: unknown): void {
+    if (this.settled) return;
+    this.settled = true;
+    this.failure = error;
+    this.signal?.removeEventListener('abort', this.onAbort);
+    this.reject(error);
+    if (this.controller && !this.controller.aborted) this.controller.abort(error instanceof Error ? error : new Error(String(error)));
+  }
+
+  private succeed(body: string): void {
+    if (this.settled) return;
+    this.settled = true;
+    this.signal?.removeEventListener('abort', this.onAbort);
+    this.resolve({ status: this.status, headers: this.headers, body });
+  }
+
+  private tooLarge(size: string, how: string) {
+    return bodyTooLarge(this.status, this.path, this.maxBytes, size, how);
+  }
+
+  onRequestStart(controller: Undici.Dispatcher.DispatchController): void {
+    this.controller = controller;
+    // Settled while it waited for a connection: it goes no further.
+    if (this.settled) controller.abort(this.failure instanceof Error ? this.failure : new Error('the request was cancelled'));
+  }
+
+  onResponseStart(_controller: Undici.Dispatcher.DispatchController, statusCode: number, headers: RawHeaders): void {
+    this.status = statusCode;
+    this.headers = headerReader(headers);
+    const declared = declaredOverCap(this.headers, this.maxBytes);
+    if (declared !== undefined) this.fail(this.tooLarge(`${formatBytes(declared)} (Content-Length)`, 'refused without reading it'));
+  }
+
+  onResponseData(_controller: Undici.Dispatcher.DispatchController, chunk: Buffer): void {
+    if (this.settled) return;
+    this.total += chunk.length;
+    if (this.total > this.maxBytes) return this.fail(this.tooLarge(`more than ${formatBytes(this.maxBytes)}`, 'reading stopped at the cap and the body was discarded'));
+    this.chunks.push(chunk);
+  }
+
+  onResponseEnd(): void {
+    if (this.settled) return;
+    const body = this.chunks.length === 1 ? this.chunks[0]! : Buffer.concat(this.chunks, this.total);
+    const decode = NULL_BODY.has(this.status) ? undefined : decoderFor(this.headers.get('content-encoding'));
+    if (!decode) return this.succeed(utf8(body));
+    decode(body, { maxOutputLength: this.maxBytes }, (error, decoded) => {
+      if (!error) return this.succeed(utf8(decoded));
+      const overCap = (error as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE';
+      this.fail(overCap ? this.tooLarge(`more than ${formatBytes(this.maxBytes)} decoded`, 'decoding stopped at the cap and the body was discarded') : error);
+    });
+  }
+
+  onResponseError(_controller: Undici.Dispatcher.DispatchController, error: Error): void {
+    this.fail(error);
+  }
 }
 
 export function buildUndiciFetch(options: UndiciFetchOptions): TextFetchLike {
@@ -154,10 +214,16 @@ export function buildUndiciFetch(options: UndiciFetchOptions): TextFetchLike {
     // The same Fetch Response the client reads everywhere; only its type comes from another package.
     return new Response(web, { status, headers: toHeaders(raw) }) as unknown as globalThis.Response;
   };
-  const text = async (url: string, init: RequestInit, maxBytes: number, path: string): Promise<TextResponse> => {
-    const { status, headers, body } = await send(url, init);
-    const textBody = body ? await readNodeBodyCapped(body, status, headers, maxBytes, path, init.signal ?? undefined) : '';
-    return { status, headers, body: textBody };
+  const text = (url: string, init: RequestInit, maxBytes: number, path: string): Promise<TextResponse> => {
+    if (init.signal?.aborted) return Promise.reject(init.signal.reason);
+    const reader = new TextReader(maxBytes, path, init.signal ?? undefined);
+    try {
+      const target = new URL(url);
+      dispatcher.dispatch({ origin: target.origin, path: `${target.pathname}${target.search}`, method: 'GET', headers: requestHeaders(init.headers) }, reader);
+    } catch (error) {
+      reader.fail(error);
+    }
+    return reader.done;
   };
   return Object.assign(fetch, { text });
 }

@@ -1,9 +1,11 @@
 /**
- * The production fetch reads bodies from Node streams (readNodeBodyCapped), not web streams. Over
- * real loopback HTTP: the size cap (declared and streamed), the timeout and cancellation mid-body,
- * a reset mid-body, and UTF-8 decoding hold as they do for readBodyCapped.
+ * The production fetch reads bodies through undici's dispatch handler interface (TextReader), not
+ * web streams. Over real loopback HTTP: the size cap (declared, streamed and decoded), the timeout
+ * and cancellation mid-body and while waiting for a connection, a reset mid-body, and UTF-8
+ * decoding hold as they do for readBodyCapped.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { gzipSync } from 'node:zlib';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiClient } from '../../../src/api/client.js';
@@ -33,8 +35,10 @@ afterAll(async () => {
   for (const [key, value] of Object.entries(savedProxy)) if (value !== undefined) process.env[key] = value;
 });
 
-const client = (options: { maxBodyBytes?: number; timeoutMs?: number } = {}) =>
-  new ApiClient({ baseUrl, fetch: createUndiciFetch({ timeoutMs: 5000, cache: false }), unavailableRetries: 0, maxRetryWaitS: 0, ...options });
+const client = (options: { maxBodyBytes?: number; timeoutMs?: number; connections?: number } = {}) => {
+  const { connections, ...rest } = options;
+  return new ApiClient({ baseUrl, fetch: createUndiciFetch({ timeoutMs: 5000, cache: false, connections }), unavailableRetries: 0, maxRetryWaitS: 0, ...rest });
+};
 
 /** Writes 1 KB chunks until the client goes away (or `limit` chunks), never ending the body. */
 function endless(res: ServerResponse, headers: Record<string, string> = {}, limit = 100_000) {
@@ -97,6 +101,35 @@ describe('the production fetch reads bodies without web streams', () => {
     setTimeout(() => controller.abort(new Error('caller gave up')), 100);
     const error = await rejectionOf(client().getJob('x', {}, { signal: controller.signal }));
     expect(error).toMatchObject({ kind: 'cancelled' });
+  });
+
+  it('a gzip body whose decoded size passes the cap is refused, however small it came', async () => {
+    const bomb = gzipSync(Buffer.alloc(4 * 1024 * 1024, 0x20));
+    respond = (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' });
+      res.end(bomb);
+    };
+    const error = await rejectionOf(client({ maxBodyBytes: 64 * 1024 }).getJob('x'));
+    expect(bomb.length).toBeLessThan(64 * 1024);
+    expect(error).toMatchObject({ kind: 'upstream_contract', status: 200 });
+    expect(error.message).toContain('more than 64 KB decoded');
+  });
+
+  it('cancellation and the timeout end a call at once even while it waits for a connection', async () => {
+    respond = (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.write('{"success":');
+    };
+    // One connection, held by a call whose body never ends: the next calls wait in undici's queue.
+    const single = client({ connections: 1, timeoutMs: 2000 });
+    const holding = rejectionOf(single.getJob('held'));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(new Error('caller gave up')), 50);
+    const started = Date.now();
+    expect(await rejectionOf(single.getJob('queued', {}, { signal: controller.signal }))).toMatchObject({ kind: 'cancelled' });
+    expect(Date.now() - started).toBeLessThan(1000);
+    expect(await holding).toMatchObject({ kind: 'timeout' });
   });
 
   it('a connection reset mid-body is a network error', async () => {
