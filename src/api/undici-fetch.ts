@@ -1,18 +1,18 @@
 /**
- * The production FetchLike, built on undici's `dispatcher.request` rather than `undici.fetch`.
- * The client only ever sends a GET with a few headers and reads status, headers and body, so the
- * Fetch machinery (Request objects, header guards, the fetch algorithm's steps) buys nothing here,
- * and costs about twice the CPU per call. What fetch did that still matters is done explicitly:
- * redirects are followed (undici's redirect interceptor, 20 hops like fetch), gzip and br
- * responses are decoded (only those are advertised), and network errors are undici's own, which
- * describeNetworkCause names as before. Loaded on first use: nothing here is on the start-up path.
+ * The production FetchLike, built on undici's dispatcher rather than `undici.fetch`. The client
+ * only ever sends a GET with a few headers and reads status, headers and body, so the Fetch
+ * machinery (Request objects, header guards, the fetch algorithm's steps) buys nothing here, and
+ * costs about twice the CPU per call; so does the Readable body of `dispatcher.request`. What fetch
+ * did that still matters is done explicitly: redirects are followed (undici's redirect
+ * interceptor, 20 hops like fetch), gzip and br responses are decoded (only those are
+ * advertised), and network errors are undici's own, which describeNetworkCause names as before.
+ * Loaded on first use: nothing here is on the start-up path.
  */
-import { pipeline, Readable } from 'node:stream';
-import { brotliDecompress, createBrotliDecompress, createGunzip, gunzip } from 'node:zlib';
+import { brotliDecompress, gunzip } from 'node:zlib';
 import type * as Undici from 'undici';
 import { DEFAULT_CACHE_LIMITS, withResponseCache } from './cache.js';
-import { bodyTooLarge, declaredOverCap, formatBytes, type TextFetchLike, type TextResponse, type UndiciFetchOptions } from './http.js';
-import { Agent, cacheStores, interceptors, loadEnvHttpProxyAgent, loadUndici, request } from './undici-parts.js';
+import { bodyTooLarge, declaredOverCap, DEFAULT_MAX_BODY_BYTES, formatBytes, type TextFetchLike, type TextResponse, type UndiciFetchOptions } from './http.js';
+import { Agent, cacheStores, interceptors, loadEnvHttpProxyAgent, loadUndici } from './undici-parts.js';
 
 /** fetch's redirect limit. */
 const MAX_REDIRECTIONS = 20;
@@ -61,15 +61,6 @@ function requestHeaders(init: RequestInit['headers']): Record<string, string> {
   return headers;
 }
 
-/** The body, decoded when it is gzip or br; any other coding passes through as sent. */
-function decoded(body: Readable, encoding: string | null): Readable {
-  const coding = encoding?.trim().toLowerCase();
-  const decoder = coding === 'gzip' || coding === 'x-gzip' ? createGunzip() : coding === 'br' ? createBrotliDecompress() : undefined;
-  if (!decoder) return body;
-  // Errors on either side destroy both, so a reset mid-body still reaches the reader.
-  return pipeline(body, decoder, () => {});
-}
-
 const UTF8_BOM = 0xfeff;
 
 type Decoder = (buffer: Buffer, options: { maxOutputLength: number }, callback: (error: Error | null, result: Buffer) => void) => void;
@@ -104,6 +95,8 @@ class TextReader implements Undici.Dispatcher.DispatchHandler {
   private settled = false;
   private status = 0;
   private headers: Pick<Headers, 'get'> = headerReader({});
+  /** The response headers as undici gives them (names lower-cased, a repeated one as an array). */
+  raw: RawHeaders = {};
   private readonly chunks: Buffer[] = [];
   private total = 0;
 
@@ -150,6 +143,7 @@ class TextReader implements Undici.Dispatcher.DispatchHandler {
 
   onResponseStart(_controller: Undici.Dispatcher.DispatchController, statusCode: number, headers: RawHeaders): void {
     this.status = statusCode;
+    this.raw = headers;
     this.headers = headerReader(headers);
     const declared = declaredOverCap(this.headers, this.maxBytes);
     if (declared !== undefined) this.fail(this.tooLarge(`${formatBytes(declared)} (Content-Length)`, 'refused without reading it'));
@@ -189,41 +183,30 @@ export function buildUndiciFetch(options: UndiciFetchOptions): TextFetchLike {
   const cached = cache === false ? agent : withResponseCache({ cacheStores, interceptors }, agent, cache === true ? DEFAULT_CACHE_LIMITS : cache);
   const dispatcher = cached.compose(interceptors.redirect({ maxRedirections: MAX_REDIRECTIONS }));
 
-  const send = async (url: string, init: RequestInit) => {
-    const target = new URL(url);
-    const response = await request(dispatcher, {
-      origin: target.origin,
-      path: `${target.pathname}${target.search}`,
-      method: 'GET',
-      headers: requestHeaders(init.headers),
-      signal: init.signal ?? undefined,
-    });
-    const raw = response.headers as RawHeaders;
-    const headers = headerReader(raw);
-    if (NULL_BODY.has(response.statusCode)) {
-      await response.body.dump();
-      return { status: response.statusCode, raw, headers, body: undefined };
-    }
-    return { status: response.statusCode, raw, headers, body: decoded(response.body, headers.get('content-encoding')) };
-  };
-
-  const fetch = async (url: string, init: RequestInit) => {
-    const { status, raw, body } = await send(url, init);
-    const { Response } = loadUndici();
-    const web = body ? (Readable.toWeb(body) as ConstructorParameters<typeof Response>[0]) : null;
-    // The same Fetch Response the client reads everywhere; only its type comes from another package.
-    return new Response(web, { status, headers: toHeaders(raw) }) as unknown as globalThis.Response;
-  };
-  const text = (url: string, init: RequestInit, maxBytes: number, path: string): Promise<TextResponse> => {
-    if (init.signal?.aborted) return Promise.reject(init.signal.reason);
+  /** Starts one GET, read by a TextReader; a signal already aborted sends nothing. */
+  const read = (url: string, init: RequestInit, maxBytes: number, path: string): TextReader => {
     const reader = new TextReader(maxBytes, path, init.signal ?? undefined);
+    if (init.signal?.aborted) {
+      reader.fail(init.signal.reason);
+      return reader;
+    }
     try {
       const target = new URL(url);
       dispatcher.dispatch({ origin: target.origin, path: `${target.pathname}${target.search}`, method: 'GET', headers: requestHeaders(init.headers) }, reader);
     } catch (error) {
       reader.fail(error);
     }
-    return reader.done;
+    return reader;
+  };
+  const text = (url: string, init: RequestInit, maxBytes: number, path: string): Promise<TextResponse> => read(url, init, maxBytes, path).done;
+  // The Fetch form a FetchLike must also offer (the client uses text); read whole within the default cap.
+  const fetch = async (url: string, init: RequestInit) => {
+    const target = new URL(url);
+    const reader = read(url, init, DEFAULT_MAX_BODY_BYTES, `${target.pathname}${target.search}`);
+    const { status, body } = await reader.done;
+    const { Response } = loadUndici();
+    // The same Fetch Response the client reads everywhere; only its type comes from another package.
+    return new Response(NULL_BODY.has(status) ? null : body, { status, headers: toHeaders(reader.raw) }) as unknown as globalThis.Response;
   };
   return Object.assign(fetch, { text });
 }

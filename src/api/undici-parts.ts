@@ -21,13 +21,6 @@ export const cacheStores = {
   MemoryCacheStore: load('undici/lib/cache/memory-cache-store.js') as typeof Undici.cacheStores.MemoryCacheStore,
 };
 
-const requestMethod = load('undici/lib/api/api-request.js') as (this: Undici.Dispatcher, options: Undici.Dispatcher.RequestOptions) => Promise<Undici.Dispatcher.ResponseData>;
-
-/** `dispatcher.request(options)`: the index adds this method to every Dispatcher's prototype. */
-export function request(dispatcher: Undici.Dispatcher, options: Undici.Dispatcher.RequestOptions): Promise<Undici.Dispatcher.ResponseData> {
-  return requestMethod.call(dispatcher, options);
-}
-
 /** Loaded only when a proxy variable is set. */
 export const loadEnvHttpProxyAgent = () => load('undici/lib/dispatcher/env-http-proxy-agent.js') as typeof Undici.EnvHttpProxyAgent;
 

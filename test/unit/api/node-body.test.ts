@@ -163,6 +163,22 @@ describe('the production fetch reads bodies without web streams', () => {
     expect(error.message).toContain('the body is empty');
   });
 
+  it('also answers in the Fetch form a FetchLike offers: a Response, with no body for a 204', async () => {
+    respond = (req, res) => {
+      if (req.url === '/none') return void res.writeHead(204).end();
+      res.writeHead(201, { 'content-type': 'application/json', 'x-repeated': ['a', 'b'] });
+      res.end('{"ok":true}');
+    };
+    const fetch = createUndiciFetch({ timeoutMs: 5000, cache: false });
+    const response = await fetch(`${baseUrl}/x`, { headers: { accept: 'application/json' } });
+    expect(response.status).toBe(201);
+    expect(response.headers.get('x-repeated')).toBe('a, b');
+    expect(await response.json()).toEqual({ ok: true });
+    const none = await fetch(`${baseUrl}/none`, {});
+    expect(none.status).toBe(204);
+    expect(none.body).toBeNull();
+  });
+
   it('reads headers as Headers.get does: any case, a repeated header joined; and sends the client headers lower-cased', async () => {
     let seen: IncomingMessage['headers'] = {};
     respond = (req, res) => {
