@@ -15,7 +15,7 @@ import { cacheHits, coldStart, rssAfterCalls, throughput, warmLatency } from './
 const quick = process.env.BENCH_QUICK === '1';
 const plan = quick
   ? { cold: { rounds: 3, warmup: 1 }, warm: { iterations: 30, warmup: 10 }, cache: 30, tput: { total: 200, rounds: 1 }, rss: { calls: 1000, rounds: 1 } }
-  : { cold: { rounds: 30, warmup: 3 }, warm: { iterations: 500, warmup: 50 }, cache: 500, tput: { total: 2000, rounds: 3 }, rss: { calls: 1000, rounds: 3 } };
+  : { cold: { rounds: 30, warmup: 3 }, warm: { iterations: 500, warmup: 50 }, cache: 500, tput: { total: 2000, rounds: 7 }, rss: { calls: 1000, rounds: 3 } };
 
 const upstream = await startUpstream();
 const dispatcher = new Agent({ connections: 64, keepAliveTimeout: 30_000 });

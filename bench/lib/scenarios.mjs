@@ -168,7 +168,10 @@ export async function throughput({ upstream, direct, ids, httpUrl, dispatcher, f
   const out = {};
   for (const level of levels) {
     const rates = Object.fromEntries(Object.keys(subjects).map((s) => [s, []]));
-    for (const name of Object.keys(subjects)) await drive(Math.min(200, total), level, subjects[name]); // warm sockets and JIT
+    // Warm sockets, JIT and heaps at this level first: each process's rate climbs for several
+    // thousand calls (a fresh server, the bench's own fetch), and 200 calls of warm-up left the
+    // medians of a run moving by a tenth or more.
+    for (let warm = 0; warm < 2; warm++) for (const name of rotate(Object.keys(subjects), warm)) await drive(total, level, subjects[name]);
     for (let round = 0; round < rounds; round++) {
       for (const name of rotate(Object.keys(subjects), round)) rates[name].push(await drive(total, level, subjects[name]));
     }
