@@ -63,6 +63,17 @@ function scalar(value: unknown, inList = false): string {
 
 const isScalar = (value: unknown) => value === null || typeof value !== 'object';
 
+/** Member names repeat from call to call (the API's own vocabulary), so each is rendered once; bounded, as names come from upstream. */
+const keyTexts = new Map<string, string>();
+function keyText(key: string): string {
+  let text = keyTexts.get(key);
+  if (text === undefined) {
+    text = scalar(key);
+    if (keyTexts.size < 1_000) keyTexts.set(key, text);
+  }
+  return text;
+}
+
 /** Deeper data is summarised: a reader gains nothing from it, and recursion must stay bounded. */
 const MAX_DEPTH = 24;
 
@@ -78,16 +89,17 @@ function toLines(value: unknown, indent: string, out: string[]): void {
         out.push(`${indent}-`);
         toLines(item, `${indent}  `, out);
       } else {
-        const nested: string[] = [];
-        toLines(item, `${indent}  `, nested);
-        if (nested.length === 0) out.push(`${indent}- {}`);
-        else out.push(`${indent}- ${nested[0]!.slice(indent.length + 2)}`, ...nested.slice(1));
+        // The object's lines, its first one then marked as the list item.
+        const first = out.length;
+        toLines(item, `${indent}  `, out);
+        if (out.length === first) out.push(`${indent}- {}`);
+        else out[first] = `${indent}- ${out[first]!.slice(indent.length + 2)}`;
       }
     }
     return;
   }
   for (const [key, inner] of Object.entries(value as Record<string, unknown>)) {
-    const name = scalar(key);
+    const name = keyText(key);
     if (isScalar(inner)) out.push(`${indent}${name}: ${scalar(inner)}`);
     else if (Array.isArray(inner) && inner.every(isScalar)) out.push(`${indent}${name}: [${inner.map((item) => scalar(item, true)).join(', ')}]`);
     else if (Object.keys(inner as object).length === 0) out.push(`${indent}${name}: ${Array.isArray(inner) ? '[]' : '{}'}`);
