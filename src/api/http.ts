@@ -38,8 +38,8 @@ export interface UndiciFetchOptions {
 /**
  * Production path: one keep-alive undici agent for the process (an EnvHttpProxyAgent, which
  * honours HTTPS_PROXY / HTTP_PROXY / NO_PROXY, when a proxy variable is set), with the response
- * cache (cache.ts) composed onto it unless turned off, driven through `dispatcher.request`
- * (undici-fetch.ts). undici is loaded on first use, so offline mode, `--help` and the stdio
+ * cache (cache.ts) composed onto it unless turned off, read through undici's dispatch handler
+ * interface (undici-fetch.ts). undici is loaded on first use, so offline mode, `--help` and the stdio
  * start-up never pay for loading it.
  */
 export function createUndiciFetch(options: UndiciFetchOptions): FetchLike {
