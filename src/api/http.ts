@@ -18,8 +18,8 @@ export interface TextResponse {
  * The fetch the client calls. Injectable so msw (which patches globalThis.fetch) can stand in.
  * A fetch may also offer `text`: the same GET, answered with its body already read within
  * `maxBytes` (refused as readBodyCapped refuses), which the client prefers when present. The
- * production fetch offers it to read Node streams directly rather than through web streams. A
- * `text` must honour `init.signal` itself, mid-body too: the client does not race it.
+ * production fetch offers it to read the body as undici delivers it rather than through web
+ * streams. A `text` must honour `init.signal` itself, mid-body too: the client does not race it.
  */
 export type FetchLike = ((url: string, init: RequestInit) => Promise<Response>) & {
   text?: ((url: string, init: RequestInit, maxBytes: number, path: string) => Promise<TextResponse>) | undefined;
@@ -208,11 +208,10 @@ export const DEFAULT_MAX_BODY_BYTES = 8 * 1024 * 1024;
  * the fetch in use does not tie its body to the request's signal.
  */
 export async function readBodyCapped(response: Response, maxBytes: number, path: string, signal?: AbortSignal): Promise<string> {
-  const tooLarge = (size: string, how: string) => bodyTooLarge(response.status, path, maxBytes, size, how);
-  const declared = declaredOverCap(response.headers, maxBytes);
-  if (declared !== undefined) {
+  const declared = contentLengthOverCap(response.headers, response.status, path, maxBytes);
+  if (declared) {
     await response.body?.cancel().catch(() => {});
-    throw tooLarge(`${formatBytes(declared)} (Content-Length)`, 'refused without reading it');
+    throw declared;
   }
   if (!response.body) return '';
   const reader = response.body.getReader();
@@ -224,7 +223,7 @@ export async function readBodyCapped(response: Response, maxBytes: number, path:
       const { done, value } = await raceAbort(reader.read(), signal);
       if (done) break;
       total += value.byteLength;
-      if (total > maxBytes) throw tooLarge(`more than ${formatBytes(maxBytes)}`, 'reading stopped at the cap and the body was discarded');
+      if (total > maxBytes) throw readPastCap(response.status, path, maxBytes);
       text += decoder.decode(value, { stream: true });
     }
   } catch (error) {
@@ -235,10 +234,16 @@ export async function readBodyCapped(response: Response, maxBytes: number, path:
   return text + decoder.decode();
 }
 
-/** The declared Content-Length when it is over `maxBytes`, else undefined. */
-export function declaredOverCap(headers: Pick<Headers, 'get'>, maxBytes: number): number | undefined {
+/** The refusal of a response whose declared Content-Length is over `maxBytes`, else undefined. */
+export function contentLengthOverCap(headers: Pick<Headers, 'get'>, status: number, path: string, maxBytes: number): ApiError | undefined {
   const declared = Number(headers.get('content-length'));
-  return Number.isFinite(declared) && declared > maxBytes ? declared : undefined;
+  if (!Number.isFinite(declared) || declared <= maxBytes) return undefined;
+  return bodyTooLarge(status, path, maxBytes, `${formatBytes(declared)} (Content-Length)`, 'refused without reading it');
+}
+
+/** The refusal of a body whose bytes, as read, passed `maxBytes`. */
+export function readPastCap(status: number, path: string, maxBytes: number): ApiError {
+  return bodyTooLarge(status, path, maxBytes, `more than ${formatBytes(maxBytes)}`, 'reading stopped at the cap and the body was discarded');
 }
 
 /** The refusal of a body over the cap; `size` and `how` say what was seen and what was done. */

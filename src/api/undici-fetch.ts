@@ -11,7 +11,7 @@
 import { brotliDecompress, gunzip } from 'node:zlib';
 import type * as Undici from 'undici';
 import { DEFAULT_CACHE_LIMITS, withResponseCache } from './cache.js';
-import { bodyTooLarge, declaredOverCap, DEFAULT_MAX_BODY_BYTES, formatBytes, type TextFetchLike, type TextResponse, type UndiciFetchOptions } from './http.js';
+import { bodyTooLarge, contentLengthOverCap, DEFAULT_MAX_BODY_BYTES, formatBytes, readPastCap, type TextFetchLike, type TextResponse, type UndiciFetchOptions } from './http.js';
 import { Agent, cacheStores, interceptors, loadEnvHttpProxyAgent, loadUndici } from './undici-parts.js';
 
 /** fetch's redirect limit. */
@@ -61,6 +61,9 @@ function requestHeaders(init: RequestInit['headers']): Record<string, string> {
   return headers;
 }
 
+/** Headers of a response not yet started. */
+const NO_HEADERS = headerReader({});
+
 const UTF8_BOM = 0xfeff;
 
 type Decoder = (buffer: Buffer, options: { maxOutputLength: number }, callback: (error: Error | null, result: Buffer) => void) => void;
@@ -94,7 +97,7 @@ class TextReader implements Undici.Dispatcher.DispatchHandler {
   private failure: unknown;
   private settled = false;
   private status = 0;
-  private headers: Pick<Headers, 'get'> = headerReader({});
+  private headers: Pick<Headers, 'get'> = NO_HEADERS;
   /** The response headers as undici gives them (names lower-cased, a repeated one as an array). */
   raw: RawHeaders = {};
   private readonly chunks: Buffer[] = [];
@@ -131,10 +134,6 @@ class TextReader implements Undici.Dispatcher.DispatchHandler {
     this.resolve({ status: this.status, headers: this.headers, body });
   }
 
-  private tooLarge(size: string, how: string) {
-    return bodyTooLarge(this.status, this.path, this.maxBytes, size, how);
-  }
-
   onRequestStart(controller: Undici.Dispatcher.DispatchController): void {
     this.controller = controller;
     // Settled while it waited for a connection: it goes no further.
@@ -145,14 +144,14 @@ class TextReader implements Undici.Dispatcher.DispatchHandler {
     this.status = statusCode;
     this.raw = headers;
     this.headers = headerReader(headers);
-    const declared = declaredOverCap(this.headers, this.maxBytes);
-    if (declared !== undefined) this.fail(this.tooLarge(`${formatBytes(declared)} (Content-Length)`, 'refused without reading it'));
+    const declared = contentLengthOverCap(this.headers, statusCode, this.path, this.maxBytes);
+    if (declared) this.fail(declared);
   }
 
   onResponseData(_controller: Undici.Dispatcher.DispatchController, chunk: Buffer): void {
     if (this.settled) return;
     this.total += chunk.length;
-    if (this.total > this.maxBytes) return this.fail(this.tooLarge(`more than ${formatBytes(this.maxBytes)}`, 'reading stopped at the cap and the body was discarded'));
+    if (this.total > this.maxBytes) return this.fail(readPastCap(this.status, this.path, this.maxBytes));
     this.chunks.push(chunk);
   }
 
@@ -164,7 +163,7 @@ class TextReader implements Undici.Dispatcher.DispatchHandler {
     decode(body, { maxOutputLength: this.maxBytes }, (error, decoded) => {
       if (!error) return this.succeed(utf8(decoded));
       const overCap = (error as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE';
-      this.fail(overCap ? this.tooLarge(`more than ${formatBytes(this.maxBytes)} decoded`, 'decoding stopped at the cap and the body was discarded') : error);
+      this.fail(overCap ? bodyTooLarge(this.status, this.path, this.maxBytes, `more than ${formatBytes(this.maxBytes)} decoded`, 'decoding stopped at the cap and the body was discarded') : error);
     });
   }
 
