@@ -3,6 +3,7 @@
  * validated data with its meta, or throws an ApiError with a stable kind.
  */
 import { z } from 'zod';
+import { isRecord } from '../is-record.js';
 import { USER_AGENT } from '../version.js';
 import { silentLogger, type Logger, type LogSink } from '../log.js';
 import { cacheFreshnessOf, cacheHitOf } from './cache.js';
@@ -383,10 +384,6 @@ export class ApiClient {
     if (cause instanceof ApiError) return cause;
     return new ApiError('cancelled', `cancelled: GET ${path} was cancelled by the caller`, { path, cause: signal?.reason ?? cause });
   }
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** The `error` and `message` of an upstream error envelope, when the body is one. */

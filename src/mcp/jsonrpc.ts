@@ -3,6 +3,8 @@
  * before zod is loaded, so no zod here) and by the stdio call lane. A request id is what the SDK's
  * RequestIdSchema accepts: a string or a safe integer.
  */
+import { isRecord } from '../is-record.js';
+
 export type JsonObject = Record<string, unknown>;
 export type RequestId = string | number;
 
@@ -13,10 +15,8 @@ export interface JsonRpcRequest {
   params?: unknown;
 }
 
-export const isJsonObject = (value: unknown): value is JsonObject => typeof value === 'object' && value !== null && !Array.isArray(value);
-
 export const isRequestId = (value: unknown): value is RequestId => typeof value === 'string' || Number.isSafeInteger(value);
 
 export function isJsonRpcRequest(message: unknown): message is JsonRpcRequest {
-  return isJsonObject(message) && message.jsonrpc === '2.0' && isRequestId(message.id) && typeof message.method === 'string';
+  return isRecord(message) && message.jsonrpc === '2.0' && isRequestId(message.id) && typeof message.method === 'string';
 }

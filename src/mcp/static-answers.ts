@@ -6,7 +6,8 @@
  * this module is on the start-up path.
  */
 import { readFileSync } from 'node:fs';
-import { isJsonObject, isJsonRpcRequest, type RequestId } from './jsonrpc.js';
+import { isRecord } from '../is-record.js';
+import { isJsonRpcRequest, type RequestId } from './jsonrpc.js';
 
 export interface StaticAnswers {
   /** The initialize result for `latestProtocolVersion`; protocolVersion is negotiated per request. */
@@ -33,14 +34,14 @@ export function loadStaticAnswers(version: string, url: URL = new URL(`./${STATI
 
 /** Only `_meta` (and a cursor on list requests) may accompany these requests; anything else goes to the SDK. */
 function plainParams(params: unknown, allowed: readonly string[]): boolean {
-  return params === undefined || (isJsonObject(params) && Object.keys(params).every((key) => allowed.includes(key)) && (params._meta === undefined || isJsonObject(params._meta)));
+  return params === undefined || (isRecord(params) && Object.keys(params).every((key) => allowed.includes(key)) && (params._meta === undefined || isRecord(params._meta)));
 }
 
 /** A well-formed initialize, as the SDK's InitializeRequestSchema requires; a doubtful one is left to the SDK. */
 function isPlainInitialize(params: unknown): params is { protocolVersion: string } {
-  if (!isJsonObject(params) || typeof params.protocolVersion !== 'string' || !isJsonObject(params.capabilities)) return false;
+  if (!isRecord(params) || typeof params.protocolVersion !== 'string' || !isRecord(params.capabilities)) return false;
   const info = params.clientInfo;
-  return isJsonObject(info) && typeof info.name === 'string' && typeof info.version === 'string';
+  return isRecord(info) && typeof info.name === 'string' && typeof info.version === 'string';
 }
 
 export type StaticReply = { kind: 'initialize' | 'tools/list'; response: { jsonrpc: '2.0'; id: RequestId; result: unknown } };

@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { sleep } from '../api/http.js';
+import { isRecord } from '../is-record.js';
 import { bytesResponse, errorResponse, JSON_TYPE, jsonResponse } from './responses.js';
 
 export const FAULT_KINDS = ['rate_limit', 'unavailable', 'delay', 'hang', 'malformed', 'truncated', 'contract', 'degraded_health', 'oversized', 'reset'] as const;
@@ -186,9 +187,6 @@ function hang(signal: AbortSignal): Promise<Response> {
   });
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /**
  * The contract fault, per body: a job list gets `data.jobs[0].title` = 12345 (or, with no jobs,

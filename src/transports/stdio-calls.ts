@@ -14,7 +14,8 @@
  */
 import type { ServerNotification } from '@modelcontextprotocol/sdk/types.js';
 import { jsonTextOf } from '../mcp/json-text.js';
-import { isJsonObject, isJsonRpcRequest, isRequestId, type JsonObject, type RequestId } from '../mcp/jsonrpc.js';
+import { isRecord } from '../is-record.js';
+import { isJsonRpcRequest, isRequestId, type JsonObject, type RequestId } from '../mcp/jsonrpc.js';
 import type { CallTool } from '../server.js';
 
 export interface StdioCallsOptions {
@@ -27,12 +28,12 @@ export interface StdioCallsOptions {
 
 /** The params of a call this lane takes, as the SDK's CallToolRequestSchema would accept them. */
 function isPlainCall(params: unknown): params is { name: string; arguments?: JsonObject; _meta?: { progressToken?: string | number } } {
-  if (!isJsonObject(params) || typeof params.name !== 'string') return false;
+  if (!isRecord(params) || typeof params.name !== 'string') return false;
   for (const key in params) if (key !== 'name' && key !== 'arguments' && key !== '_meta') return false;
-  if (params.arguments !== undefined && !isJsonObject(params.arguments)) return false;
+  if (params.arguments !== undefined && !isRecord(params.arguments)) return false;
   const meta = params._meta;
   if (meta === undefined) return true;
-  if (!isJsonObject(meta)) return false;
+  if (!isRecord(meta)) return false;
   for (const key in meta) if (key !== 'progressToken') return false;
   return meta.progressToken === undefined || typeof meta.progressToken === 'string' || typeof meta.progressToken === 'number';
 }
@@ -49,7 +50,7 @@ export class StdioCalls {
 
   /** Handles `message` when it is a call, or the cancellation of a call, this lane takes; false leaves it to the SDK. */
   take(message: unknown): boolean {
-    if (!isJsonObject(message) || message.jsonrpc !== '2.0') return false;
+    if (!isRecord(message) || message.jsonrpc !== '2.0') return false;
     if (message.method === 'notifications/cancelled' && !('id' in message)) return this.cancel(message.params);
     if (!isJsonRpcRequest(message) || message.method !== 'tools/call' || this.running.has(message.id) || !isPlainCall(message.params)) return false;
     this.run(message.id, message.params);
@@ -62,7 +63,7 @@ export class StdioCalls {
   }
 
   private cancel(params: unknown): boolean {
-    if (!isJsonObject(params) || !isRequestId(params.requestId)) return false;
+    if (!isRecord(params) || !isRequestId(params.requestId)) return false;
     const controller = this.running.get(params.requestId);
     if (!controller) return false;
     controller.abort(params.reason);
