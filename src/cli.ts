@@ -4,6 +4,7 @@
  */
 import { Command, CommanderError, Option } from 'commander';
 import { ConfigError, OPTION_TABLE, resolveConfig, type Config, type RawOptions } from './config.js';
+import { isRecord } from './is-record.js';
 import { createLogger, type Logger } from './log.js';
 import { PACKAGE_NAME, VERSION } from './version.js';
 
@@ -36,6 +37,12 @@ function configFrom(command: Command): { config: Config; logger: Logger } {
   return { config, logger: createLogger(config.logLevel) };
 }
 
+/** A --port value: a whole number from 0 to 65535. */
+function parsePort(value: string): number {
+  if (!/^\d+$/.test(value) || Number(value) > 65_535) throw new UsageError(`--port must be a whole number from 0 to 65535, got ${JSON.stringify(value)}`);
+  return Number(value);
+}
+
 function parseJsonArgs(text: string | undefined): unknown {
   if (text === undefined || text.trim() === '') return {};
   let value: unknown;
@@ -44,7 +51,7 @@ function parseJsonArgs(text: string | undefined): unknown {
   } catch (error) {
     throw new UsageError(`json-args is not valid JSON: ${(error as Error).message}. Example: '{"q":"rust","per_page":5}'`);
   }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new UsageError('json-args must be a JSON object, e.g. \'{"job_id":"job_ai_0001"}\'');
+  if (!isRecord(value)) throw new UsageError('json-args must be a JSON object, e.g. \'{"job_id":"job_ai_0001"}\'');
   return value;
 }
 
@@ -108,9 +115,9 @@ export function buildProgram(): Command {
     .option('--host <host>', 'interface to bind', '127.0.0.1')
     .action(async (options: { port: string; host: string }, command: Command) => {
       const { logger } = configFrom(command);
-      if (!/^\d+$/.test(options.port) || Number(options.port) > 65_535) throw new UsageError(`--port must be a whole number from 0 to 65535, got ${JSON.stringify(options.port)}`);
+      const port = parsePort(options.port);
       const { startOfflineServer } = await import('./offline/server.js');
-      const server = await startOfflineServer({ host: options.host, port: Number(options.port) });
+      const server = await startOfflineServer({ host: options.host, port });
       await print(`mock-api listening on ${server.url} (embedded offline snapshot; try ${server.url}/api/public/v1)`);
       const stop = () => void server.close().finally(() => process.exit(EXIT_OK));
       process.once('SIGINT', stop);
@@ -128,7 +135,7 @@ export function buildProgram(): Command {
     .option('--allowed-origins <list>', 'comma-separated browser origins accepted (and answered with CORS headers), e.g. https://app.example.com')
     .action(async (options: { http?: boolean; host: string; port: string; allowedHosts?: string; allowedOrigins?: string }, command: Command) => {
       if (!options.http) throw new UsageError('serve needs --http (for stdio, run service-mcp with no command)');
-      if (!/^\d+$/.test(options.port) || Number(options.port) > 65_535) throw new UsageError(`--port must be a whole number from 0 to 65535, got ${JSON.stringify(options.port)}`);
+      const port = parsePort(options.port);
       const { config, logger } = configFrom(command);
       const [{ createBackend }, http, { HttpOptionError, splitList }] = await Promise.all([import('./backend.js'), import('./transports/http.js'), import('./transports/http-guard.js')]);
       let running;
@@ -137,7 +144,7 @@ export function buildProgram(): Command {
           backend: createBackend(config, logger),
           logger,
           host: options.host,
-          port: Number(options.port),
+          port,
           allowedHosts: splitList(options.allowedHosts),
           allowedOrigins: splitList(options.allowedOrigins),
         });
