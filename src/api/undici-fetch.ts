@@ -8,6 +8,7 @@
  * advertised), and network errors are undici's own, which describeNetworkCause names as before.
  * Loaded on first use: nothing here is on the start-up path.
  */
+import nodeBuffer from 'node:buffer';
 import { brotliDecompress, gunzip } from 'node:zlib';
 import type * as Undici from 'undici';
 import { DEFAULT_CACHE_LIMITS, withResponseCache } from './cache.js';
@@ -74,10 +75,34 @@ function decoderFor(encoding: string | null): Decoder | undefined {
   return coding === 'gzip' || coding === 'x-gzip' ? gunzip : coding === 'br' ? brotliDecompress : undefined;
 }
 
+/** Absent from a Node built without ICU. */
+const transcode: typeof nodeBuffer.transcode | undefined = nodeBuffer.transcode;
+/** Below this many bytes converting twice costs more than it saves. */
+const TRANSCODE_MIN_BYTES = 2048;
+
 /** UTF-8 as TextDecoder reads it: invalid sequences become U+FFFD and a leading BOM is dropped. */
 function utf8(buffer: Buffer): string {
-  const text = buffer.toString('utf8');
+  const text = decodeUtf8(buffer);
   return text.charCodeAt(0) === UTF8_BOM ? text.slice(1) : text;
+}
+
+/**
+ * V8's decoder takes a slow path once the bytes hold one character beyond ASCII: an 18 KB page of
+ * 20 jobs with a few "£" and "–" took 24 µs, against 7 µs through UTF-16 by ICU's converter (about
+ * 15 µs less server CPU per search in situ). ICU refuses malformed bytes where V8 replaces them, so
+ * those take V8's path and read exactly as before.
+ */
+function decodeUtf8(buffer: Buffer): string {
+  // ASCII reads the same in either encoding, and latin1 is the cheapest way to say so.
+  if (nodeBuffer.isAscii(buffer)) return buffer.toString('latin1');
+  if (transcode && buffer.length >= TRANSCODE_MIN_BYTES) {
+    try {
+      return transcode(buffer, 'utf8', 'utf16le').toString('utf16le');
+    } catch {
+      // malformed UTF-8: V8's decoder below replaces what ICU refuses
+    }
+  }
+  return buffer.toString('utf8');
 }
 
 /**

@@ -153,6 +153,32 @@ describe('the production fetch reads bodies without web streams', () => {
     expect(over).toMatchObject({ kind: 'upstream_contract' });
   });
 
+  it('reads every body as TextDecoder does: ASCII or not, small or large, malformed or with a BOM', async () => {
+    const large = (text: string) => text.repeat(Math.ceil(3000 / text.length));
+    const bodies = [
+      Buffer.from('{"plain":"ascii"}'),
+      Buffer.from(large('{"plain":"ascii"} ')),
+      Buffer.from('£110k–£140k €'),
+      Buffer.from(large('salary £110k–£140k, 😀 naïve ')),
+      Buffer.from(`\uFEFF${large('bom £ ')}`),
+      Buffer.from(`\uFEFF${large('bom ascii ')}`),
+      // Malformed: a stray byte, a truncated sequence, an encoded surrogate, an overlong form.
+      Buffer.concat([Buffer.from(large('£ ')), Buffer.from([0xff, 0x61, 0xe2, 0x82, 0x20, 0xed, 0xa0, 0x80, 0xc0, 0xaf]), Buffer.from('€ end')]),
+      Buffer.concat([Buffer.from(large('€ ')), Buffer.from([0xf0, 0x9f, 0x98])]),
+    ];
+    let serving = bodies[0]!;
+    respond = (_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/plain' });
+      res.end(serving);
+    };
+    const fetch = createUndiciFetch({ timeoutMs: 5000, cache: false });
+    for (const bytes of bodies) {
+      serving = bytes;
+      const { body } = await fetch.text!(`${baseUrl}/x`, {}, 1 << 20, '/x');
+      expect(body).toBe(new TextDecoder().decode(bytes));
+    }
+  });
+
   it('an empty body is empty text (a contract break for JSON), and 204 has no body', async () => {
     respond = (_req, res) => {
       res.writeHead(200, { 'content-type': 'application/json' });
