@@ -12,8 +12,9 @@ const load = createRequire(import.meta.url);
 
 export const Agent = load('undici/lib/dispatcher/agent.js') as typeof Undici.Agent;
 
+export const RedirectHandler = load('undici/lib/handler/redirect-handler.js') as typeof Undici.RedirectHandler;
+
 export const interceptors = {
-  redirect: load('undici/lib/interceptor/redirect.js') as typeof Undici.interceptors.redirect,
   cache: load('undici/lib/interceptor/cache.js') as typeof Undici.interceptors.cache,
 };
 

@@ -179,6 +179,51 @@ describe('the production fetch reads bodies without web streams', () => {
     }
   });
 
+  it('follows redirects through undici, each hop asked once, with the body cap and cancellation still in force', async () => {
+    const asked: string[] = [];
+    const hops: Record<string, [number, string]> = { '/a': [301, '/b'], '/b': [307, `${baseUrl}/c?x=1`], '/c?x=1': [308, 'd'], '/d': [303, '/final'] };
+    const final = Buffer.from('£ end of the line');
+    respond = (req, res) => {
+      asked.push(req.url!);
+      const hop = hops[req.url!];
+      if (hop) {
+        res.writeHead(hop[0], { location: hop[1], 'content-type': 'text/html' });
+        return void res.end('<a href="elsewhere">moved</a>');
+      }
+      if (req.url === '/final') {
+        res.writeHead(200, { 'content-type': 'text/plain' });
+        return void res.end(final);
+      }
+      if (req.url === '/stall') return void res.writeHead(200).write('x'); // never ends
+      res.writeHead(302, { location: req.url === '/to-stall' ? '/stall' : req.url!.replace(/\d+$/, (n) => String(Number(n) + 1)) }).end();
+    };
+    const fetch = createUndiciFetch({ timeoutMs: 5000, cache: false });
+    const read = (path: string, maxBytes = 1 << 20, signal?: AbortSignal) => fetch.text!(`${baseUrl}${path}`, { signal }, maxBytes, path);
+
+    expect(await read('/a')).toMatchObject({ status: 200, body: '£ end of the line' });
+    expect(asked).toEqual(['/a', '/b', '/c?x=1', '/d', '/final']);
+    await expect(read('/a', final.length - 1)).rejects.toMatchObject({ kind: 'upstream_contract' });
+
+    // fetch's limit: 20 redirects are followed, and the 21st is the answer.
+    asked.length = 0;
+    expect((await read('/loop0')).status).toBe(302);
+    expect(asked).toHaveLength(21);
+
+    const controller = new AbortController();
+    const reading = read('/to-stall', 1 << 20, controller.signal);
+    setTimeout(() => controller.abort(new Error('stop')), 50);
+    await expect(reading).rejects.toThrow('stop');
+  });
+
+  it('a redirect without a Location is the answer itself', async () => {
+    respond = (_req, res) => {
+      res.writeHead(302, { 'content-type': 'text/plain' });
+      res.end('no forwarding address');
+    };
+    const fetch = createUndiciFetch({ timeoutMs: 5000, cache: false });
+    expect(await fetch.text!(`${baseUrl}/x`, {}, 1 << 20, '/x')).toMatchObject({ status: 302, body: 'no forwarding address' });
+  });
+
   it('an empty body is empty text (a contract break for JSON), and 204 has no body', async () => {
     respond = (_req, res) => {
       res.writeHead(200, { 'content-type': 'application/json' });

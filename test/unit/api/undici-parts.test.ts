@@ -5,14 +5,14 @@
 import { createRequire } from 'node:module';
 import * as undici from 'undici';
 import { describe, expect, it } from 'vitest';
-import { Agent, cacheStores, interceptors, loadEnvHttpProxyAgent, loadUndici } from '../../../src/api/undici-parts.js';
+import { Agent, cacheStores, interceptors, loadEnvHttpProxyAgent, loadUndici, RedirectHandler } from '../../../src/api/undici-parts.js';
 
 const pkg = createRequire(import.meta.url)('../../../package.json') as { dependencies: Record<string, string> };
 
 describe('the undici parts', () => {
   it('are the objects undici exports', () => {
     expect(Agent).toBe(undici.Agent);
-    expect(interceptors.redirect).toBe(undici.interceptors.redirect);
+    expect(RedirectHandler).toBe(undici.RedirectHandler);
     expect(interceptors.cache).toBe(undici.interceptors.cache);
     expect(cacheStores.MemoryCacheStore).toBe(undici.cacheStores.MemoryCacheStore);
     expect(loadEnvHttpProxyAgent()).toBe(undici.EnvHttpProxyAgent);
