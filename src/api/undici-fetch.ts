@@ -84,8 +84,9 @@ function decoderFor(encoding: string | null): Decoder | undefined {
 
 /** Absent from a Node built without ICU. */
 const transcode: typeof nodeBuffer.transcode | undefined = nodeBuffer.transcode;
-/** Below this many bytes converting twice costs more than it saves. */
+/** Below this many bytes converting twice costs more than it saves; above the other, the UTF-16 copy costs memory. */
 const TRANSCODE_MIN_BYTES = 2048;
+const TRANSCODE_MAX_BYTES = 1 << 20;
 
 /** UTF-8 as TextDecoder reads it: invalid sequences become U+FFFD and a leading BOM is dropped. */
 function utf8(buffer: Buffer): string {
@@ -102,7 +103,7 @@ function utf8(buffer: Buffer): string {
 function decodeUtf8(buffer: Buffer): string {
   // ASCII reads the same in either encoding, and latin1 is the cheapest way to say so.
   if (nodeBuffer.isAscii(buffer)) return buffer.toString('latin1');
-  if (transcode && buffer.length >= TRANSCODE_MIN_BYTES) {
+  if (transcode && buffer.length >= TRANSCODE_MIN_BYTES && buffer.length <= TRANSCODE_MAX_BYTES) {
     try {
       return transcode(buffer, 'utf8', 'utf16le').toString('utf16le');
     } catch {

@@ -165,6 +165,7 @@ describe('the production fetch reads bodies without web streams', () => {
       // Malformed: a stray byte, a truncated sequence, an encoded surrogate, an overlong form.
       Buffer.concat([Buffer.from(large('£ ')), Buffer.from([0xff, 0x61, 0xe2, 0x82, 0x20, 0xed, 0xa0, 0x80, 0xc0, 0xaf]), Buffer.from('€ end')]),
       Buffer.concat([Buffer.from(large('€ ')), Buffer.from([0xf0, 0x9f, 0x98])]),
+      Buffer.from('£–'.repeat(300_000)), // over a megabyte
     ];
     let serving = bodies[0]!;
     respond = (_req, res) => {
@@ -174,7 +175,7 @@ describe('the production fetch reads bodies without web streams', () => {
     const fetch = createUndiciFetch({ timeoutMs: 5000, cache: false });
     for (const bytes of bodies) {
       serving = bytes;
-      const { body } = await fetch.text!(`${baseUrl}/x`, {}, 1 << 20, '/x');
+      const { body } = await fetch.text!(`${baseUrl}/x`, {}, 8 << 20, '/x');
       expect(body).toBe(new TextDecoder().decode(bytes));
     }
   });
