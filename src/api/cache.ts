@@ -9,6 +9,7 @@
  * - error responses are never stored, whatever their headers say.
  */
 import type { cacheStores, Dispatcher, interceptors } from 'undici';
+import { deferWrites } from './cache-writes.js';
 
 type Store = InstanceType<typeof cacheStores.MemoryCacheStore>;
 type CacheKey = Parameters<Store['get']>[0];
@@ -112,7 +113,7 @@ const fromNetwork: Dispatcher.DispatcherComposeInterceptor = (dispatch) => (opti
 
 /** The dispatcher with the cache interceptor composed onto it (see FromNetwork for what reaches it). */
 export function withResponseCache(undici: { cacheStores: Pick<typeof cacheStores, 'MemoryCacheStore'>; interceptors: Pick<typeof interceptors, 'cache'> }, dispatcher: Dispatcher, limits: CacheLimits = DEFAULT_CACHE_LIMITS): Dispatcher {
-  const store = markingStore(new undici.cacheStores.MemoryCacheStore(limits));
+  const store = markingStore(deferWrites(new undici.cacheStores.MemoryCacheStore(limits), limits.maxEntrySize));
   // 'shared': HTTP mode answers many clients from one cache, so `private` responses stay out of it.
   return dispatcher.compose(fromNetwork).compose(undici.interceptors.cache({ store, methods: ['GET'], type: 'shared' }));
 }
