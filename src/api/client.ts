@@ -12,7 +12,7 @@ import { MAX_JSON_DEPTH, scanJson } from './json-depth.js';
 import { ApiError, describeNetworkCause, kindForStatus } from './errors.js';
 import { FreshResults, MAX_FRESH_BODY_CHARS } from './fresh-results.js';
 import { SharedRequests } from './shared-requests.js';
-import { DEFAULT_MAX_BODY_BYTES, parseRetryAfter, raceAbort, readBodyCapped, RetryAfterGate, sleep, type FetchLike, type GateWaitInfo } from './http.js';
+import { DEFAULT_MAX_BODY_BYTES, parseRetryAfter, raceAbort, readBodyCapped, RequestTimeout, RetryAfterGate, sleep, type FetchLike, type GateWaitInfo } from './http.js';
 import {
   DiscoveryDataSchema,
   envelopeOf,
@@ -348,6 +348,15 @@ export class ApiClient {
   private async attempt(path: string, accept: string, signal: AbortSignal | undefined, logSink: LogSink | undefined): Promise<RawResponse> {
     // A call cancelled before its turn sends nothing.
     if (signal?.aborted) throw this.abortError(path, signal, signal.reason);
+    this.logger.debug(`GET ${path}`, undefined, logSink);
+    const headers = { accept, 'user-agent': USER_AGENT };
+    // A fetch that reads its own body (the production one, without web streams) does so within the
+    // same cap, and keeps the caller's signal and the deadline itself, by its contract (http.ts).
+    if (this.fetchImpl.text) {
+      return await this.fetchImpl.text(this.baseUrl + path, { method: 'GET', headers, signal, redirect: 'follow' }, this.maxBodyBytes, path, this.timeoutMs).catch((error: unknown) => {
+        throw this.exchangeError(path, signal, error instanceof RequestTimeout, error);
+      });
+    }
     const controller = new AbortController();
     let timedOut = false;
     const timer = setTimeout(() => {
@@ -355,20 +364,12 @@ export class ApiClient {
       controller.abort(new Error('timeout'));
     }, this.timeoutMs);
     const onAbort = () => controller.abort(signal!.reason);
-    if (signal?.aborted) onAbort();
-    else signal?.addEventListener('abort', onAbort, { once: true });
+    signal?.addEventListener('abort', onAbort, { once: true });
     const fail = (error: unknown): never => {
-      if (error instanceof ApiError) throw error;
-      if (timedOut) throw new ApiError('timeout', `timeout: GET ${path} took longer than ${this.timeoutMs} ms`, { path, cause: error });
-      if (signal?.aborted) throw this.abortError(path, signal, error);
-      throw new ApiError('network', `network: GET ${path} failed: ${describeNetworkCause(error)}`, { path, cause: error });
+      throw this.exchangeError(path, signal, timedOut, error);
     };
     try {
-      this.logger.debug(`GET ${path}`, undefined, logSink);
-      const init: RequestInit = { method: 'GET', headers: { accept, 'user-agent': USER_AGENT }, signal: controller.signal, redirect: 'follow' };
-      // A fetch that reads its own body (the production one, without web streams) does so within
-      // the same cap, and honours the signal by its contract (http.ts).
-      if (this.fetchImpl.text) return await this.fetchImpl.text(this.baseUrl + path, init, this.maxBodyBytes, path).catch(fail);
+      const init: RequestInit = { method: 'GET', headers, signal: controller.signal, redirect: 'follow' };
       // Raced against the signal as well as given it: the timeout and cancellation must hold even
       // for an injected fetch that ignores the signal.
       const response = await raceAbort(this.fetchImpl(this.baseUrl + path, init), controller.signal).catch(fail);
@@ -378,6 +379,14 @@ export class ApiClient {
       clearTimeout(timer);
       signal?.removeEventListener('abort', onAbort);
     }
+  }
+
+  /** What a failed exchange is, for the caller: a refusal as it is, else a timeout, a cancellation or a network failure. */
+  private exchangeError(path: string, signal: AbortSignal | undefined, timedOut: boolean, error: unknown): ApiError {
+    if (error instanceof ApiError) return error;
+    if (timedOut) return new ApiError('timeout', `timeout: GET ${path} took longer than ${this.timeoutMs} ms`, { path, cause: error });
+    if (signal?.aborted) return this.abortError(path, signal, error);
+    return new ApiError('network', `network: GET ${path} failed: ${describeNetworkCause(error)}`, { path, cause: error });
   }
 
   private abortError(path: string, signal: AbortSignal | undefined, cause: unknown): ApiError {

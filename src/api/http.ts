@@ -19,11 +19,21 @@ export interface TextResponse {
  * A fetch may also offer `text`: the same GET, answered with its body already read within
  * `maxBytes` (refused as readBodyCapped refuses), which the client prefers when present. The
  * production fetch offers it to read the body as undici delivers it rather than through web
- * streams. A `text` must honour `init.signal` itself, mid-body too: the client does not race it.
+ * streams. A `text` must honour `init.signal` itself, mid-body too: the client does not race it;
+ * and it must give up after `timeoutMs` with a RequestTimeout, so the client needs no controller
+ * of its own between the caller's signal and the request.
  */
 export type FetchLike = ((url: string, init: RequestInit) => Promise<Response>) & {
-  text?: ((url: string, init: RequestInit, maxBytes: number, path: string) => Promise<TextResponse>) | undefined;
+  text?: ((url: string, init: RequestInit, maxBytes: number, path: string, timeoutMs: number) => Promise<TextResponse>) | undefined;
 };
+
+/** A `text` request that ran out of time: the client reports it as a timeout. */
+export class RequestTimeout extends Error {
+  constructor(ms: number) {
+    super(`no complete answer within ${ms} ms`);
+    this.name = 'RequestTimeout';
+  }
+}
 /** A FetchLike that offers `text`. */
 export type TextFetchLike = FetchLike & { text: NonNullable<FetchLike['text']> };
 
@@ -52,7 +62,7 @@ export function createUndiciFetch(options: UndiciFetchOptions): FetchLike {
     }));
   const fetch: FetchLike = async (url, init) => (loaded ?? (await load()))(url, init);
   // Once loaded, straight through: every call passes here, and an extra await per call shows.
-  fetch.text = (url, init, maxBytes, path) => (loaded ? loaded.text(url, init, maxBytes, path) : load().then((ready) => ready.text(url, init, maxBytes, path)));
+  fetch.text = (url, init, maxBytes, path, timeoutMs) => (loaded ? loaded.text(url, init, maxBytes, path, timeoutMs) : load().then((ready) => ready.text(url, init, maxBytes, path, timeoutMs)));
   return fetch;
 }
 

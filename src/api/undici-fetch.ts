@@ -12,7 +12,7 @@ import nodeBuffer from 'node:buffer';
 import { brotliDecompress, gunzip } from 'node:zlib';
 import type * as Undici from 'undici';
 import { DEFAULT_CACHE_LIMITS, withResponseCache } from './cache.js';
-import { bodyTooLarge, contentLengthOverCap, DEFAULT_MAX_BODY_BYTES, formatBytes, readPastCap, type TextFetchLike, type TextResponse, type UndiciFetchOptions } from './http.js';
+import { bodyTooLarge, contentLengthOverCap, DEFAULT_MAX_BODY_BYTES, formatBytes, readPastCap, RequestTimeout, type TextFetchLike, type TextResponse, type UndiciFetchOptions } from './http.js';
 import { Agent, cacheStores, interceptors, loadEnvHttpProxyAgent, loadUndici, RedirectHandler } from './undici-parts.js';
 
 /** fetch's redirect limit. */
@@ -118,9 +118,9 @@ function decodeUtf8(buffer: Buffer): string {
  * collected as they come, with no Readable stream, request handler or async resource in between
  * (that machinery was about 50 µs of a warm call). Refusals are readBodyCapped's: an over-cap
  * Content-Length before a byte is read, a body that passes the cap where it passes it (a gzip or
- * br body when its decoded size does), both as upstream_contract errors. `signal` (the request's
- * timeout and cancellation) settles the call at once with its reason, even while the request
- * still waits for a connection, and aborts the request.
+ * br body when its decoded size does), both as upstream_contract errors. `signal` (the caller's
+ * cancellation) and `timeoutMs` (a RequestTimeout) settle the call at once, even while the request
+ * still waits for a connection, and abort the request.
  *
  * Redirects are left to undici's RedirectHandler, which is brought in only when the first response
  * is a redirect and from then on sees every event, as if its interceptor had wrapped the request
@@ -147,6 +147,7 @@ class TextReader implements Handler {
     private readonly maxBytes: number,
     private readonly path: string,
     private readonly signal: AbortSignal | undefined,
+    private readonly timeoutMs: number | undefined,
     /** The request as dispatched, and what follows its redirects; without them redirects are not followed. */
     private readonly options?: Undici.Dispatcher.DispatchOptions,
     private readonly follow?: FollowRedirects,
@@ -156,25 +157,32 @@ class TextReader implements Handler {
       this.reject = reject;
     });
     signal?.addEventListener('abort', this.onAbort, { once: true });
+    if (timeoutMs !== undefined) this.timer = setTimeout(this.onTimeout, timeoutMs);
   }
 
+  private timer: NodeJS.Timeout | undefined;
   private readonly onAbort = () => this.fail(this.signal!.reason);
+  private readonly onTimeout = () => this.fail(new RequestTimeout(this.timeoutMs!));
 
   /** Settles with `error` and stops the request, wherever it is. */
   fail(error: unknown): void {
-    if (this.settled) return;
-    this.settled = true;
+    if (!this.settle()) return;
     this.failure = error;
-    this.signal?.removeEventListener('abort', this.onAbort);
     this.reject(error);
     if (this.controller && !this.controller.aborted) this.controller.abort(error instanceof Error ? error : new Error(String(error)));
   }
 
   private succeed(body: string): void {
-    if (this.settled) return;
+    if (this.settle()) this.resolve({ status: this.status, headers: this.headers, body });
+  }
+
+  /** False when settled already. */
+  private settle(): boolean {
+    if (this.settled) return false;
     this.settled = true;
+    clearTimeout(this.timer);
     this.signal?.removeEventListener('abort', this.onAbort);
-    this.resolve({ status: this.status, headers: this.headers, body });
+    return true;
   }
 
   onRequestStart(controller: Controller): void {
@@ -255,7 +263,7 @@ export function buildUndiciFetch(options: UndiciFetchOptions): TextFetchLike {
   const follow: FollowRedirects = (request, final) => new RedirectHandler(dispatch, MAX_REDIRECTIONS, request, final);
 
   /** Starts one GET, read by a TextReader; a signal already aborted sends nothing. */
-  const read = (url: string, init: RequestInit, maxBytes: number, path: string): TextReader => {
+  const read = (url: string, init: RequestInit, maxBytes: number, path: string, timeoutMs?: number): TextReader => {
     const signal = init.signal ?? undefined;
     let options: Undici.Dispatcher.DispatchOptions | undefined;
     let invalid: unknown;
@@ -265,7 +273,7 @@ export function buildUndiciFetch(options: UndiciFetchOptions): TextFetchLike {
     } catch (error) {
       invalid = error;
     }
-    const reader = new TextReader(maxBytes, path, signal, options, follow);
+    const reader = new TextReader(maxBytes, path, signal, timeoutMs, options, follow);
     if (signal?.aborted) reader.fail(signal.reason);
     else if (!options) reader.fail(invalid);
     else {
@@ -277,7 +285,7 @@ export function buildUndiciFetch(options: UndiciFetchOptions): TextFetchLike {
     }
     return reader;
   };
-  const text = (url: string, init: RequestInit, maxBytes: number, path: string): Promise<TextResponse> => read(url, init, maxBytes, path).done;
+  const text = (url: string, init: RequestInit, maxBytes: number, path: string, timeoutMs: number): Promise<TextResponse> => read(url, init, maxBytes, path, timeoutMs).done;
   // The Fetch form a FetchLike must also offer (the client uses text); read whole within the default cap.
   const fetch = async (url: string, init: RequestInit) => {
     const target = new URL(url);

@@ -175,7 +175,7 @@ describe('the production fetch reads bodies without web streams', () => {
     const fetch = createUndiciFetch({ timeoutMs: 5000, cache: false });
     for (const bytes of bodies) {
       serving = bytes;
-      const { body } = await fetch.text!(`${baseUrl}/x`, {}, 8 << 20, '/x');
+      const { body } = await fetch.text!(`${baseUrl}/x`, {}, 8 << 20, '/x', 5000);
       expect(body).toBe(new TextDecoder().decode(bytes));
     }
   });
@@ -199,7 +199,7 @@ describe('the production fetch reads bodies without web streams', () => {
       res.writeHead(302, { location: req.url === '/to-stall' ? '/stall' : req.url!.replace(/\d+$/, (n) => String(Number(n) + 1)) }).end();
     };
     const fetch = createUndiciFetch({ timeoutMs: 5000, cache: false });
-    const read = (path: string, maxBytes = 1 << 20, signal?: AbortSignal) => fetch.text!(`${baseUrl}${path}`, { signal }, maxBytes, path);
+    const read = (path: string, maxBytes = 1 << 20, signal?: AbortSignal) => fetch.text!(`${baseUrl}${path}`, { signal }, maxBytes, path, 5000);
 
     expect(await read('/a')).toMatchObject({ status: 200, body: '£ end of the line' });
     expect(asked).toEqual(['/a', '/b', '/c?x=1', '/d', '/final']);
@@ -222,7 +222,7 @@ describe('the production fetch reads bodies without web streams', () => {
       res.end('no forwarding address');
     };
     const fetch = createUndiciFetch({ timeoutMs: 5000, cache: false });
-    expect(await fetch.text!(`${baseUrl}/x`, {}, 1 << 20, '/x')).toMatchObject({ status: 302, body: 'no forwarding address' });
+    expect(await fetch.text!(`${baseUrl}/x`, {}, 1 << 20, '/x', 5000)).toMatchObject({ status: 302, body: 'no forwarding address' });
   });
 
   it('an empty body is empty text (a contract break for JSON), and 204 has no body', async () => {
@@ -260,12 +260,12 @@ describe('the production fetch reads bodies without web streams', () => {
       res.end('{}');
     };
     const fetch = createUndiciFetch({ timeoutMs: 5000, cache: false });
-    const response = await fetch.text!(`${baseUrl}/x`, { headers: { Accept: 'application/json', 'User-Agent': 'test/1' } }, 1024, '/x');
+    const response = await fetch.text!(`${baseUrl}/x`, { headers: { Accept: 'application/json', 'User-Agent': 'test/1' } }, 1024, '/x', 5000);
     expect(response.headers.get('Content-Type')).toBe('application/json');
     expect(response.headers.get('x-repeated')).toBe('a, b');
     expect(response.headers.get('x-absent')).toBeNull();
     expect(seen).toMatchObject({ accept: 'application/json', 'user-agent': 'test/1', 'accept-encoding': 'gzip, br' });
-    const fromHeaders = await fetch.text!(`${baseUrl}/x`, { headers: new Headers({ 'X-Trace': '1' }) }, 1024, '/x');
+    const fromHeaders = await fetch.text!(`${baseUrl}/x`, { headers: new Headers({ 'X-Trace': '1' }) }, 1024, '/x', 5000);
     expect(fromHeaders.status).toBe(200);
     expect(seen).toMatchObject({ 'x-trace': '1' });
   });
