@@ -142,6 +142,7 @@ class TextReader implements Handler {
   private total = 0;
   /** The RedirectHandler, once the first response was a redirect. */
   private redirects: Handler | undefined;
+  private timer: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly maxBytes: number,
@@ -160,7 +161,6 @@ class TextReader implements Handler {
     if (timeoutMs !== undefined) this.timer = setTimeout(this.onTimeout, timeoutMs);
   }
 
-  private timer: NodeJS.Timeout | undefined;
   private readonly onAbort = () => this.fail(this.signal!.reason);
   private readonly onTimeout = () => this.fail(new RequestTimeout(this.timeoutMs!));
 
