@@ -67,21 +67,16 @@ function catalogBytes(tools) {
 
 /**
  * Sequential warm calls: service-mcp with the cache off, the floor and a direct GET of the same
- * path; and service-mcp as configured by default (cache on) asking for each job once, so every
- * call is a cache miss and pays what the cache costs on the way (warmed up on other misses first).
+ * path; then, in a loop of its own, service-mcp as configured by default (cache on) asking for each
+ * job once, so every call is a cache miss and pays what the cache costs on the way (warmed up on
+ * other misses first), against a direct GET of the same job. Interleaved into the first loop, those
+ * calls slowed the calls that followed them, the floor's as much as service-mcp's (about a tenth on
+ * search_jobs), and the warm rows compare service-mcp, the floor and direct GETs alone.
  */
 export async function warmLatency({ upstream, direct, ids, allIds, iterations, warmup }) {
   const service = spawnServiceMcp(upstream, ['--no-cache']);
   const floor = spawnFloor(upstream);
-  const cached = spawnServiceMcp(upstream);
-  await Promise.all([service.initialize(), floor.initialize(), cached.initialize()]);
-  // The cached server's calls are all first asks, so the loop below gives it a third of the calls
-  // the others get: warm it up as much beforehand, on URLs the measured calls never ask for (the
-  // predicted-salary variants of each job), each of them a miss too.
-  for (const include_predicted_salaries of [true, false]) {
-    for (const id of allIds.slice(0, warmup * 7)) await cached.call('get_job', { job_id: id, include_predicted_salaries });
-  }
-  const misses = { service: [], direct: [] };
+  await Promise.all([service.initialize(), floor.initialize()]);
   const kinds = {
     search: { service: () => service.call('search_jobs', { per_page: 20 }), floor: () => floor.call('fetch_path', { path: SEARCH_PATH }), direct: () => direct(SEARCH_PATH) },
     get_job: {
@@ -99,20 +94,30 @@ export async function warmLatency({ upstream, direct, ids, allIds, iterations, w
         if (i >= warmup) samples[kind][subject].push(ms);
       }
     }
-    if (i < allIds.length) {
-      // Paired with a direct GET of the same job, so both ask for it for the first time.
-      for (const subject of rotate(['service', 'direct'], i)) {
-        const ms = await timed(() => (subject === 'service' ? cached.call('get_job', { job_id: allIds[i] }) : direct(jobPath(allIds[i]))));
-        if (i >= warmup) misses[subject].push(ms);
-      }
-    }
   }
   // What a model reads against what the API sends, for the same page of 20 jobs.
   const result = await service.call('search_jobs', { per_page: 20 });
   const raw = await direct(SEARCH_PATH);
   const jobs = JSON.parse(raw).data.jobs.length;
   const text = result.content.map((c) => c.text ?? '').join('\n');
-  await Promise.all([service.close(), floor.close(), cached.close()]);
+  await Promise.all([service.close(), floor.close()]);
+
+  const cached = spawnServiceMcp(upstream);
+  await cached.initialize();
+  // As many calls of warm-up as the other subjects had, on URLs the measured calls never ask for
+  // (the predicted-salary variants of each job), each of them a miss too.
+  for (const include_predicted_salaries of [true, false]) {
+    for (const id of allIds.slice(0, warmup * 7)) await cached.call('get_job', { job_id: id, include_predicted_salaries });
+  }
+  const misses = { service: [], direct: [] };
+  for (let i = 0; i < allIds.length; i++) {
+    // Paired with a direct GET of the same job, so both ask for it for the first time.
+    for (const subject of rotate(['service', 'direct'], i)) {
+      misses[subject].push(await timed(() => (subject === 'service' ? cached.call('get_job', { job_id: allIds[i] }) : direct(jobPath(allIds[i])))));
+    }
+  }
+  await cached.close();
+
   const out = {};
   for (const [kind, bySubject] of Object.entries(samples)) out[kind] = Object.fromEntries(Object.entries(bySubject).map(([s, v]) => [s, summary(v)]));
   out.cacheMiss = { service: summary(misses.service), direct: summary(misses.direct) };
