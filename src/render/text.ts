@@ -8,31 +8,51 @@
 // controls, soft hyphen, BOM, tag characters), line/paragraph separators, and noncharacters.
 const UNSAFE = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u2028\u2029\uFFF9-\uFFFB\uFFFE\uFFFF]|\p{Cf}/gu;
 
-// Most upstream text is plain ASCII, which the Unicode-aware patterns above and below would return
-// unchanged; one quick test skips them (a 20-job page runs oneLine about 160 times).
+// Most upstream text is plain ASCII, or ASCII with a few letters, currency signs and dashes, which
+// the Unicode-aware patterns above and below would return unchanged; a quick check skips them (a
+// 20-job page runs oneLine about 160 times, and most salaries carry a "£", "€" or "–").
 const PRINTABLE_ASCII = /^[\t\n\x20-\x7E]*$/;
+
+/**
+ * Characters beyond ASCII that neither pattern touches: not controls, format characters,
+ * separators or whitespace (U+00A0 and U+00AD are left out). Latin letters and signs, the
+ * General Punctuation dashes, quotes and bullets up to U+2027, and the currency signs.
+ */
+function isSafeBeyondAscii(c: number): boolean {
+  return (c >= 0xa1 && c <= 0x24f && c !== 0xad) || (c >= 0x2010 && c <= 0x2027) || (c >= 0x20a0 && c <= 0x20c0);
+}
+
+/** True when UNSAFE would remove nothing from `text`. */
+function isSafeText(text: string): boolean {
+  if (PRINTABLE_ASCII.test(text)) return true;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x20 ? c !== 0x09 && c !== 0x0a : c >= 0x7f && !isSafeBeyondAscii(c)) return false;
+  }
+  return true;
+}
 
 /** Removes control and invisible characters; keeps tabs and newlines. */
 export function sanitize(text: string): string {
-  return PRINTABLE_ASCII.test(text) ? text : text.replace(UNSAFE, '');
+  return isSafeText(text) ? text : text.replace(UNSAFE, '');
 }
 
-/** ASCII_ONE_LINE as a loop: printable ASCII words separated by single spaces (the regex call cost more than the scan). */
-function isAsciiOneLine(text: string): boolean {
+/** True when `text` is already one clean line: safe characters, words separated by single spaces. */
+function isOneLine(text: string): boolean {
   const last = text.length - 1;
   if (last < 0) return false;
   for (let i = 0; i <= last; i++) {
     const c = text.charCodeAt(i);
     if (c === 0x20) {
       if (i === 0 || i === last || text.charCodeAt(i - 1) === 0x20) return false;
-    } else if (c < 0x21 || c > 0x7e) return false;
+    } else if (c < 0x21 || (c > 0x7e && !isSafeBeyondAscii(c))) return false;
   }
   return true;
 }
 
 /** Sanitizes, folds whitespace to one line, and cuts to `max` characters with an ellipsis. */
 export function oneLine(text: string, max = 160): string {
-  const folded = isAsciiOneLine(text) ? text : sanitize(text).replace(/\s+/g, ' ').trim();
+  const folded = isOneLine(text) ? text : sanitize(text).replace(/\s+/g, ' ').trim();
   return folded.length > max ? `${folded.slice(0, max - 1)}…` : folded;
 }
 
