@@ -91,6 +91,8 @@ export async function runStdio(loadBackend: LoadBackend, logger: Logger, answers
     // Exit promptly: open keep-alive sockets or a pending Retry-After wait must not hold the process.
     const force = setTimeout(() => process.exit(0), 500);
     force.unref();
+    // Answers already finished still go out; calls still running are ended unanswered.
+    connected?.calls.flush();
     connected?.calls.abortAll(new Error('the stdio session closed'));
     void (connected?.server.close() ?? Promise.resolve()).finally(() => {
       protocolOut.flush(() => process.exit(0));

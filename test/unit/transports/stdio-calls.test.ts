@@ -18,9 +18,9 @@ function lane(callTool: CallTool) {
   const calls = new StdioCalls({
     callTool,
     notify: async (notification, relatedRequestId) => void notified.push({ notification, relatedRequestId }),
-    write: (line) => {
-      expect(line.endsWith('\n')).toBe(true);
-      lines.push(JSON.parse(line));
+    write: (text) => {
+      expect(text.endsWith('\n')).toBe(true);
+      for (const line of text.slice(0, -1).split('\n')) lines.push(JSON.parse(line));
     },
   });
   const settled = () => new Promise((resolve) => setTimeout(resolve, 10));
@@ -126,6 +126,48 @@ describe('StdioCalls', () => {
     await settled();
     expect(lines).toEqual([]);
     expect(calls.size).toBe(0);
+  });
+
+  it('writes the answer to the only call running at once, and holds answers finished beside running calls to the end of the turn', async () => {
+    const writes: string[] = [];
+    const finish = new Map<string, () => void>();
+    const callTool: CallTool = (params) => new Promise((resolve) => finish.set(params.name, () => resolve({ content: [{ type: 'text', text: params.name }] })));
+    const calls = new StdioCalls({ callTool, notify: async () => {}, write: (lines) => void writes.push(lines) });
+    const ids = (text: string) => text.trim().split('\n').map((line) => (JSON.parse(line) as { id: number }).id);
+    const microtasks = () => new Promise<void>((resolve) => process.nextTick(resolve));
+    const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+    // Alone: written before the turn ends.
+    calls.take(call(1, { name: 'a' }));
+    finish.get('a')!();
+    for (let i = 0; i < 5; i++) await microtasks();
+    expect(writes.map(ids)).toEqual([[1]]);
+    await turn();
+
+    // Three running; two finish in one turn: held, then written together in the order they finished.
+    writes.length = 0;
+    for (const [id, name] of [[2, 'b'], [3, 'c'], [4, 'd']] as const) calls.take(call(id, { name }));
+    finish.get('c')!();
+    finish.get('b')!();
+    for (let i = 0; i < 5; i++) await microtasks();
+    expect(writes).toEqual([]);
+    await turn();
+    expect(writes.map(ids)).toEqual([[3, 2]]);
+
+    // The last one, alone again, goes out at once.
+    finish.get('d')!();
+    for (let i = 0; i < 5; i++) await microtasks();
+    expect(writes.map(ids)).toEqual([[3, 2], [4]]);
+
+    // flush() writes what is held (the stdio server calls it when the session closes).
+    for (const [id, name] of [[5, 'e'], [6, 'f']] as const) calls.take(call(id, { name }));
+    finish.get('e')!();
+    for (let i = 0; i < 5; i++) await microtasks();
+    calls.flush();
+    expect(writes.map(ids)).toEqual([[3, 2], [4], [5]]);
+    calls.abortAll(new Error('closing'));
+    await turn();
+    expect(writes).toHaveLength(3);
   });
 
   it('answers exactly as the SDK server does, for results, tool errors and protocol errors', async () => {
