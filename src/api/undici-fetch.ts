@@ -13,6 +13,7 @@ import { brotliDecompress, gunzip } from 'node:zlib';
 import type * as Undici from 'undici';
 import { DEFAULT_CACHE_LIMITS, withResponseCache } from './cache.js';
 import { bodyTooLarge, contentLengthOverCap, DEFAULT_MAX_BODY_BYTES, formatBytes, readPastCap, RequestTimeout, type TextFetchLike, type TextResponse, type UndiciFetchOptions } from './http.js';
+import { Deadlines } from './deadlines.js';
 import { Agent, cacheStores, interceptors, loadEnvHttpProxyAgent, loadUndici, RedirectHandler } from './undici-parts.js';
 
 /** fetch's redirect limit. */
@@ -64,7 +65,8 @@ function requestHeaders(init: RequestInit['headers']): Record<string, string> {
   } else if (typeof (init as Headers).forEach === 'function') {
     (init as Headers).forEach((value, name) => (headers[name.toLowerCase()] = value));
   } else {
-    for (const [name, value] of Object.entries(init as Record<string, string>)) headers[name.toLowerCase()] = value;
+    const record = init as Record<string, string>;
+    for (const name in record) headers[name.toLowerCase()] = record[name]!;
   }
   return headers;
 }
@@ -142,13 +144,13 @@ class TextReader implements Handler {
   private total = 0;
   /** The RedirectHandler, once the first response was a redirect. */
   private redirects: Handler | undefined;
-  private timer: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly maxBytes: number,
     private readonly path: string,
     private readonly signal: AbortSignal | undefined,
-    private readonly timeoutMs: number | undefined,
+    /** With the deadlines that watch it: ended with a RequestTimeout after this long. */
+    private readonly timeout: { ms: number; deadlines: Deadlines<TextReader> } | undefined,
     /** The request as dispatched, and what follows its redirects; without them redirects are not followed. */
     private readonly options?: Undici.Dispatcher.DispatchOptions,
     private readonly follow?: FollowRedirects,
@@ -158,11 +160,15 @@ class TextReader implements Handler {
       this.reject = reject;
     });
     signal?.addEventListener('abort', this.onAbort, { once: true });
-    if (timeoutMs !== undefined) this.timer = setTimeout(this.onTimeout, timeoutMs);
+    timeout?.deadlines.add(this, timeout.ms);
   }
 
   private readonly onAbort = () => this.fail(this.signal!.reason);
-  private readonly onTimeout = () => this.fail(new RequestTimeout(this.timeoutMs!));
+
+  /** The deadline has passed. */
+  expire(): void {
+    this.fail(new RequestTimeout(this.timeout!.ms));
+  }
 
   /** Settles with `error` and stops the request, wherever it is. */
   fail(error: unknown): void {
@@ -180,7 +186,7 @@ class TextReader implements Handler {
   private settle(): boolean {
     if (this.settled) return false;
     this.settled = true;
-    clearTimeout(this.timer);
+    this.timeout?.deadlines.delete(this);
     this.signal?.removeEventListener('abort', this.onAbort);
     return true;
   }
@@ -261,6 +267,7 @@ export function buildUndiciFetch(options: UndiciFetchOptions): TextFetchLike {
   const dispatcher = cache === false ? agent : withResponseCache({ cacheStores, interceptors }, agent, cache === true ? DEFAULT_CACHE_LIMITS : cache);
   const dispatch = dispatcher.dispatch.bind(dispatcher);
   const follow: FollowRedirects = (request, final) => new RedirectHandler(dispatch, MAX_REDIRECTIONS, request, final);
+  const deadlines = new Deadlines<TextReader>((reader) => reader.expire());
 
   /** Starts one GET, read by a TextReader; a signal already aborted sends nothing. */
   const read = (url: string, init: RequestInit, maxBytes: number, path: string, timeoutMs?: number): TextReader => {
@@ -273,7 +280,7 @@ export function buildUndiciFetch(options: UndiciFetchOptions): TextFetchLike {
     } catch (error) {
       invalid = error;
     }
-    const reader = new TextReader(maxBytes, path, signal, timeoutMs, options, follow);
+    const reader = new TextReader(maxBytes, path, signal, timeoutMs === undefined ? undefined : { ms: timeoutMs, deadlines }, options, follow);
     if (signal?.aborted) reader.fail(signal.reason);
     else if (!options) reader.fail(invalid);
     else {
