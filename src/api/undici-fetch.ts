@@ -13,7 +13,7 @@ import { brotliDecompress, gunzip } from 'node:zlib';
 import type * as Undici from 'undici';
 import { DEFAULT_CACHE_LIMITS, withResponseCache } from './cache.js';
 import { bodyTooLarge, contentLengthOverCap, DEFAULT_MAX_BODY_BYTES, formatBytes, readPastCap, RequestTimeout, type TextFetchLike, type TextResponse, type UndiciFetchOptions } from './http.js';
-import { Deadlines } from './deadlines.js';
+import { Deadlines, type Deadline } from './deadlines.js';
 import { Agent, cacheStores, interceptors, loadEnvHttpProxyAgent, loadUndici, RedirectHandler } from './undici-parts.js';
 
 /** fetch's redirect limit. */
@@ -144,6 +144,7 @@ class TextReader implements Handler {
   private total = 0;
   /** The RedirectHandler, once the first response was a redirect. */
   private redirects: Handler | undefined;
+  private deadline: Deadline | undefined;
 
   constructor(
     private readonly maxBytes: number,
@@ -160,7 +161,7 @@ class TextReader implements Handler {
       this.reject = reject;
     });
     signal?.addEventListener('abort', this.onAbort, { once: true });
-    timeout?.deadlines.add(this, timeout.ms);
+    this.deadline = timeout?.deadlines.add(this, timeout.ms);
   }
 
   private readonly onAbort = () => this.fail(this.signal!.reason);
@@ -186,7 +187,7 @@ class TextReader implements Handler {
   private settle(): boolean {
     if (this.settled) return false;
     this.settled = true;
-    this.timeout?.deadlines.delete(this);
+    this.timeout?.deadlines.delete(this.deadline);
     this.signal?.removeEventListener('abort', this.onAbort);
     return true;
   }

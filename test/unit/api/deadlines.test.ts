@@ -19,8 +19,7 @@ describe('Deadlines', () => {
     deadlines.add('slow', 3000);
     vi.advanceTimersByTime(500);
     deadlines.add('quick', 1000); // due before the timer armed for 'slow'
-    deadlines.add('dropped', 1000);
-    deadlines.delete('dropped');
+    deadlines.delete(deadlines.add('dropped', 1000));
     vi.advanceTimersByTime(999);
     expect(expired).toEqual([]);
     vi.advanceTimersByTime(1);
@@ -31,15 +30,36 @@ describe('Deadlines', () => {
     expect(expired).toEqual(['quick', 'slow']);
   });
 
+  it('keeps the others when one in the middle goes, and survives an expiry that deletes another', () => {
+    const expired: string[] = [];
+    const handles = new Map<string, ReturnType<Deadlines<string>['add']>>();
+    const deadlines = new Deadlines<string>((item) => {
+      expired.push(item);
+      // 'a' and 'b' share a fate: whichever expires first ends the other, whose deadline goes with it.
+      if (item === 'a') deadlines.delete(handles.get('b'));
+      if (item === 'b') deadlines.delete(handles.get('a'));
+    });
+    for (const [name, ms] of [['a', 100], ['b', 100], ['c', 100], ['d', 200], ['e', 300]] as const) handles.set(name, deadlines.add(name, ms));
+    deadlines.delete(handles.get('c'));
+    deadlines.delete(handles.get('c')); // twice is harmless
+    vi.advanceTimersByTime(100);
+    expect(expired).toHaveLength(1);
+    expect(['a', 'b']).toContain(expired[0]);
+    vi.advanceTimersByTime(100);
+    expect(expired.slice(1)).toEqual(['d']);
+    vi.advanceTimersByTime(100);
+    expect(expired.slice(1)).toEqual(['d', 'e']);
+  });
+
   it('arms one timer for requests that come one after another, and it holds no process open', () => {
     const setTimer = vi.spyOn(globalThis, 'setTimeout');
     const deadlines = new Deadlines<number>(() => {
       throw new Error('nothing should expire');
     });
     for (let i = 0; i < 100; i++) {
-      deadlines.add(i, 15_000);
+      const deadline = deadlines.add(i, 15_000);
       vi.advanceTimersByTime(1);
-      deadlines.delete(i);
+      deadlines.delete(deadline);
     }
     expect(setTimer).toHaveBeenCalledTimes(1);
     const timer = setTimer.mock.results[0]!.value as NodeJS.Timeout;
