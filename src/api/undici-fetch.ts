@@ -71,6 +71,32 @@ function requestHeaders(init: RequestInit['headers']): Record<string, string> {
   return headers;
 }
 
+/**
+ * A path and query as URL parsing leaves them: only characters it keeps as they are, no dot
+ * segment, no fragment, no empty query (`search` drops a lone "?").
+ */
+const PARSED_FORM = /^(?:\/(?!\.\.?(?:[/?]|$))[\w\-.~!$&()*+,;=:@%]*)+(?:\?[\w\-.~!$&()*+,;=:@%/?]+)?$/;
+/** URL parsing reads an encoded dot as a dot, so such a path may hold a dot segment. */
+const ENCODED_DOT = /%2e/i;
+
+/**
+ * Where a GET for `url` goes (origin, and path with query), as URL parsing gives them. The client
+ * asks for `base + path` with one base throughout and paths already in parsed form (percent-encoded,
+ * no dot segments), so once a parse has shown where the base puts such a path, later ones skip the
+ * parser (a call into C++, about 5 µs of a warm call). Any other URL is parsed, as always.
+ */
+export function targetFinder(): (url: string, path: string) => { origin: string; path: string } {
+  let known: { base: string; origin: string; prefix: string } | undefined;
+  return (url, path) => {
+    const base = url.endsWith(path) && PARSED_FORM.test(path) && !ENCODED_DOT.test(path) ? url.slice(0, url.length - path.length) : undefined;
+    if (known && base === known.base) return { origin: known.origin, path: known.prefix + path };
+    const target = new URL(url);
+    const parsed = `${target.pathname}${target.search}`;
+    if (base !== undefined && parsed.endsWith(path)) known = { base, origin: target.origin, prefix: parsed.slice(0, parsed.length - path.length) };
+    return { origin: target.origin, path: parsed };
+  };
+}
+
 /** Headers of a response not yet started. */
 const NO_HEADERS = headerReader({});
 
@@ -269,6 +295,7 @@ export function buildUndiciFetch(options: UndiciFetchOptions): TextFetchLike {
   const dispatch = dispatcher.dispatch.bind(dispatcher);
   const follow: FollowRedirects = (request, final) => new RedirectHandler(dispatch, MAX_REDIRECTIONS, request, final);
   const deadlines = new Deadlines<TextReader>((reader) => reader.expire());
+  const targetOf = targetFinder();
 
   /** Starts one GET, read by a TextReader; a signal already aborted sends nothing. */
   const read = (url: string, init: RequestInit, maxBytes: number, path: string, timeoutMs?: number): TextReader => {
@@ -276,8 +303,8 @@ export function buildUndiciFetch(options: UndiciFetchOptions): TextFetchLike {
     let options: Undici.Dispatcher.DispatchOptions | undefined;
     let invalid: unknown;
     try {
-      const target = new URL(url);
-      options = { origin: target.origin, path: `${target.pathname}${target.search}`, method: 'GET', headers: requestHeaders(init.headers) };
+      const target = targetOf(url, path);
+      options = { origin: target.origin, path: target.path, method: 'GET', headers: requestHeaders(init.headers) };
     } catch (error) {
       invalid = error;
     }
