@@ -10,7 +10,7 @@ import { cacheFreshnessOf, cacheHitOf } from './cache.js';
 import { passes } from './compiled.js';
 import { MAX_JSON_DEPTH, scanJson } from './json-depth.js';
 import { ApiError, describeNetworkCause, kindForStatus } from './errors.js';
-import { FreshResults, MAX_FRESH_BODY_CHARS } from './fresh-results.js';
+import { FreshResults, MAX_FRESH_BODY_CHARS, MAX_FRESH_TEXT_CHARS } from './fresh-results.js';
 import { SharedRequests } from './shared-requests.js';
 import { DEFAULT_MAX_BODY_BYTES, parseRetryAfter, raceAbort, readBodyCapped, RequestTimeout, RetryAfterGate, sleep, type FetchLike, type GateWaitInfo } from './http.js';
 import {
@@ -266,11 +266,12 @@ export class ApiClient {
     const { body, members } = parseJson(raw, path);
     const envelope = validate(envelopeSchema(dataSchema), body, path, '');
     const result = { data: envelope.data as z.output<T>, meta: envelope.meta, status: raw.status, path };
-    const freshness = cacheFreshnessOf(raw.headers);
-    // Kept without the JSON text: the slices would hold the whole body in memory for as long.
-    if (freshness && raw.body.length <= MAX_FRESH_BODY_CHARS) this.fresh.set(path, result, freshness);
     // Only when validation passed the parsed body on as it was: a copy could differ from the text.
     const json = envelope === body ? jsonMember(members) : {};
+    const freshness = cacheFreshnessOf(raw.headers);
+    // A small body's JSON text is kept with it (the slices hold the whole body), so that a hit
+    // need not serialize the result again; a larger one's is not worth the memory.
+    if (freshness && raw.body.length <= MAX_FRESH_BODY_CHARS) this.fresh.set(path, raw.body.length <= MAX_FRESH_TEXT_CHARS ? { ...result, ...json } : result, freshness);
     return { ...result, ...json, retrievedAt: new Date().toISOString(), ...cacheMember(raw.headers) };
   }
 

@@ -17,6 +17,8 @@ interface Entry<T> {
 export const MAX_FRESH_RESULTS = 32;
 /** Bodies above this are parsed per call rather than kept as objects. */
 export const MAX_FRESH_BODY_CHARS = 64 * 1024;
+/** Bodies up to this also keep their JSON text (a job's detail does; a 20-job page does not). */
+export const MAX_FRESH_TEXT_CHARS = 8 * 1024;
 
 function deepFreeze<T>(value: T): T {
   if (typeof value !== 'object' || value === null || Object.isFrozen(value)) return value;

@@ -67,11 +67,25 @@ describe('against the offline API (ETag, public, max-age=60)', () => {
     expect(third.cache!.ageS).toBeLessThanOrEqual(1);
     expect(third.data).toBe(second.data);
     expect(Object.isFrozen(third.data)).toBe(true);
+    // A job's detail is small enough to keep its JSON text, so a hit is not serialized again.
+    expect(third.json).toEqual(second.json);
+    expect(JSON.parse(third.json!.data)).toEqual(third.data);
+    expect(JSON.parse(third.json!.meta)).toEqual(third.meta);
     expect(offline.engine.faults.hits('/api/public/v1/jobs/job_ai_0001')).toBe(1);
     // Freshness is never hidden: provenance and its rendering say it came from the cache.
     const provenance = buildProvenance(second, 'live');
     expect(provenance.cache).toEqual({ hit: true, age_s: second.cache!.ageS });
     expect(renderProvenance(provenance)).toContain(`from cache, ${second.cache!.ageS}s old`);
+  });
+
+  it('a page above the text limit is kept without its JSON text', async () => {
+    const api = client(offline.url);
+    await api.searchJobs({ per_page: 20 });
+    await api.searchJobs({ per_page: 20 });
+    const kept = await api.searchJobs({ per_page: 20 });
+    expect(kept.cache?.hit).toBe(true);
+    expect(kept.json).toBeUndefined();
+    expect((await api.searchJobs({ per_page: 1 })).json).toBeDefined(); // a first ask, from the network
   });
 
   it('another query is another entry', async () => {
