@@ -111,7 +111,7 @@ export class StdioFront {
       if (this.dropping > 0 || end > MAX_LINE_BYTES) this.dropped(this.dropping + end);
       else {
         const text = this.held.length === 0 ? bytes.toString('utf8', 0, newline) : Buffer.concat([...this.held, bytes.subarray(0, newline)]).toString('utf8');
-        const line = text.replace(/\r$/, '');
+        const line = text.endsWith('\r') ? text.slice(0, -1) : text;
         this.held = [];
         this.heldBytes = 0;
         if (this.feed) this.pass(line);

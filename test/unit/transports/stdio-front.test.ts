@@ -123,6 +123,22 @@ describe('StdioFront', () => {
     expect(h.fedLines().map((m) => m.params.clientInfo?.name ?? m.params.arguments.q)).toEqual(['Büro ✓', 'Zürich', 'Zürich']);
   });
 
+  it('reads lines that end in CR LF as the same messages, before the handover and after it', async () => {
+    const taken: unknown[] = [];
+    const h = harness(10_000, (message) => (message as { method?: string }).method === 'tools/call' && taken.push(message) > 0);
+    const crlf = (message: unknown) => `${JSON.stringify(message)}\r\n`;
+    h.input.write(crlf(initialize(1)));
+    await h.flush();
+    expect(h.written).toEqual([{ jsonrpc: '2.0', id: 1, result: { ...answers.initialize, protocolVersion: '2025-06-18' } }]);
+    const call = { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'discover_api' } };
+    h.input.write(crlf({ jsonrpc: '2.0', id: 2, method: 'ping' }) + crlf(call));
+    await h.flush();
+    await h.flush();
+    expect(taken).toEqual([call]);
+    expect(h.fedRaw()).not.toContain('\r');
+    expect(h.fedLines().map((m) => (m as { method: string }).method)).toEqual(['initialize', 'ping']);
+  });
+
   it('after the handover offers each message to the taker first; what it declines reaches the SDK', async () => {
     const taken: unknown[] = [];
     const h = harness(10_000, (message) => (message as { method?: string }).method === 'tools/call' && taken.push(message) > 0);
