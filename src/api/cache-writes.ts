@@ -10,11 +10,7 @@
  */
 import { EventEmitter } from 'node:events';
 import type { Writable } from 'node:stream';
-import type { cacheStores } from 'undici';
-
-type Store = InstanceType<typeof cacheStores.MemoryCacheStore>;
-type CacheKey = Parameters<Store['get']>[0];
-type CacheValue = Parameters<Store['createWriteStream']>[1];
+import type { CacheKey, CacheValue, Store } from './cache.js';
 
 /**
  * What the cache handler writes into: write, end and destroy, and on() for the events it listens

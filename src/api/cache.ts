@@ -11,9 +11,9 @@
 import type { cacheStores, Dispatcher, interceptors } from 'undici';
 import { deferWrites } from './cache-writes.js';
 
-type Store = InstanceType<typeof cacheStores.MemoryCacheStore>;
-type CacheKey = Parameters<Store['get']>[0];
-type CacheValue = Parameters<Store['createWriteStream']>[1];
+export type Store = InstanceType<typeof cacheStores.MemoryCacheStore>;
+export type CacheKey = Parameters<Store['get']>[0];
+export type CacheValue = Parameters<Store['createWriteStream']>[1];
 type GetResult = NonNullable<Awaited<ReturnType<Store['get']>>>;
 
 /** Internal headers on responses served from this cache; never sent anywhere. */
