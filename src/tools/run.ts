@@ -109,10 +109,12 @@ export async function runTool(tool: AnyTool, rawArgs: unknown, context: ToolCont
     if (context.mode === 'offline') notices.push('Offline: data from the embedded snapshot, not the live API.');
     const text = `${renderData(tool, parsed.args, result)}\n${renderProvenance(provenance)}`;
     const content: CallToolResult['content'] = [{ type: 'text', text }];
-    const out = { content, structuredContent: { data: result.data, meta: result.meta, provenance, ...(notices.length > 0 ? { notices } : {}) } };
+    // What structuredContent holds after data and meta, once for the object and its JSON text alike.
+    const added = { provenance, ...(notices.length > 0 ? { notices } : {}) };
+    const out = { content, structuredContent: { data: result.data, meta: result.meta, ...added } };
     if (!result.json) return out;
     // The same members in the same order, with data and meta as the API sent them.
-    const structured = `{"data":${result.json.data},"meta":${result.json.meta},"provenance":${JSON.stringify(provenance)}${notices.length > 0 ? `,"notices":${JSON.stringify(notices)}` : ''}}`;
+    const structured = `{"data":${result.json.data},"meta":${result.json.meta},${JSON.stringify(added).slice(1)}`;
     return withJsonText(out, `{"content":${JSON.stringify(content)},"structuredContent":${structured}}`);
   } catch (error) {
     return toErrorResult(error, tool);
