@@ -94,8 +94,7 @@ export class StdioFront {
     // From here on every byte goes on as it arrives, the unfinished line first.
     if (!this.take && this.held.length > 0) {
       feed.emit('data', Buffer.concat(this.held));
-      this.held = [];
-      this.heldBytes = 0;
+      this.clearHeld();
     }
   }
 
@@ -112,8 +111,7 @@ export class StdioFront {
       else {
         const text = this.held.length === 0 ? bytes.toString('utf8', 0, newline) : Buffer.concat([...this.held, bytes.subarray(0, newline)]).toString('utf8');
         const line = text.endsWith('\r') ? text.slice(0, -1) : text;
-        this.held = [];
-        this.heldBytes = 0;
+        this.clearHeld();
         if (this.feed) this.pass(line);
         else this.line(line);
       }
@@ -123,19 +121,22 @@ export class StdioFront {
     if (this.dropping > 0) this.dropping += bytes.length;
     else if (this.heldBytes + bytes.length > MAX_LINE_BYTES) {
       this.dropping = this.heldBytes + bytes.length;
-      this.held = [];
-      this.heldBytes = 0;
+      this.clearHeld();
     } else {
       this.held.push(bytes);
       this.heldBytes += bytes.length;
     }
   }
 
+  private clearHeld(): void {
+    this.held = [];
+    this.heldBytes = 0;
+  }
+
   /** An oversized line has ended: reported once, with its length. */
   private dropped(lineBytes: number): void {
     this.dropping = 0;
-    this.held = [];
-    this.heldBytes = 0;
+    this.clearHeld();
     this.options.onOversize?.(lineBytes);
   }
 
