@@ -21,8 +21,7 @@ export interface TextResponse {
  * production fetch offers it to read the body as undici delivers it rather than through web
  * streams. A `text` must honour `init.signal` itself, mid-body too: the client does not race it;
  * and it must give up after `timeoutMs` with a RequestTimeout, so the client needs no controller
- * of its own between the caller's signal and the request. A JSON body may come with characters
- * beyond ASCII written as escapes (the production fetch does so): it parses to the same values.
+ * of its own between the caller's signal and the request.
  */
 export type FetchLike = ((url: string, init: RequestInit) => Promise<Response>) & {
   text?: ((url: string, init: RequestInit, maxBytes: number, path: string, timeoutMs: number) => Promise<TextResponse>) | undefined;

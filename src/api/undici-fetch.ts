@@ -5,8 +5,7 @@
  * costs about twice the CPU per call; so does the Readable body of `dispatcher.request`. What fetch
  * did that still matters is done explicitly: redirects are followed (undici's RedirectHandler, 20
  * hops like fetch), gzip and br responses are decoded (only those are advertised), and network
- * errors are undici's own, which describeNetworkCause names as before. JSON bodies are read in
- * ASCII, escapes standing for the characters beyond it (ascii-json.ts).
+ * errors are undici's own, which describeNetworkCause names as before.
  * Loaded on first use: nothing here is on the start-up path.
  */
 import nodeBuffer from 'node:buffer';
@@ -15,7 +14,6 @@ import type * as Undici from 'undici';
 import { DEFAULT_CACHE_LIMITS, withResponseCache } from './cache.js';
 import { bodyTooLarge, contentLengthOverCap, DEFAULT_MAX_BODY_BYTES, formatBytes, readPastCap, RequestTimeout, type TextFetchLike, type TextResponse, type UndiciFetchOptions } from './http.js';
 import { Deadlines, type Deadline } from './deadlines.js';
-import { asciiJsonFromUtf8 } from '../ascii-json.js';
 import { Agent, cacheStores, interceptors, loadEnvHttpProxyAgent, loadUndici, RedirectHandler } from './undici-parts.js';
 
 /** fetch's redirect limit. */
@@ -122,17 +120,6 @@ const TRANSCODE_MAX_BYTES = 1 << 20;
 function utf8(buffer: Buffer): string {
   const text = decodeUtf8(buffer);
   return text.charCodeAt(0) === UTF8_BOM ? text.slice(1) : text;
-}
-
-/** `application/json` and the `+json` types (problem details and the like). */
-const JSON_TYPE = /^\s*application\/(?:[\w.-]+\+)?json\s*(?:;|$)/i;
-
-/**
- * The body as text: JSON in ASCII with escapes (ascii-json.ts), which parses to the same values;
- * anything else, and JSON that is not well-formed UTF-8, exactly as TextDecoder reads it.
- */
-function bodyText(buffer: Buffer, type: string | null): string {
-  return (type !== null && JSON_TYPE.test(type) ? asciiJsonFromUtf8(buffer) : undefined) ?? utf8(buffer);
 }
 
 /**
@@ -288,10 +275,9 @@ class TextReader implements Handler {
     if (this.settled) return;
     const body = this.chunks.length === 1 ? this.chunks[0]! : Buffer.concat(this.chunks, this.total);
     const decode = NULL_BODY.has(this.status) ? undefined : decoderFor(this.headers.get('content-encoding'));
-    const type = this.headers.get('content-type');
-    if (!decode) return this.succeed(bodyText(body, type));
+    if (!decode) return this.succeed(utf8(body));
     decode(body, { maxOutputLength: this.maxBytes }, (error, decoded) => {
-      if (!error) return this.succeed(bodyText(decoded, type));
+      if (!error) return this.succeed(utf8(decoded));
       const overCap = (error as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE';
       this.fail(overCap ? bodyTooLarge(this.status, this.path, this.maxBytes, `more than ${formatBytes(this.maxBytes)} decoded`, 'decoding stopped at the cap and the body was discarded') : error);
     });

@@ -9,7 +9,6 @@ import type { ApiResult } from '../api/client.js';
 import { passes } from '../api/compiled.js';
 import { ApiError, type ErrorKind } from '../api/errors.js';
 import { withJsonText } from '../mcp/json-text.js';
-import { asciiJson } from '../ascii-json.js';
 import { ResponseMetaSchema } from '../api/schemas.js';
 import { renderProvenance } from '../render/provenance.js';
 import { oneLine } from '../render/text.js';
@@ -115,9 +114,8 @@ export async function runTool(tool: AnyTool, rawArgs: unknown, context: ToolCont
     const out = { content, structuredContent: { data: result.data, meta: result.meta, ...added } };
     if (!result.json) return out;
     // The same members in the same order, with data and meta as the API sent them.
-    // In ASCII, as the production fetch reads a JSON body (ascii-json.ts): the client parses it faster.
-    const structured = `{"data":${result.json.data},"meta":${result.json.meta},${asciiJson(JSON.stringify(added)).slice(1)}`;
-    return withJsonText(out, `{"content":${asciiJson(JSON.stringify(content))},"structuredContent":${structured}}`);
+    const structured = `{"data":${result.json.data},"meta":${result.json.meta},${JSON.stringify(added).slice(1)}`;
+    return withJsonText(out, `{"content":${JSON.stringify(content)},"structuredContent":${structured}}`);
   } catch (error) {
     return toErrorResult(error, tool);
   }
