@@ -171,4 +171,36 @@ describe('SharedRequests', () => {
     expect(await Promise.all([a, b])).toEqual([1, 1]);
     expect(requests.size).toBe(0);
   });
+
+  it('has forgotten the key by the time a caller resumes, so asking again starts a new request', async () => {
+    const requests = new SharedRequests<number>();
+    let started = 0;
+    const start = () => Promise.resolve(++started);
+    const again = await requests.run('k', {}, start, (r) => r).then(() => {
+      expect(requests.size).toBe(0);
+      return requests.run('k', {}, start, (r) => r);
+    });
+    expect(again).toBe(2);
+    expect(started).toBe(2);
+  });
+
+  it('takes the failure of a request every caller has left, without an unhandled rejection', async () => {
+    const requests = new SharedRequests<number>();
+    let fail!: (error: Error) => void;
+    const held = new Promise<number>((_resolve, reject) => (fail = reject));
+    const controller = new AbortController();
+    const unhandled = vi.fn();
+    process.on('unhandledRejection', unhandled);
+    try {
+      const call = requests.run('k', { signal: controller.signal }, () => held, (r) => r);
+      controller.abort('gone');
+      await expect(call).rejects.toBe('gone');
+      fail(new Error('upstream failed after everyone left'));
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(unhandled).not.toHaveBeenCalled();
+      expect(requests.size).toBe(0);
+    } finally {
+      process.off('unhandledRejection', unhandled);
+    }
+  });
 });
