@@ -430,7 +430,6 @@ function contractError(path: string, jsonPath: string, problem: string, cause?: 
 
 /** The parsed body, and the JSON text of its top-level members when it is an object (json-depth.ts). */
 function parseJson(raw: RawResponse, path: string): { body: unknown; members: Map<string, string> | undefined } {
-  const type = raw.headers.get('content-type') ?? '';
   const scan = scanJson(raw.body);
   if (scan.tooDeep) {
     throw new ApiError('upstream_contract', `upstream_contract: GET ${path} answered HTTP ${raw.status} with JSON nested deeper than ${MAX_JSON_DEPTH} levels; refused rather than risk the stack`, { status: raw.status, path });
@@ -438,6 +437,8 @@ function parseJson(raw: RawResponse, path: string): { body: unknown; members: Ma
   try {
     return { body: JSON.parse(raw.body), members: scan.members };
   } catch (error) {
+    // Only a body that failed to parse needs its type, to say what it was instead.
+    const type = raw.headers.get('content-type') ?? '';
     const hint = raw.body.trim() === '' ? 'the body is empty' : /json/i.test(type) ? 'the JSON is malformed or truncated' : `the body is not JSON (content-type ${type || 'missing'})`;
     throw new ApiError('upstream_contract', `upstream_contract: GET ${path} answered HTTP ${raw.status}, but ${hint}`, { status: raw.status, path, cause: error });
   }
