@@ -187,7 +187,6 @@ function hang(signal: AbortSignal): Promise<Response> {
   });
 }
 
-
 /**
  * The contract fault, per body: a job list gets `data.jobs[0].title` = 12345 (or, with no jobs,
  * `data.pagination.total` = -1); a job detail gets `data.title` = 12345; a health body loses
