@@ -1,10 +1,13 @@
 /**
- * Shared fixtures for the API client tests: a spec-valid job list, an msw server bound to a fake
- * origin, and a client whose fetch goes through globalThis.fetch so msw intercepts it
- * (msw does not see the undici package's own fetch: mswjs/msw#2165).
+ * Shared helpers for the API client tests: an msw server bound to a fake origin, and a client whose
+ * fetch goes through globalThis.fetch so msw intercepts it (msw does not see the undici package's own
+ * fetch: mswjs/msw#2165). API bodies come from test/helpers/fixtures.ts, as for every other test.
  */
 import { setupServer } from 'msw/node';
 import { ApiClient, type ApiClientOptions } from '../../../src/api/client.js';
+import { envelope, jobList } from '../../helpers/fixtures.js';
+
+export { envelope, jobList, makeJob } from '../../helpers/fixtures.js';
 
 export const BASE = 'https://api.example.test';
 export const V1 = `${BASE}/api/public/v1`;
@@ -21,43 +24,6 @@ export function makeClient(options: Partial<ApiClientOptions> = {}): ApiClient {
     random: () => 0.5,
     ...options,
   });
-}
-
-export function job(overrides: Record<string, unknown> = {}): Record<string, unknown> {
-  return {
-    job_id: 'job-1',
-    title: 'ML Engineer',
-    company: { id: 7, name: 'Acme AI', type: 'startup', type_confidence: 'high', logo_url: '/logos/acme.png' },
-    role: { id: 'ml-eng', label: 'Machine Learning Engineer', confidence: 0.92 },
-    salary: { min: 150000, max: 200000, currency: 'USD', source: 'disclosed', display: '$150k–$200k' },
-    freshness: 'live',
-    last_seen: '2025-05-01',
-    location_text: 'Berlin, Germany',
-    location_country: 'DE',
-    remote_status: 'hybrid',
-    seniority_level: 'senior',
-    skills: ['python', 'pytorch'],
-    url: 'https://jobs.example.test/1',
-    domain_id: 'ai',
-    domain_assignment: 'explicit',
-    ...overrides,
-  };
-}
-
-export function pagination(overrides: Record<string, unknown> = {}): Record<string, unknown> {
-  return { page: 1, per_page: 20, total: 1, total_pages: 1, has_next: false, has_prev: false, ...overrides };
-}
-
-export function meta(overrides: Record<string, unknown> = {}): Record<string, unknown> {
-  return { source: 'read-model:jobs', generated_at: '2025-05-02T10:00:00Z', computed_at: '2025-05-02T10:00:05Z', ...overrides };
-}
-
-export function envelope(data: unknown, metaOverrides: Record<string, unknown> = {}): Record<string, unknown> {
-  return { success: true, data, meta: meta(metaOverrides) };
-}
-
-export function jobList(jobs: unknown[] = [job()], pageOverrides: Record<string, unknown> = {}): Record<string, unknown> {
-  return envelope({ jobs, pagination: pagination({ total: jobs.length, ...pageOverrides }) });
 }
 
 export function discovery(): Record<string, unknown> {

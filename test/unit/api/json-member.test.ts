@@ -3,7 +3,7 @@
  * exactly what it returns as objects: never for a body validation had to copy.
  */
 import { describe, expect, it, vi } from 'vitest';
-import { fakeUpstream, job, jobList, makeClient, okJobs } from './helpers.js';
+import { fakeUpstream, jobList, makeClient, makeJob, okJobs } from './helpers.js';
 
 const fastPath = vi.hoisted(() => ({ passes: true }));
 vi.mock('../../../src/api/compiled.js', async (importOriginal) => {
@@ -22,7 +22,7 @@ describe('ApiResult.json', () => {
   it('is absent when data or meta spans lines (a stdio message is one line), kept for an escaped line break', async () => {
     fastPath.passes = true;
     const answer = (text: string) => makeClient({ fetch: fakeUpstream(() => new Response(text, { status: 200, headers: { 'content-type': 'application/json' } })).fetch }).listJobs();
-    const body = jobList([job({ title: 'line one\nline two' })]);
+    const body = jobList([makeJob({ title: 'line one\nline two' })]);
     const compact = JSON.stringify(body);
     expect((await answer(JSON.stringify(body, null, 2))).json).toBeUndefined();
     expect((await answer(compact.replace('"data":{', '"data":{\n'))).json).toBeUndefined();

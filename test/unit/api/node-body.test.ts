@@ -10,7 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiClient } from '../../../src/api/client.js';
 import { createUndiciFetch } from '../../../src/api/http.js';
-import { envelope, job, rejectionOf } from './helpers.js';
+import { envelope, makeJob, rejectionOf } from './helpers.js';
 
 const savedProxy = { HTTP_PROXY: process.env.HTTP_PROXY, http_proxy: process.env.http_proxy };
 let server: Server;
@@ -141,7 +141,7 @@ describe('the production fetch reads bodies without web streams', () => {
   });
 
   it('decodes UTF-8 split across chunks, and a body of exactly the cap is read', async () => {
-    const body = Buffer.from(JSON.stringify(envelope(job({ job_id: 'x', title: '€uro – naïve' }))));
+    const body = Buffer.from(JSON.stringify(envelope(makeJob({ job_id: 'x', title: '€uro – naïve' }))));
     const split = body.indexOf(Buffer.from('€')) + 1;
     respond = (_req, res) => {
       res.writeHead(200, { 'content-type': 'application/json' });

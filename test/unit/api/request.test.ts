@@ -3,7 +3,7 @@ import { http, HttpResponse } from 'msw';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { buildQuery, type ApiClient } from '../../../src/api/client.js';
 import { USER_AGENT, VERSION } from '../../../src/version.js';
-import { BASE, discovery, envelope, health, job, jobList, makeClient, makeServer } from './helpers.js';
+import { BASE, discovery, envelope, health, jobList, makeClient, makeJob, makeServer } from './helpers.js';
 
 const server = makeServer();
 interface Seen {
@@ -18,7 +18,7 @@ function answer(url: URL): Response {
   const path = url.pathname;
   if (path === '/api/public/v1' || path === '/api/public/v1/') return HttpResponse.json(discovery());
   if (path === '/api/public/v1/search/jobs' || path === '/api/public/v1/jobs') return HttpResponse.json(jobList());
-  if (path.startsWith('/api/public/v1/jobs/')) return HttpResponse.json(envelope(job()));
+  if (path.startsWith('/api/public/v1/jobs/')) return HttpResponse.json(envelope(makeJob()));
   if (path === '/api/public/v1/market-map' || path === '/api/public/v1/interview/company') return HttpResponse.json(envelope({ anything: true }));
   if (path === '/api/public/v1/mcp/health') return HttpResponse.json(health());
   if (path === '/openapi.json') return HttpResponse.json({ openapi: '3.1.0', info: { version: '1.0.0' } });
@@ -185,7 +185,7 @@ describe('query parameters on the wire', () => {
     server.use(
       http.all(`${BASE}/*`, ({ request }) => {
         raw.push(request.url);
-        return HttpResponse.json(envelope(job({ job_id: 'a/b c' })));
+        return HttpResponse.json(envelope(makeJob({ job_id: 'a/b c' })));
       }),
     );
     const result = await makeClient().getJob('a/b c', { include_predicted_salaries: true });
@@ -198,7 +198,7 @@ describe('query parameters on the wire', () => {
     server.use(
       http.all(`${BASE}/*`, ({ request }) => {
         raw.push(request.url);
-        return HttpResponse.json(envelope(job()));
+        return HttpResponse.json(envelope(makeJob()));
       }),
     );
     await makeClient().getJob('x?y#z');
@@ -230,8 +230,8 @@ describe('results', () => {
     const result = await makeClient().listJobs({ page: 1 });
     expect(result.status).toBe(200);
     expect(result.path).toBe('/api/public/v1/jobs?page=1');
-    expect(result.meta.source).toBe('read-model:jobs');
-    expect(result.data.jobs[0]!.job_id).toBe('job-1');
+    expect(result.meta.source).toBe('jobs-read-model');
+    expect(result.data.jobs[0]!.job_id).toBe('job_ai_0001');
     expect(Number.isNaN(Date.parse(result.retrievedAt))).toBe(false);
   });
 

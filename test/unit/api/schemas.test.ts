@@ -3,7 +3,7 @@ import { http, HttpResponse } from 'msw';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ApiError } from '../../../src/api/errors.js';
 import { envelopeOf, formatJsonPath, HealthResponseSchema, JobListDataSchema, PublicJobSchema, ResponseMetaSchema } from '../../../src/api/schemas.js';
-import { BASE, discovery, envelope, health, job, jobList, makeClient, makeServer, rejectionOf } from './helpers.js';
+import { BASE, discovery, envelope, health, jobList, makeClient, makeJob, makeServer, rejectionOf } from './helpers.js';
 
 const server = makeServer();
 beforeAll(() => server.listen({ onUnhandledFrame: 'error' }));
@@ -15,12 +15,12 @@ function serve(body: unknown, status = 200) {
 }
 
 function fiveJobs() {
-  return [job({ job_id: 'j0' }), job({ job_id: 'j1', salary: null }), job({ job_id: 'j2' }), job({ job_id: 'j3' }), job({ job_id: 'j4' })];
+  return [makeJob({ job_id: 'j0' }), makeJob({ job_id: 'j1', salary: null }), makeJob({ job_id: 'j2' }), makeJob({ job_id: 'j3' }), makeJob({ job_id: 'j4' })];
 }
 
 describe('valid bodies', () => {
   it('a full job list parses and keeps unknown members at every level', async () => {
-    const full = job({
+    const full = makeJob({
       requirements: { years: 5 },
       operating_expectations: [{ on_call: true }],
       proof_signals: [{ kind: 'oss' }],
@@ -57,9 +57,9 @@ describe('valid bodies', () => {
 
   it('last_seen accepts a date and a date-time with or without zone', () => {
     for (const last_seen of ['2025-05-01', '2025-05-01T10:00:00Z', '2025-05-01T10:00:00.123+02:00', '2025-05-01T10:00:00', null]) {
-      expect(PublicJobSchema.safeParse(job({ last_seen })).success, String(last_seen)).toBe(true);
+      expect(PublicJobSchema.safeParse(makeJob({ last_seen })).success, String(last_seen)).toBe(true);
     }
-    expect(PublicJobSchema.safeParse(job({ last_seen: 'yesterday' })).success).toBe(false);
+    expect(PublicJobSchema.safeParse(makeJob({ last_seen: 'yesterday' })).success).toBe(false);
   });
 
   it('discovery, health, market-map and interview bodies parse with extras kept', async () => {
@@ -79,14 +79,14 @@ describe('valid bodies', () => {
   });
 
   it('a job detail body is a PublicJob', async () => {
-    serve(envelope(job({ job_id: 'abc' })));
+    serve(envelope(makeJob({ job_id: 'abc' })));
     expect((await makeClient().getJob('abc')).data.job_id).toBe('abc');
   });
 
   it('the schemas keep the spec closed objects open rather than stripping members', () => {
-    const parsed = JobListDataSchema.parse({ jobs: [job({ company: { ...(job().company as object), extra: 'x' } })], pagination: { page: 1, per_page: 1, total: 0, total_pages: 1, has_next: false, has_prev: false } });
+    const parsed = JobListDataSchema.parse({ jobs: [makeJob({ company: { ...(makeJob().company as object), extra: 'x' } })], pagination: { page: 1, per_page: 1, total: 0, total_pages: 1, has_next: false, has_prev: false } });
     expect(parsed.jobs[0]!.company).toHaveProperty('extra', 'x');
-    expect(envelopeOf(PublicJobSchema).parse({ success: true, data: job(), meta: {}, extra: 1 })).toHaveProperty('extra', 1);
+    expect(envelopeOf(PublicJobSchema).parse({ success: true, data: makeJob(), meta: {}, extra: 1 })).toHaveProperty('extra', 1);
   });
 });
 
@@ -97,13 +97,13 @@ describe('contract breaks are upstream_contract errors naming the JSON path', ()
       delete ((jobs[3] as { salary: Record<string, unknown> }).salary).source;
       return jobList(jobs);
     }, 'data.jobs[3].salary.source'],
-    ['wrong type of company.name', () => jobList([job({ company: { id: 1, name: 42, type: null, type_confidence: null, logo_url: null } })]), 'data.jobs[0].company.name'],
+    ['wrong type of company.name', () => jobList([makeJob({ company: { id: 1, name: 42, type: null, type_confidence: null, logo_url: null } })]), 'data.jobs[0].company.name'],
     ['missing pagination', () => envelope({ jobs: [] }), 'data.pagination'],
     ['per_page over 100', () => jobList([], { per_page: 101 }), 'data.pagination.per_page'],
-    ['domain_id outside the enum', () => jobList([job({ domain_id: 'biotech' })]), 'data.jobs[0].domain_id'],
-    ['role.confidence over 1', () => jobList([job({ role: { id: null, label: 'x', confidence: 1.5 } })]), 'data.jobs[0].role.confidence'],
-    ['negative salary.min', () => jobList([job({ salary: { min: -1, max: null, currency: 'USD', source: 'disclosed', display: '' } })]), 'data.jobs[0].salary.min'],
-    ['skills not strings', () => jobList([job({ skills: ['a', 3] })]), 'data.jobs[0].skills[1]'],
+    ['domain_id outside the enum', () => jobList([makeJob({ domain_id: 'biotech' })]), 'data.jobs[0].domain_id'],
+    ['role.confidence over 1', () => jobList([makeJob({ role: { id: null, label: 'x', confidence: 1.5 } })]), 'data.jobs[0].role.confidence'],
+    ['negative salary.min', () => jobList([makeJob({ salary: { min: -1, max: null, currency: 'USD', source: 'disclosed', display: '' } })]), 'data.jobs[0].salary.min'],
+    ['skills not strings', () => jobList([makeJob({ skills: ['a', 3] })]), 'data.jobs[0].skills[1]'],
     ['success not true', () => ({ ...jobList(), success: false }), 'success'],
     ['missing meta', () => ({ success: true, data: { jobs: [], pagination: { page: 1, per_page: 1, total: 0, total_pages: 1, has_next: false, has_prev: false } } }), 'meta'],
     ['meta.generated_at a number', () => envelope({ jobs: [], pagination: { page: 1, per_page: 1, total: 0, total_pages: 1, has_next: false, has_prev: false } }, { generated_at: 5 }), 'meta.generated_at'],
@@ -122,8 +122,7 @@ describe('contract breaks are upstream_contract errors naming the JSON path', ()
   });
 
   it('a job detail missing job_id names data.job_id', async () => {
-    const body = job();
-    delete body.job_id;
+    const { job_id: _, ...body } = makeJob();
     serve(envelope(body));
     const error = await rejectionOf(makeClient().getJob('x'));
     expect(error).toMatchObject({ kind: 'upstream_contract', jsonPath: 'data.job_id' });

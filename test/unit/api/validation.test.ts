@@ -5,7 +5,7 @@
  */
 import { http, HttpResponse } from 'msw';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { BASE, envelope, health, job, jobList, makeClient, makeServer, rejectionOf } from './helpers.js';
+import { BASE, envelope, health, jobList, makeClient, makeJob, makeServer, rejectionOf } from './helpers.js';
 
 const server = makeServer();
 beforeAll(() => server.listen({ onUnhandledFrame: 'error' }));
@@ -27,7 +27,7 @@ describe('validation through the client', () => {
   ];
 
   it.each(breaks)('%s is upstream_contract at its path', async (_name, overrides, jsonPath) => {
-    serve(jobList([job(), job(), job(overrides)]));
+    serve(jobList([makeJob(), makeJob(), makeJob(overrides)]));
     expect(await rejectionOf(makeClient().searchJobs())).toMatchObject({ kind: 'upstream_contract', jsonPath });
   });
 
@@ -37,7 +37,7 @@ describe('validation through the client', () => {
   });
 
   it('a valid body comes back with every member, known or not', async () => {
-    const body = jobList([job({ x_job: { nested: [1, 2] } }), job({ salary: null, url: null })]) as { data: unknown; meta: unknown };
+    const body = jobList([makeJob({ x_job: { nested: [1, 2] } }), makeJob({ salary: null, url: null })]) as { data: unknown; meta: unknown };
     const withExtras = { ...body, x_envelope: 1, meta: { source: 's', extra: true } };
     serve(withExtras);
     const result = await makeClient().searchJobs();
@@ -46,7 +46,7 @@ describe('validation through the client', () => {
   });
 
   it('a job detail body is returned as sent', async () => {
-    const body = job({ job_id: 'abc', extra: 'kept' });
+    const body = makeJob({ job_id: 'abc', extra: 'kept' });
     serve(envelope(body));
     expect((await makeClient().getJob('abc')).data).toEqual(body);
   });
