@@ -29,7 +29,7 @@ if (firstJob) {
   show(await client.callTool({ name: 'get_job', arguments: { job_id: firstJob } }));
 }
 
-rule('search_jobs: web3 roles paying at least $150k a year, predicted salaries included');
+rule('search_jobs: web3 roles whose salary range reaches $150k a year (annualized USD), predicted salaries included');
 show(await client.callTool({ name: 'search_jobs', arguments: { domain: 'web3', min_salary_usd: 150000, include_predicted_salaries: true, per_page: 3 } }));
 
 rule('get_market_map: one layer');
