@@ -4,7 +4,7 @@
  * declares nothing and a declared length can understate.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { sendRpcError } from './http-reply.js';
+import { rpcError, sendJson, writeJson } from './http-reply.js';
 
 export const DEFAULT_BODY_LIMIT_BYTES = 1024 * 1024;
 
@@ -42,15 +42,38 @@ export function readBody(req: IncomingMessage, limit: number): Promise<BodyResul
   });
 }
 
+/** After a 413, how much of the refused body is read and thrown away, in body limits. */
+export const DRAIN_AFTER_413_LIMITS = 4;
+
 /**
- * Answers 413 and closes the connection. The rest of the body is discarded rather than left
- * unread (closing a socket with unread input resets it, and the client might never see the 413);
- * a client that keeps sending anyway is cut off a second after the answer.
+ * Answers 413 and closes the connection once the rest of the body has been read and thrown away.
+ * Node closes a `Connection: close` response's socket as soon as the response ends, and closing a
+ * socket whose input is unread resets it: a client still writing its body then gets EPIPE or
+ * ECONNRESET, often before it has read the 413. So the whole answer is written at once (its length
+ * declared, the client can read it at once) and the response ended only when the body has come
+ * in. The wait is bounded: a client that sends more than DRAIN_AFTER_413_LIMITS times `limit`
+ * after the refusal, or is still sending `drainMs` after it, is cut off.
  */
-export function refuseTooLarge(req: IncomingMessage, res: ServerResponse, limit: number): void {
+export function refuseTooLarge(req: IncomingMessage, res: ServerResponse, limit: number, drainMs: number): void {
+  const answer = rpcError(`Payload Too Large: the request body must not exceed ${limit} bytes`);
+  if (req.complete) return sendJson(res, 413, answer, { connection: 'close' });
+  if (!writeJson(res, 413, answer, { connection: 'close' })) return;
+  let discarded = 0;
+  const stop = (how: () => void) => () => {
+    clearTimeout(timer);
+    req.off('data', onData);
+    req.off('end', ended);
+    how();
+  };
+  const ended = stop(() => res.end());
+  const cutOff = stop(() => req.socket.destroy());
+  const timer = setTimeout(cutOff, drainMs).unref();
+  const onData = (chunk: Buffer) => {
+    discarded += chunk.byteLength;
+    if (discarded > DRAIN_AFTER_413_LIMITS * limit) cutOff();
+  };
+  req.on('data', onData);
+  req.once('end', ended);
+  req.once('close', () => clearTimeout(timer));
   req.resume();
-  res.on('finish', () => {
-    if (!req.complete) setTimeout(() => req.socket.destroy(), 1_000).unref();
-  });
-  sendRpcError(res, 413, `Payload Too Large: the request body must not exceed ${limit} bytes`, { connection: 'close' });
 }

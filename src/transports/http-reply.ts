@@ -12,9 +12,18 @@ export const PARSE_ERROR = -32700;
 export type Headers = Record<string, string>;
 
 export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Headers = {}): void {
+  if (writeJson(res, status, body, headers)) res.end();
+}
+
+/**
+ * Writes a whole JSON answer without ending the response: its length is declared, so a client
+ * has all of it as soon as the bytes arrive, while the connection stays open until `res.end()`.
+ * False when the head had already gone out (the response is destroyed instead).
+ */
+export function writeJson(res: ServerResponse, status: number, body: unknown, headers: Headers = {}): boolean {
   if (res.headersSent) {
     res.destroy();
-    return;
+    return false;
   }
   const text = JSON.stringify(body);
   res.writeHead(status, {
@@ -24,9 +33,14 @@ export function sendJson(res: ServerResponse, status: number, body: unknown, hea
     'x-content-type-options': 'nosniff',
     ...headers,
   });
-  res.end(text);
+  res.write(text);
+  return true;
+}
+
+export function rpcError(message: string, code = TRANSPORT_ERROR) {
+  return { jsonrpc: '2.0', error: { code, message }, id: null };
 }
 
 export function sendRpcError(res: ServerResponse, status: number, message: string, headers: Headers = {}, code = TRANSPORT_ERROR): void {
-  sendJson(res, status, { jsonrpc: '2.0', error: { code, message }, id: null }, headers);
+  sendJson(res, status, rpcError(message, code), headers);
 }

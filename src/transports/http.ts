@@ -28,6 +28,8 @@ export interface HttpLimits {
   /** Time allowed to receive the whole request (not to answer it: a tool call may wait out a Retry-After). */
   requestTimeoutMs: number;
   keepAliveTimeoutMs: number;
+  /** How long the rest of a body refused with 413 is read and thrown away before the connection is cut. */
+  refusedBodyDrainMs: number;
   /** How long shutdown waits for in-flight calls before cutting them off. */
   shutdownGraceMs: number;
 }
@@ -37,6 +39,7 @@ export const DEFAULT_LIMITS: HttpLimits = {
   headersTimeoutMs: 10_000,
   requestTimeoutMs: 30_000,
   keepAliveTimeoutMs: 5_000,
+  refusedBodyDrainMs: 5_000,
   shutdownGraceMs: 10_000,
 };
 
@@ -155,7 +158,7 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
     }
     const body = await readBody(req, limits.bodyBytes);
     if (!body.ok) {
-      if (body.reason === 'too_large') refuseTooLarge(req, res, limits.bodyBytes);
+      if (body.reason === 'too_large') refuseTooLarge(req, res, limits.bodyBytes, limits.refusedBodyDrainMs);
       else res.destroy();
       return;
     }

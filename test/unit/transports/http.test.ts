@@ -56,6 +56,27 @@ function rawExchange(port: number, text: string, keepWriting?: string): Promise<
   });
 }
 
+const postHeaders = (port: number, length: number, extra = '') => `POST /mcp HTTP/1.1\r\nHost: localhost:${port}\r\nContent-Type: application/json\r\n${extra}Content-Length: ${length}\r\n\r\n`;
+
+/** A raw connection: `replied` waits until everything read so far matches, `closed` for the close (5 s at most). */
+function rawConnection(port: number) {
+  const socket = connect(port, '127.0.0.1');
+  let reply = '';
+  socket.on('data', (chunk) => (reply += chunk.toString()));
+  socket.on('error', () => {});
+  const closed = new Promise<void>((resolve, reject) => {
+    socket.once('close', () => resolve());
+    setTimeout(() => reject(new Error(`connection still open after 5 s; got ${JSON.stringify(reply)}`)), 5_000).unref();
+  });
+  const replied = async (pattern: RegExp) => {
+    while (!pattern.test(reply)) {
+      if (socket.destroyed) throw new Error(`connection closed; got ${JSON.stringify(reply)}`);
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+  };
+  return { socket, closed, replied };
+}
+
 describe('timeouts', () => {
   it('cuts off a client that trickles its headers (slowloris)', async () => {
     const server = await start(0, { headersTimeoutMs: 300, requestTimeoutMs: 2_000 });
@@ -91,6 +112,49 @@ describe('body limit', () => {
     expect(response.status).toBe(413);
     expect(response.headers.get('connection')).toBe('close');
     expect(await response.json()).toMatchObject({ error: { message: 'Payload Too Large: the request body must not exceed 1000 bytes' } });
+  });
+
+  it.each([
+    ['keep-alive', ''],
+    ['Connection: close', 'Connection: close\r\n'],
+  ])('lets a client still sending when the 413 comes finish its body and read the answer, then closes (client asks %s)', async (_, header) => {
+    const server = await start(0, { bodyBytes: 1_000 });
+    const raw = rawConnection(server.port);
+    const errors: string[] = [];
+    raw.socket.on('error', (error: NodeJS.ErrnoException) => errors.push(error.code ?? error.message));
+    try {
+      raw.socket.write(`${postHeaders(server.port, 3_000, header)}${'x'.repeat(500)}`);
+      await raw.replied(/^HTTP\/1\.1 413 [^]*[Cc]onnection: close[^]*"id":null\}$/);
+      // Closing as soon as the answer is out resets the connection while the client still writes.
+      expect(await new Promise((resolve) => raw.socket.write('x'.repeat(2_500), resolve))).toBeFalsy();
+      await raw.closed;
+      expect(errors).toEqual([]);
+    } finally {
+      raw.socket.destroy();
+    }
+  });
+
+  it('cuts off a client that sends more than four times the limit after the 413', async () => {
+    // Long timeouts otherwise, so only the byte bound can close the connection.
+    const server = await start(0, { bodyBytes: 1_000, refusedBodyDrainMs: 60_000, requestTimeoutMs: 60_000 });
+    const raw = rawConnection(server.port);
+    try {
+      raw.socket.write(`${postHeaders(server.port, 100_000)}${'x'.repeat(500)}`);
+      await raw.replied(/^HTTP\/1\.1 413 [^]*"id":null\}/);
+      raw.socket.write('x'.repeat(3_000));
+      await sleep(100);
+      expect(raw.socket.destroyed).toBe(false); // within the bound: still read
+      raw.socket.write('x'.repeat(10_000)); // past it, and still short of the declared length
+      await raw.closed;
+    } finally {
+      raw.socket.destroy();
+    }
+  });
+
+  it('cuts off a client still sending a refused body when the drain time is up', async () => {
+    const server = await start(0, { bodyBytes: 1_000, refusedBodyDrainMs: 300, requestTimeoutMs: 60_000 });
+    const { reply } = await rawExchange(server.port, `POST /mcp HTTP/1.1\r\nHost: localhost:${server.port}\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n7d0\r\n${'x'.repeat(2_000)}\r\n`, '1\r\nx\r\n');
+    expect(reply).toMatch(/^HTTP\/1\.1 413/);
   });
 });
 
