@@ -36,37 +36,28 @@ async function start(delayMs: number, limits: Partial<HttpLimits> = {}): Promise
   return running;
 }
 
-/** Opens a raw socket, writes `text`, and resolves with what came back and how long until close. */
-function rawExchange(port: number, text: string, keepWriting?: string): Promise<{ reply: string; ms: number }> {
-  return new Promise((resolve, reject) => {
-    const started = Date.now();
-    const socket = connect(port, '127.0.0.1', () => socket.write(text));
-    let reply = '';
-    const trickle = keepWriting ? setInterval(() => socket.writable && socket.write(keepWriting), 100) : undefined;
-    socket.on('data', (chunk) => (reply += chunk.toString()));
-    socket.on('error', () => {});
-    socket.on('close', () => {
-      clearInterval(trickle);
-      resolve({ reply, ms: Date.now() - started });
-    });
-    setTimeout(() => {
-      socket.destroy();
-      reject(new Error(`socket still open after 5 s; got ${reply}`));
-    }, 5_000);
-  });
-}
-
 const postHeaders = (port: number, length: number, extra = '') => `POST /mcp HTTP/1.1\r\nHost: localhost:${port}\r\nContent-Type: application/json\r\n${extra}Content-Length: ${length}\r\n\r\n`;
 
-/** A raw connection: `replied` waits until everything read so far matches, `closed` for the close (5 s at most). */
+/**
+ * A raw connection: `reply` is everything read so far, `replied` waits until it matches, and
+ * `closed` resolves with the milliseconds from opening to the close (5 s at most, then the socket
+ * is destroyed and it rejects).
+ */
 function rawConnection(port: number) {
+  const started = Date.now();
   const socket = connect(port, '127.0.0.1');
   let reply = '';
   socket.on('data', (chunk) => (reply += chunk.toString()));
   socket.on('error', () => {});
-  const closed = new Promise<void>((resolve, reject) => {
-    socket.once('close', () => resolve());
-    setTimeout(() => reject(new Error(`connection still open after 5 s; got ${JSON.stringify(reply)}`)), 5_000).unref();
+  const closed = new Promise<number>((resolve, reject) => {
+    const timer = setTimeout(() => {
+      socket.destroy();
+      reject(new Error(`connection still open after 5 s; got ${JSON.stringify(reply)}`));
+    }, 5_000);
+    socket.once('close', () => {
+      clearTimeout(timer);
+      resolve(Date.now() - started);
+    });
   });
   const replied = async (pattern: RegExp) => {
     while (!pattern.test(reply)) {
@@ -74,7 +65,19 @@ function rawConnection(port: number) {
       await new Promise((resolve) => setTimeout(resolve, 10));
     }
   };
-  return { socket, closed, replied };
+  return { socket, closed, replied, reply: () => reply };
+}
+
+/** Writes `text` on a raw connection (then `keepWriting` every 100 ms); what came back, and how long until close. */
+async function rawExchange(port: number, text: string, keepWriting?: string): Promise<{ reply: string; ms: number }> {
+  const raw = rawConnection(port);
+  raw.socket.write(text);
+  const trickle = keepWriting ? setInterval(() => raw.socket.writable && raw.socket.write(keepWriting), 100) : undefined;
+  try {
+    return { ms: await raw.closed, reply: raw.reply() };
+  } finally {
+    clearInterval(trickle);
+  }
 }
 
 describe('timeouts', () => {
@@ -86,7 +89,7 @@ describe('timeouts', () => {
 
   it('cuts off a client that trickles its body, with 408', async () => {
     const server = await start(0, { headersTimeoutMs: 300, requestTimeoutMs: 600 });
-    const { reply, ms } = await rawExchange(server.port, `POST /mcp HTTP/1.1\r\nHost: localhost:${server.port}\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n{`, ' ');
+    const { reply, ms } = await rawExchange(server.port, `${postHeaders(server.port, 100_000)}{`, ' ');
     expect(reply).toMatch(/^HTTP\/1\.1 408/);
     expect(ms).toBeLessThan(2_500);
   });
