@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // npm run demo: starts the real binary over stdio against the embedded offline API and drives it
 // with the SDK's client, printing what a user (or a model) would see.
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { Client } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { fileURLToPath } from 'node:url';
 
 const bin = fileURLToPath(new URL('../bin/service-mcp.js', import.meta.url));

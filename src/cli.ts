@@ -70,9 +70,9 @@ export function buildProgram(): Command {
 
   program.action(async (_options, command: Command) => {
     const { config, logger } = configFrom(command);
-    const { runStdio } = await import('./transports/stdio.js');
-    // The backend (API client and its zod schemas) loads with the SDK, after the first answers.
-    await runStdio(() => import('./backend.js').then(({ createBackend }) => createBackend(config, logger)), logger);
+    const [{ runStdio }, { createBackend }] = await Promise.all([import('./transports/stdio.js'), import('./backend.js')]);
+    // Calls still running when stdin ends get as long to finish as one request may take.
+    runStdio({ backend: createBackend(config, logger), logger, endGraceMs: config.timeoutMs });
   });
 
   program

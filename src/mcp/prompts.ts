@@ -2,17 +2,25 @@
  * Prompts that chain the tools for the two most common jobs. Arguments are completed from
  * fixed vocabularies (domain, country) or, for company names, from one job search.
  */
-import type { GetPromptResult, Prompt } from '@modelcontextprotocol/sdk/types.js';
+import { completable, type McpServer } from '@modelcontextprotocol/server';
+import { z } from 'zod';
 import type { ApiClient } from '../api/client.js';
 import { DOMAINS, SLUG_PATTERN } from '../api/schemas.js';
 import { oneLine, quote } from '../render/text.js';
 
+type Args = Record<string, string | undefined>;
+
 interface PromptDefinition {
-  prompt: Prompt;
-  build(args: Record<string, string | undefined>): string;
+  name: string;
+  title: string;
+  description: string;
+  arguments: Record<string, { description: string; required: boolean }>;
+  build(args: Args): string;
 }
 
 const COUNTRIES = ['US', 'GB', 'DE', 'FR', 'CH', 'NL', 'ES', 'PT', 'IE', 'CA', 'SG', 'AE', 'IN', 'JP', 'AU'];
+/** A completion is a convenience typed while the user waits: it never waits out a rate limit. */
+const COMPLETION_TIMEOUT_MS = 5_000;
 
 // Arguments come from the user: cleaned and quoted as render/text.ts does for upstream text, so a
 // quote or a newline in one cannot end the value and add instructions of its own.
@@ -21,15 +29,13 @@ const quoted = (value: string | undefined) => quote(value ?? '', 160);
 
 export const PROMPTS: readonly PromptDefinition[] = [
   {
-    prompt: {
-      name: 'research_role_market',
-      title: 'Research the market for a role',
-      description: 'Chains search_jobs, get_job and get_market_map into a sourced brief on demand and pay for one role.',
-      arguments: [
-        { name: 'role', description: 'Role or skill to research, e.g. "ML infrastructure engineer"', required: true },
-        { name: 'domain', description: 'ai or web3', required: false },
-        { name: 'country', description: 'ISO 3166-1 alpha-2 country code, e.g. US', required: false },
-      ],
+    name: 'research_role_market',
+    title: 'Research the market for a role',
+    description: 'Chains search_jobs, get_job and get_market_map into a sourced brief on demand and pay for one role.',
+    arguments: {
+      role: { description: 'Role or skill to research, e.g. "ML infrastructure engineer"', required: true },
+      domain: { description: 'ai or web3', required: false },
+      country: { description: 'ISO 3166-1 alpha-2 country code, e.g. US', required: false },
     },
     build: (a) => {
       const role = quoted(a.role);
@@ -45,14 +51,12 @@ export const PROMPTS: readonly PromptDefinition[] = [
     },
   },
   {
-    prompt: {
-      name: 'prepare_company_interview',
-      title: 'Prepare for an interview at a company',
-      description: 'Chains get_company_interview_brief, search_jobs and get_job into interview preparation for one company.',
-      arguments: [
-        { name: 'company', description: 'Company slug (preferred) or name', required: true },
-        { name: 'role', description: 'The role being interviewed for', required: false },
-      ],
+    name: 'prepare_company_interview',
+    title: 'Prepare for an interview at a company',
+    description: 'Chains get_company_interview_brief, search_jobs and get_job into interview preparation for one company.',
+    arguments: {
+      company: { description: 'Company slug (preferred) or name', required: true },
+      role: { description: 'The role being interviewed for', required: false },
     },
     build: (a) => {
       const company = text(a.company);
@@ -69,13 +73,13 @@ export const PROMPTS: readonly PromptDefinition[] = [
 ];
 
 export function findPrompt(name: string): PromptDefinition | undefined {
-  return PROMPTS.find((p) => p.prompt.name === name);
+  return PROMPTS.find((p) => p.name === name);
 }
 
-export function renderPrompt(definition: PromptDefinition, args: Record<string, string | undefined>): GetPromptResult {
+export function renderPrompt(definition: PromptDefinition, args: Args) {
   return {
-    description: definition.prompt.description,
-    messages: [{ role: 'user', content: { type: 'text', text: definition.build(args) } }],
+    description: definition.description,
+    messages: [{ role: 'user' as const, content: { type: 'text' as const, text: definition.build(args) } }],
   };
 }
 
@@ -94,4 +98,22 @@ export async function completePromptArgument(client: ApiClient, argument: string
     }
   }
   return [];
+}
+
+/**
+ * Registers the prompts on `server`. A required argument must hold more than blanks: the SDK
+ * answers a missing or blank one with -32602 naming it. The SDK's completion callback gets no
+ * request signal, so the company lookup is bounded by its own timeout instead.
+ */
+export function registerPrompts(server: McpServer, client: ApiClient): void {
+  for (const definition of PROMPTS) {
+    const argsSchema: Record<string, z.ZodType<string | undefined>> = {};
+    for (const [name, { description, required }] of Object.entries(definition.arguments)) {
+      // describe() first: it returns a new schema, which would not carry the completer.
+      const base = (required ? z.string().trim().min(1, 'must not be blank') : z.string()).describe(description);
+      const value = completable(base, (typed: string) => completePromptArgument(client, name, typed, AbortSignal.timeout(COMPLETION_TIMEOUT_MS)));
+      argsSchema[name] = required ? value : value.optional();
+    }
+    server.registerPrompt(definition.name, { title: definition.title, description: definition.description, argsSchema }, (args: Args) => renderPrompt(definition, args));
+  }
 }

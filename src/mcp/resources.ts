@@ -1,23 +1,52 @@
 /** The API's own descriptions as resources: OpenAPI, llms.txt and the discovery document. */
-import type { ReadResourceResult, Resource } from '@modelcontextprotocol/sdk/types.js';
+import { ProtocolError, ProtocolErrorCode, type CacheHint, type McpServer } from '@modelcontextprotocol/server';
 import type { ApiClient } from '../api/client.js';
+import { ApiError } from '../api/errors.js';
+import type { Mode } from '../tools/provenance.js';
+import { CATALOG_CACHE_HINT } from './cache-hints.js';
 
 interface ResourceDefinition {
-  resource: Resource;
+  name: string;
+  uri: string;
+  title: string;
+  description: string;
+  mimeType: string;
+  /** How long a client may keep what the live API answered; offline documents are fixed for a build. */
+  liveTtlMs: number;
   read(client: ApiClient, signal?: AbortSignal): Promise<string>;
 }
 
+const MINUTE_MS = 60_000;
+
 export const RESOURCES: readonly ResourceDefinition[] = [
   {
-    resource: { uri: 'service-mcp://api/openapi.json', name: 'openapi', title: 'OpenAPI description', description: 'OpenAPI 3.1 description of the public read API', mimeType: 'application/json' },
+    name: 'openapi',
+    uri: 'service-mcp://api/openapi.json',
+    title: 'OpenAPI description',
+    description: 'OpenAPI 3.1 description of the public read API',
+    mimeType: 'application/json',
+    // Changes only when the API is deployed anew.
+    liveTtlMs: 60 * MINUTE_MS,
     read: async (client, signal) => JSON.stringify(await client.getOpenApi({ signal })),
   },
   {
-    resource: { uri: 'service-mcp://api/llms.txt', name: 'llms.txt', title: 'Agent index (llms.txt)', description: "The API's agent index", mimeType: 'text/plain' },
+    name: 'llms.txt',
+    uri: 'service-mcp://api/llms.txt',
+    title: 'Agent index (llms.txt)',
+    description: "The API's agent index",
+    mimeType: 'text/plain',
+    liveTtlMs: 60 * MINUTE_MS,
     read: (client, signal) => client.getLlmsTxt({ signal }),
   },
   {
-    resource: { uri: 'service-mcp://api/discovery', name: 'discovery', title: 'API discovery document', description: 'Deployed endpoints, authentication boundary and envelopes, with meta', mimeType: 'application/json' },
+    name: 'discovery',
+    uri: 'service-mcp://api/discovery',
+    title: 'API discovery document',
+    description: 'Deployed endpoints, authentication boundary and envelopes, with meta',
+    mimeType: 'application/json',
+    // The deployed catalog with its snapshot-freshness meta: the spec says to read it before
+    // assuming an endpoint exists, so a client should not hold it long.
+    liveTtlMs: 5 * MINUTE_MS,
     read: async (client, signal) => {
       const result = await client.discover({ signal });
       return JSON.stringify({ data: result.data, meta: result.meta });
@@ -25,9 +54,26 @@ export const RESOURCES: readonly ResourceDefinition[] = [
   },
 ];
 
-export async function readResource(client: ApiClient, uri: string, signal?: AbortSignal): Promise<ReadResourceResult | undefined> {
-  const definition = RESOURCES.find((r) => r.resource.uri === uri);
-  if (!definition) return undefined;
-  const text = await definition.read(client, signal);
-  return { contents: [{ uri, mimeType: definition.resource.mimeType, text }] };
+/** The hint for one resource's reads: what every caller gets alike, for as long as it holds. */
+export function resourceCacheHint(definition: ResourceDefinition, mode: Mode): CacheHint {
+  return mode === 'offline' ? CATALOG_CACHE_HINT : { ttlMs: definition.liveTtlMs, cacheScope: 'public' };
+}
+
+/**
+ * Registers the resources on `server`. A URI that is not one of them is the SDK's
+ * resource-not-found error; an API failure while reading one is a protocol error carrying the
+ * stable kind (the resource callbacks have no isError channel).
+ */
+export function registerResources(server: McpServer, client: ApiClient, mode: Mode): void {
+  for (const definition of RESOURCES) {
+    const { name, uri, title, description, mimeType } = definition;
+    server.registerResource(name, uri, { title, description, mimeType, cacheHint: resourceCacheHint(definition, mode) }, async (_url, ctx) => {
+      try {
+        return { contents: [{ uri, mimeType, text: await definition.read(client, ctx.mcpReq.signal) }] };
+      } catch (error) {
+        if (error instanceof ApiError) throw new ProtocolError(ProtocolErrorCode.InternalError, error.message, { kind: error.kind, status: error.status });
+        throw error;
+      }
+    });
+  }
 }

@@ -2,7 +2,7 @@
  * The tools/list entries, converted from the zod schemas once per process: the zod object is the
  * only schema, and tools/list is answered from this cache rather than re-converted per request.
  */
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Tool } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { TOOL_ANNOTATIONS, type AnyTool } from './define.js';
 import { TOOLS } from './index.js';

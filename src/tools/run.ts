@@ -3,12 +3,11 @@
  * they are bad), makes the call, renders text, attaches structuredContent, and turns every thrown
  * error into an `isError` result whose text starts with its stable kind and a recovery hint.
  */
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import type { ApiResult } from '../api/client.js';
 import { passes } from '../api/compiled.js';
 import { ApiError, type ErrorKind } from '../api/errors.js';
-import { withJsonText } from '../mcp/json-text.js';
 import { ResponseMetaSchema } from '../api/schemas.js';
 import { renderProvenance } from '../render/provenance.js';
 import { oneLine } from '../render/text.js';
@@ -109,13 +108,7 @@ export async function runTool(tool: AnyTool, rawArgs: unknown, context: ToolCont
     if (context.mode === 'offline') notices.push('Offline: data from the embedded snapshot, not the live API.');
     const text = `${renderData(tool, parsed.args, result)}\n${renderProvenance(provenance)}`;
     const content: CallToolResult['content'] = [{ type: 'text', text }];
-    // What structuredContent holds after data and meta, once for the object and its JSON text alike.
-    const added = { provenance, ...(notices.length > 0 ? { notices } : {}) };
-    const out = { content, structuredContent: { data: result.data, meta: result.meta, ...added } };
-    if (!result.json) return out;
-    // The same members in the same order, with data and meta as the API sent them.
-    const structured = `{"data":${result.json.data},"meta":${result.json.meta},${JSON.stringify(added).slice(1)}`;
-    return withJsonText(out, `{"content":${JSON.stringify(content)},"structuredContent":${structured}}`);
+    return { content, structuredContent: { data: result.data, meta: result.meta, provenance, ...(notices.length > 0 ? { notices } : {}) } };
   } catch (error) {
     return toErrorResult(error, tool);
   }

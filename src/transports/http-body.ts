@@ -8,7 +8,7 @@ import { rpcError, sendJson, writeJson } from './http-reply.js';
 
 export const DEFAULT_BODY_LIMIT_BYTES = 1024 * 1024;
 
-export type BodyResult = { ok: true; text: string } | { ok: false; reason: 'too_large' } | { ok: false; reason: 'aborted' };
+export type BodyResult = { ok: true; bytes: Buffer } | { ok: false; reason: 'too_large' } | { ok: false; reason: 'aborted' };
 
 /** True when the declared length alone is over the limit (so nothing need be read). */
 export function declaredTooLarge(req: IncomingMessage, limit: number): boolean {
@@ -33,7 +33,7 @@ export function readBody(req: IncomingMessage, limit: number): Promise<BodyResul
       if (size > limit) finish({ ok: false, reason: 'too_large' });
       else chunks.push(chunk);
     };
-    const onEnd = () => finish({ ok: true, text: Buffer.concat(chunks).toString('utf8') });
+    const onEnd = () => finish({ ok: true, bytes: Buffer.concat(chunks) });
     const onAbort = () => finish({ ok: false, reason: 'aborted' });
     req.on('data', onData);
     req.on('end', onEnd);

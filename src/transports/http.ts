@@ -1,21 +1,24 @@
 /**
- * Stateless Streamable HTTP adapter (`serve --http`): POST /mcp, plus /healthz and the server card.
+ * Stateless Streamable HTTP adapter (`serve --http`): node:http around the SDK's
+ * `createMcpHandler` at /mcp, plus /healthz and the server card. The SDK serves both protocol
+ * eras per request (2026-07-28 natively, 2025 clients through its stateless legacy mode) and
+ * answers every protocol message; this file owns what is in front of it: the Host and Origin
+ * checks, the body and time limits, CORS, and shutdown.
  *
- * Stateless means every POST gets its own SDK Server and transport (a Server holds one transport
- * and the JSON-RPC ids of one peer, so concurrent requests cannot share one), while the backend,
- * and with it the HTTP client, its cache and the Retry-After gate, is one per process: a 429 seen
- * by one request pauses every request of the process. No session ids, no SSE stream on GET, so
- * any replica can answer any request.
+ * Each request gets its own server instance from the factory, while the backend, and with it the
+ * HTTP client, its cache and the Retry-After gate, is one per process: a 429 seen by one request
+ * pauses every request of the process. No session ids, so any replica can answer any request.
  */
 import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { toNodeHandler, type NodeIncomingMessageLike } from '@modelcontextprotocol/node';
+import { createMcpHandler } from '@modelcontextprotocol/server';
 import type { Backend } from '../backend.js';
 import type { Logger } from '../log.js';
 import { createServer } from '../server.js';
 import { DEFAULT_BODY_LIMIT_BYTES, readBody, refuseTooLarge } from './http-body.js';
 import { buildPolicy, checkHost, checkOrigin, isLoopbackHost, isWildcardHost, type AccessPolicy } from './http-guard.js';
-import { PARSE_ERROR, sendJson, sendRpcError, type Headers } from './http-reply.js';
+import { sendJson, sendRpcError, type Headers } from './http-reply.js';
 import { buildServerCard, SERVER_CARD_PATHS } from './server-card.js';
 
 export const DEFAULT_HTTP_HOST = '127.0.0.1';
@@ -67,8 +70,21 @@ export interface RunningHttpServer {
 }
 
 const MCP_PATH = '/mcp';
-const STATELESS_405 = 'Method Not Allowed: this server is stateless; send JSON-RPC messages with POST /mcp (there is no SSE stream to GET and no session to DELETE)';
-const CORS_ALLOW_HEADERS = 'Content-Type, Accept, Mcp-Protocol-Version, Mcp-Session-Id, Last-Event-ID';
+// The 2026-07-28 standard headers (SEP-2243) with the 2025 era's, so browsers may send and read them.
+const CORS_ALLOW_HEADERS = 'Content-Type, Accept, MCP-Protocol-Version, Mcp-Method, Mcp-Name, Mcp-Session-Id, Last-Event-ID';
+const CORS_EXPOSE_HEADERS = 'MCP-Protocol-Version, Mcp-Method, Mcp-Name';
+
+/** The request with its body already read (under our limits), for the SDK's Node adapter to read again. */
+function withBody(req: IncomingMessage, body: Buffer): NodeIncomingMessageLike {
+  return {
+    method: req.method,
+    url: req.url,
+    headers: req.headers,
+    async *[Symbol.asyncIterator]() {
+      yield body;
+    },
+  };
+}
 
 /** The host part of a URL this machine can use: a wildcard bind is reached through loopback. */
 function urlHost(host: string): string {
@@ -83,6 +99,11 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
   // Validate the allow-lists before binding, so a typo fails without ever listening.
   buildPolicy({ host, port: 0, allowedHosts: options.allowedHosts, allowedOrigins: options.allowedOrigins });
 
+  const mcpHandler = createMcpHandler(() => createServer({ backend, logger }), { legacy: 'stateless' });
+  const serveMcp = toNodeHandler(mcpHandler, {
+    maxRequestBodySize: limits.bodyBytes,
+    onerror: (error) => logger.error(`MCP HTTP handler failed: ${error.stack ?? error.message}`),
+  });
   let policy: AccessPolicy | undefined;
   let draining = false;
   let active = 0;
@@ -145,37 +166,23 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
   }
 
   async function handleMcp(req: IncomingMessage, res: ServerResponse, cors: Headers, corsEnabled: boolean): Promise<void> {
-    const allow = corsEnabled ? 'POST, OPTIONS' : 'POST';
     if (req.method === 'OPTIONS' && corsEnabled) {
       req.resume();
+      const allow = 'GET, POST, DELETE, OPTIONS';
       res.writeHead(204, { ...cors, allow, 'access-control-allow-methods': allow, 'access-control-allow-headers': CORS_ALLOW_HEADERS, 'access-control-max-age': '600' });
       res.end();
       return;
     }
-    if (req.method !== 'POST') {
-      req.resume();
-      return sendRpcError(res, 405, STATELESS_405, { ...cors, allow });
-    }
+    for (const [name, value] of Object.entries(cors)) res.setHeader(name, value);
+    // GET and DELETE have no body; the SDK answers them as a stateless server does.
+    if (req.method !== 'POST') return serveMcp(req, res);
     const body = await readBody(req, limits.bodyBytes);
     if (!body.ok) {
       if (body.reason === 'too_large') refuseTooLarge(req, res, limits.bodyBytes, limits.refusedBodyDrainMs);
       else res.destroy();
       return;
     }
-    let message: unknown;
-    try {
-      message = JSON.parse(body.text);
-    } catch {
-      return sendRpcError(res, 400, 'Parse error: Invalid JSON', cors, PARSE_ERROR);
-    }
-    for (const [name, value] of Object.entries(cors)) res.setHeader(name, value);
-    const mcp = createServer({ backend, logger });
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, maxRequestBodySize: limits.bodyBytes });
-    transport.onerror = (error) => logger.debug(`MCP HTTP transport: ${error.message}`);
-    // Closing the server aborts its handlers' signals, so a call whose client left stops waiting.
-    res.once('close', () => void mcp.close().catch(() => {}));
-    await mcp.connect(transport);
-    await transport.handleRequest(req, res, message);
+    await serveMcp(withBody(req, body.bytes), res);
   }
 
   await new Promise<void>((resolve, reject) => {
@@ -200,6 +207,7 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
     inFlight: () => active,
     close: async (graceMs = limits.shutdownGraceMs) => {
       draining = true;
+      // In-flight exchanges first get the grace period; the handler is closed after it.
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
       const drained = await new Promise<boolean>((resolve) => {
@@ -210,6 +218,7 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
           resolve(true);
         };
       });
+      await mcpHandler.close().catch(() => {});
       server.closeAllConnections();
       await closed;
       return drained;
@@ -222,7 +231,7 @@ function corsHeaders(req: IncomingMessage, access: AccessPolicy): Headers {
   const origin = req.headers.origin;
   if (!access.cors || origin === undefined) return {};
   // checkOrigin already passed, so this origin is on the list.
-  return { 'access-control-allow-origin': origin, vary: 'Origin', 'access-control-expose-headers': 'Mcp-Protocol-Version' };
+  return { 'access-control-allow-origin': origin, vary: 'Origin', 'access-control-expose-headers': CORS_EXPOSE_HEADERS };
 }
 
 /**

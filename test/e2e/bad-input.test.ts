@@ -6,7 +6,7 @@
  * survives it all. Plus the privacy rule end to end: a q with an e-mail or phone is refused before
  * any request.
  */
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/client';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { argumentsFor, type Fixtures } from '../helpers/argument-arbitraries.js';

@@ -4,7 +4,7 @@
  * process. --no-cache and distinct arguments (page numbers) keep every call a real upstream
  * request, so no cached success or coalesced request can hide a fault.
  */
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { activeJob } from './dataset.js';
 import { startMockApi, textOf, type FaultRule, type MockApi } from './helpers.js';

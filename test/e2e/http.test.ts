@@ -3,7 +3,7 @@
  * offline API over real HTTP (mock-api) as upstream. Covers the tools, the error kinds, and the
  * safety defaults (Host/Origin allow-lists, body limit, 405s, CORS only when configured).
  */
-import { ErrorCode, LoggingMessageNotificationSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/client';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import pkg from '../../package.json' with { type: 'json' };
 import registryEntry from '../../server.json' with { type: 'json' };
@@ -37,8 +37,8 @@ describe('log notifications over HTTP', () => {
     try {
       const mine: string[] = [];
       const theirs: string[] = [];
-      session.client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => void mine.push(String(n.params.data)));
-      other.client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => void theirs.push(String(n.params.data)));
+      session.client.setNotificationHandler('notifications/message', (n) => void mine.push(String(n.params.data)));
+      other.client.setNotificationHandler('notifications/message', (n) => void theirs.push(String(n.params.data)));
       await Promise.all([session.client.callTool({ name: 'get_job', arguments: { job_id: inactiveJob.job_id } }), other.client.callTool({ name: 'check_api_health', arguments: {} })]);
       expect(mine.join('\n')).toMatch(/get_job failed: not_found/);
       expect(theirs.join('\n')).not.toMatch(/get_job|jobs\//);
@@ -94,14 +94,14 @@ describe('MCP over stateless Streamable HTTP', () => {
     expect(textOf(missing)).toMatch(/^not_found: HTTP 404/);
 
     const unknown = await call('no_such_tool').catch((error: unknown) => error);
-    expect(unknown).toBeInstanceOf(McpError);
-    expect((unknown as McpError).code).toBe(ErrorCode.InvalidParams);
+    expect(unknown).toBeInstanceOf(ProtocolError);
+    expect((unknown as ProtocolError).code).toBe(ProtocolErrorCode.InvalidParams);
   });
 
   it('streams progress notifications on the call\'s own response while it waits out a Retry-After', async () => {
     await api.setFaults([{ path: '/api/public/v1/search/jobs', kind: 'rate_limit', retryAfter: 1, times: 1 }]);
     const progress: Array<{ message?: string }> = [];
-    const result = await session.client.callTool({ name: 'search_jobs', arguments: { q: 'progress over http' } }, undefined, { onprogress: (p) => progress.push(p) });
+    const result = await session.client.callTool({ name: 'search_jobs', arguments: { q: 'progress over http' } }, { onprogress: (p) => progress.push(p) });
     expect(result.isError).toBeFalsy();
     expect(progress[0]?.message).toMatch(/^rate limited: waiting 1 s \(Retry-After\)/);
   });

@@ -5,7 +5,6 @@
  * URL and in the proxy URL, which must be refused or fail without echoing them.
  */
 import { randomBytes } from 'node:crypto';
-import { LoggingMessageNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { activeJob, company, inactiveJob } from './dataset.js';
 import { cleanEnv, closedPort, runCli } from './helpers.js';
@@ -30,7 +29,7 @@ describe.each(TRANSPORTS)('secrets in the environment, over %s', (transport) => 
     const target = await startTarget(transport, ['--base-url', api.url, '--no-cache', '--timeout-ms', '1000', '--max-retry-wait-s', '0', '--log-level', 'debug'], cleanEnv(SECRET_ENV));
     const seenBefore = api.seen.length;
     const transcript: unknown[] = [];
-    target.client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => void transcript.push(n.params));
+    target.client.setNotificationHandler('notifications/message', (n) => void transcript.push(n.params));
     try {
       if (transport === 'stdio') await target.client.setLoggingLevel('debug');
       const call = async (name: string, args: Record<string, unknown> = {}) => transcript.push(await target.client.callTool({ name, arguments: args }));

@@ -2,7 +2,6 @@
  * The stdio server as Claude Desktop runs it: the built binary, the SDK's real client, and the
  * embedded offline API over real HTTP (mock-api) as upstream.
  */
-import { CallToolResultSchema, LoggingMessageNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { activeJob, company, inactiveJob } from './dataset.js';
 import { cleanEnv, closedPort, connectStdio, startMockApi, textOf, type MockApi, type StdioSession } from './helpers.js';
@@ -174,7 +173,7 @@ describe('MCP features', () => {
     try {
       await api.setFaults([{ path: '/api/public/v1', kind: 'hang' }]);
       const controller = new AbortController();
-      const pending = fresh.client.callTool({ name: 'discover_api', arguments: {} }, CallToolResultSchema, { signal: controller.signal });
+      const pending = fresh.client.callTool({ name: 'discover_api', arguments: {} }, { signal: controller.signal });
       setTimeout(() => controller.abort('user cancelled'), 300);
       await expect(pending).rejects.toThrow();
       await expect.poll(() => fresh.stderr(), { timeout: 3000 }).toMatch(/discover_api failed: cancelled: GET \/api\/public\/v1 was cancelled/);
@@ -182,7 +181,7 @@ describe('MCP features', () => {
       await api.setFaults([{ path: '/api/public/v1/market-map', kind: 'rate_limit', retryAfter: 20, times: 1 }]);
       const waiting = new AbortController();
       const started = Date.now();
-      const rateLimited = fresh.client.callTool({ name: 'get_market_map', arguments: {} }, CallToolResultSchema, { signal: waiting.signal });
+      const rateLimited = fresh.client.callTool({ name: 'get_market_map', arguments: {} }, { signal: waiting.signal });
       setTimeout(() => waiting.abort('user cancelled'), 500);
       await expect(rateLimited).rejects.toThrow();
       await expect.poll(() => fresh.stderr(), { timeout: 3000 }).toMatch(/get_market_map failed: cancelled/);
@@ -197,7 +196,7 @@ describe('MCP features', () => {
     const fresh = await connectStdio(['--base-url', api.url]);
     try {
       const messages: string[] = [];
-      const result = await fresh.client.callTool({ name: 'list_jobs', arguments: {} }, CallToolResultSchema, { onprogress: (p) => messages.push(p.message ?? '') });
+      const result = await fresh.client.callTool({ name: 'list_jobs', arguments: {} }, { onprogress: (p) => messages.push(p.message ?? '') });
       expect(result.isError).toBeFalsy();
       expect(messages[0]).toMatch(/rate limited: waiting 2 s/);
     } finally {
@@ -209,7 +208,7 @@ describe('MCP features', () => {
     const fresh = await connectStdio(['--base-url', api.url, '--log-level', 'info']);
     try {
       const logs: string[] = [];
-      fresh.client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => void logs.push(String(n.params.data)));
+      fresh.client.setNotificationHandler('notifications/message', (n) => void logs.push(String(n.params.data)));
       await fresh.client.setLoggingLevel('info');
       await fresh.client.callTool({ name: 'get_job', arguments: { job_id: inactiveJob.job_id } });
       await expect.poll(() => logs.join('\n')).toMatch(/get_job failed: not_found/);

@@ -3,7 +3,7 @@
  * and run over stdio and over `serve --http` alike: the SDK's real client on both, plus what a
  * test needs to watch the process (its pid, whether it is still alive, its stderr).
  */
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Client } from '@modelcontextprotocol/client';
 import { cleanEnv, connectStdio } from './helpers.js';
 import { connectHttp, startHttpServer } from './http-helpers.js';
 

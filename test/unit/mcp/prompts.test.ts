@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { findPrompt, renderPrompt } from '../../../src/mcp/prompts.js';
 
-const textOf = (name: string, args: Record<string, string>) => (renderPrompt(findPrompt(name)!, args).messages[0]!.content as { text: string }).text;
+const textOf = (name: string, args: Record<string, string>) => renderPrompt(findPrompt(name)!, args).messages[0]!.content.text;
 
 describe('prompts', () => {
   it('quote arguments so a quote or newline cannot end the value', () => {
