@@ -168,13 +168,13 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
   async function handleMcp(req: IncomingMessage, res: ServerResponse, cors: Headers, corsEnabled: boolean): Promise<void> {
     if (req.method === 'OPTIONS' && corsEnabled) {
       req.resume();
-      const allow = 'GET, POST, DELETE, OPTIONS';
+      const allow = 'POST, OPTIONS';
       res.writeHead(204, { ...cors, allow, 'access-control-allow-methods': allow, 'access-control-allow-headers': CORS_ALLOW_HEADERS, 'access-control-max-age': '600' });
       res.end();
       return;
     }
     for (const [name, value] of Object.entries(cors)) res.setHeader(name, value);
-    // GET and DELETE have no body; the SDK answers them as a stateless server does.
+    // Any other method is the SDK's to answer (a stateless server: 405, Allow: POST).
     if (req.method !== 'POST') return serveMcp(req, res);
     const body = await readBody(req, limits.bodyBytes);
     if (!body.ok) {

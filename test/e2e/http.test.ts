@@ -120,12 +120,12 @@ describe('MCP over stateless Streamable HTTP', () => {
 });
 
 describe('HTTP surface', () => {
-  it('GET and DELETE /mcp are 405 with Allow and a JSON-RPC error body', async () => {
+  it('GET and DELETE /mcp are 405 with Allow and a JSON-RPC error body (no SSE stream, no session)', async () => {
     for (const method of ['GET', 'DELETE']) {
       const response = await rawRequest(server.origin, { method, headers: { accept: 'text/event-stream' } });
       expect(response.status).toBe(405);
       expect(response.headers.allow).toBe('POST');
-      expect(response.json()).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32000, message: expect.stringMatching(/^Method Not Allowed: this server is stateless/) } });
+      expect(response.json()).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32000, message: expect.stringMatching(/not allowed/i) } });
     }
   });
 
@@ -215,10 +215,13 @@ describe('deliberate exposure and lifecycle', () => {
       expect(allowed.status).toBe(200);
       expect(allowed.headers['access-control-allow-origin']).toBe('https://app.example.com');
       expect(allowed.headers.vary).toBe('Origin');
+      // A browser client may read the 2026-07-28 standard headers, and send them (preflight below).
+      expect(allowed.headers['access-control-expose-headers']).toBe('MCP-Protocol-Version, Mcp-Method, Mcp-Name');
       expect((await post({ host: 'mcp.example.com', origin: 'https://evil.example.com' })).status).toBe(403);
       const preflight = await rawRequest(exposed.origin, { method: 'OPTIONS', headers: { host: 'mcp.example.com', origin: 'https://app.example.com', 'access-control-request-method': 'POST' } });
       expect(preflight.status).toBe(204);
       expect(preflight.headers['access-control-allow-methods']).toBe('POST, OPTIONS');
+      expect(preflight.headers['access-control-allow-headers']).toMatch(/MCP-Protocol-Version, Mcp-Method, Mcp-Name/);
       const card = await rawRequest(exposed.origin, { path: '/.well-known/mcp/server-card.json', headers: { host: 'mcp.example.com', 'x-forwarded-proto': 'https' } });
       expect(card.json<{ remotes: unknown }>().remotes).toEqual([{ type: 'streamable-http', url: 'https://mcp.example.com/mcp' }]);
     } finally {
