@@ -125,3 +125,44 @@ describe.each([
     expect(after.isError).toBeFalsy();
   });
 });
+
+describe('log lines over stdio reach a client only as its revision allows', () => {
+  const session = async (era: Era) => {
+    const client = clientFor(era);
+    const logs: string[] = [];
+    client.setNotificationHandler('notifications/message', (n) => void logs.push(String(n.params.data)));
+    const args = [BIN, '--base-url', api.url, '--no-cache', '--log-level', 'debug'];
+    await client.connect(new StdioClientTransport({ command: process.execPath, args, env: cleanEnv(), cwd: ROOT, stderr: 'ignore' }));
+    return { client, logs };
+  };
+  const getJob = { name: 'get_job', arguments: { job_id: activeJob.job_id } };
+
+  it('2026-07-28: none for a request without a log level, and those at or above the level a request names', async () => {
+    const { client, logs } = await session('modern');
+    try {
+      await client.callTool(getJob);
+      expect(logs).toEqual([]);
+      await client.callTool({ ...getJob, _meta: { 'io.modelcontextprotocol/logLevel': 'debug' } });
+      expect(logs.some((line) => /GET \/api\/public\/v1\/jobs\//.test(line))).toBe(true);
+      logs.length = 0;
+      await client.callTool({ ...getJob, _meta: { 'io.modelcontextprotocol/logLevel': 'error' } });
+      expect(logs).toEqual([]);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('2025: at the level the session set with logging/setLevel', async () => {
+    const { client, logs } = await session('legacy');
+    try {
+      await client.setLoggingLevel('error');
+      await client.callTool(getJob);
+      expect(logs).toEqual([]);
+      await client.setLoggingLevel('debug');
+      await client.callTool(getJob);
+      expect(logs.some((line) => /GET \/api\/public\/v1\/jobs\//.test(line))).toBe(true);
+    } finally {
+      await client.close();
+    }
+  });
+});
