@@ -132,3 +132,29 @@ export function checkOrigin(header: string | undefined, policy: AccessPolicy): s
   // `null` (sandboxed frames, file:) parses to the opaque origin "null": never allowed.
   return origin && origin !== 'null' && policy.origins.has(origin) ? undefined : `Forbidden: Origin ${shown(header)} is not allowed (serve --http --allowed-origins adds origins)`;
 }
+
+/**
+ * Undefined when the request names its target host once; otherwise why not (400). Node keeps the
+ * first of two Host headers, and a proxy may read the last: a request that says two things about
+ * where it goes is not guessed at. An absolute-form target (`POST http://host/mcp`) must name the
+ * host that the Host header does.
+ */
+export function checkSingleTarget(rawHeaders: readonly string[], target: string | undefined, host: string | undefined): string | undefined {
+  let hosts = 0;
+  for (let i = 0; i < rawHeaders.length; i += 2) if (rawHeaders[i]!.toLowerCase() === 'host') hosts++;
+  if (hosts > 1) return 'Bad Request: the request has two Host headers';
+  if (target === undefined || target.startsWith('/') || target === '*') return undefined;
+  let named: string | undefined;
+  try {
+    named = new URL(target).host;
+  } catch {
+    named = undefined;
+  }
+  const sameHost = named !== undefined && host !== undefined && parseHost(host) !== undefined && named === new URL(`http://${host}`).host;
+  return sameHost ? undefined : `Bad Request: the request target ${shown(target)} names another host than the Host header`;
+}
+
+/** The origin as URL.origin writes it, for echoing back in CORS headers. */
+export function normalisedOrigin(header: string): string {
+  return new URL(header).origin;
+}

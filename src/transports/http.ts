@@ -17,7 +17,7 @@ import type { Backend } from '../backend.js';
 import type { Logger } from '../log.js';
 import { createServer } from '../server.js';
 import { DEFAULT_BODY_LIMIT_BYTES, readBody, refuseTooLarge } from './http-body.js';
-import { buildPolicy, checkHost, checkOrigin, isLoopbackHost, isWildcardHost, type AccessPolicy } from './http-guard.js';
+import { buildPolicy, checkHost, checkOrigin, checkSingleTarget, isLoopbackHost, isWildcardHost, normalisedOrigin, type AccessPolicy } from './http-guard.js';
 import { sendJson, sendRpcError, type Headers } from './http-reply.js';
 import { buildServerCard, SERVER_CARD_PATHS } from './server-card.js';
 
@@ -76,9 +76,11 @@ const CORS_EXPOSE_HEADERS = 'MCP-Protocol-Version, Mcp-Method, Mcp-Name';
 
 /** The request with its body already read (under our limits), for the SDK's Node adapter to read again. */
 function withBody(req: IncomingMessage, body: Buffer): NodeIncomingMessageLike {
+  // In origin form: an absolute-form target (checked to name this host) would be joined to Host again.
+  const target = new URL(req.url ?? '/', 'http://localhost');
   return {
     method: req.method,
-    url: req.url,
+    url: `${target.pathname}${target.search}`,
     headers: req.headers,
     async *[Symbol.asyncIterator]() {
       yield body;
@@ -146,6 +148,12 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
       if (method !== 'GET' && method !== 'HEAD') return sendRpcError(res, 405, 'Method Not Allowed', { allow: 'GET, HEAD' });
       return sendJson(res, 200, { status: 'ok' });
     }
+    const unclear = checkSingleTarget(req.rawHeaders, req.url, req.headers.host);
+    if (unclear) {
+      logger.warn(`refused ${method} ${path}: ${unclear}`);
+      req.resume();
+      return sendRpcError(res, 400, unclear, { connection: 'close' });
+    }
     const refusal = checkHost(req.headers.host, access) ?? checkOrigin(req.headers.origin, access);
     if (refusal) {
       logger.warn(`refused ${method} ${path}: ${refusal}`);
@@ -176,6 +184,11 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
     for (const [name, value] of Object.entries(cors)) res.setHeader(name, value);
     // Any other method is the SDK's to answer (a stateless server: 405, Allow: POST).
     if (req.method !== 'POST') return serveMcp(req, res);
+    const encoding = req.headers['content-encoding'];
+    if (encoding !== undefined && encoding.trim().toLowerCase() !== 'identity') {
+      req.resume();
+      return sendRpcError(res, 415, `Unsupported Media Type: request bodies are read as sent, not decoded (Content-Encoding: ${encoding.slice(0, 40)}); send it uncompressed`, cors);
+    }
     const body = await readBody(req, limits.bodyBytes);
     if (!body.ok) {
       if (body.reason === 'too_large') refuseTooLarge(req, res, limits.bodyBytes, limits.refusedBodyDrainMs);
@@ -230,8 +243,8 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
 function corsHeaders(req: IncomingMessage, access: AccessPolicy): Headers {
   const origin = req.headers.origin;
   if (!access.cors || origin === undefined) return {};
-  // checkOrigin already passed, so this origin is on the list.
-  return { 'access-control-allow-origin': origin, vary: 'Origin', 'access-control-expose-headers': CORS_EXPOSE_HEADERS };
+  // checkOrigin already passed, so this origin parses and is on the list; it is echoed as listed.
+  return { 'access-control-allow-origin': normalisedOrigin(origin), vary: 'Origin', 'access-control-expose-headers': CORS_EXPOSE_HEADERS };
 }
 
 /**

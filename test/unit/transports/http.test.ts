@@ -184,3 +184,41 @@ describe('graceful shutdown', () => {
     running = undefined;
   });
 });
+
+describe('requests that name the target twice or compress the body', () => {
+  const BODY = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' });
+  const exchange = async (port: number, head: string, body = BODY) => {
+    const raw = rawConnection(port);
+    raw.socket.write(`${head}Content-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
+    // The head and a whole JSON-RPC body (plain or as one SSE event): an SSE answer keeps the connection.
+    await raw.replied(/^HTTP\/1\.1 \d{3}[\s\S]*\r\n\r\n[\s\S]*"jsonrpc":"2\.0"[\s\S]*\}/);
+    raw.socket.destroy();
+    return raw.reply();
+  };
+
+  it('refuses two Host headers with 400, whichever comes first', async () => {
+    const server = await start(0);
+    expect(await exchange(server.port, `POST /mcp HTTP/1.1\r\nHost: localhost:${server.port}\r\nHost: evil.example\r\n`)).toMatch(/^HTTP\/1\.1 400 .*\r\n[\s\S]*two Host headers/);
+    expect(await exchange(server.port, `POST /mcp HTTP/1.1\r\nHost: evil.example\r\nHost: localhost:${server.port}\r\n`)).toMatch(/^HTTP\/1\.1 400/);
+  });
+
+  it('refuses an absolute-form target naming another host than Host with 400, and serves one naming the same', async () => {
+    const server = await start(0);
+    const host = `localhost:${server.port}`;
+    expect(await exchange(server.port, `POST http://elsewhere.example/mcp HTTP/1.1\r\nHost: ${host}\r\n`)).toMatch(/^HTTP\/1\.1 400 [\s\S]*names another host/);
+    expect(await exchange(server.port, `POST http://${host}/mcp HTTP/1.1\r\nHost: ${host}\r\n`)).toMatch(/^HTTP\/1\.1 200/);
+  });
+
+  it('refuses a request body with a Content-Encoding with 415', async () => {
+    const server = await start(0);
+    const reply = await exchange(server.port, `POST /mcp HTTP/1.1\r\nHost: localhost:${server.port}\r\nContent-Encoding: gzip\r\n`, 'not really gzip');
+    expect(reply).toMatch(/^HTTP\/1\.1 415 [\s\S]*Content-Encoding/);
+  });
+
+  it('reflects an allowed origin in its normalised form', async () => {
+    running = await startHttpServer({ backend: slowBackend(0), logger: silentLogger, port: 0, allowedOrigins: ['https://app.example.com'] });
+    const reply = await exchange(running.port, `POST /mcp HTTP/1.1\r\nHost: localhost:${running.port}\r\nOrigin: HTTPS://APP.example.com:443\r\n`);
+    expect(reply).toMatch(/^HTTP\/1\.1 200/);
+    expect(reply).toMatch(/\r\naccess-control-allow-origin: https:\/\/app\.example\.com\r\n/i);
+  });
+});
