@@ -32,10 +32,10 @@ export interface RunResult {
   stderr: string;
 }
 
-/** Runs the binary to completion. */
-export function runCli(args: string[], env: Record<string, string> = cleanEnv(), input?: string): Promise<RunResult> {
+/** Runs the binary to completion; `nodeArgs` go to node itself, before the binary. */
+export function runCli(args: string[], env: Record<string, string> = cleanEnv(), input?: string, nodeArgs: string[] = []): Promise<RunResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { env, cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [...nodeArgs, BIN, ...args], { env, cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));

@@ -3,25 +3,13 @@
  * an MCP client often hides stderr, so in stdio mode the first request gets a JSON-RPC error.
  * An older Node is played by Node 22 with its reported version changed before the bin runs.
  */
-import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { BIN, cleanEnv, ROOT } from './helpers.js';
+import { cleanEnv, runCli } from './helpers.js';
 
 const OLD = 'v20.11.1';
 const PRETEND = `data:text/javascript,Object.defineProperty(process,'version',{value:'${OLD}'});Object.defineProperty(process.versions,'node',{value:'${OLD.slice(1)}'});`;
 
-function runOld(args: string[], input: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', PRETEND, BIN, ...args], { env: cleanEnv(), cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-    child.stdin.end(input);
-  });
-}
+const runOld = (args: string[], input: string) => runCli(args, cleanEnv(), input, ['--import', PRETEND]);
 
 describe('on a Node.js older than 22', () => {
   it('stdio mode answers the first request with a JSON-RPC error naming the version found and needed', async () => {
