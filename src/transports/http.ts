@@ -11,10 +11,11 @@
  */
 import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { toNodeHandler, type NodeIncomingMessageLike } from '@modelcontextprotocol/node';
+import { toNodeHandler, type NodeIncomingMessageLike, type NodeServerResponseLike } from '@modelcontextprotocol/node';
 import { createMcpHandler } from '@modelcontextprotocol/server';
 import type { Backend } from '../backend.js';
 import type { Logger } from '../log.js';
+import { condenseWireText } from '../mcp/protocol-errors.js';
 import { createServer } from '../server.js';
 import { DEFAULT_BODY_LIMIT_BYTES, readBody, refuseTooLarge } from './http-body.js';
 import { buildPolicy, checkHost, checkOrigin, checkSingleTarget, isLoopbackHost, isWildcardHost, normalisedOrigin, type AccessPolicy } from './http-guard.js';
@@ -84,6 +85,32 @@ function withBody(req: IncomingMessage, body: Buffer): NodeIncomingMessageLike {
     headers: req.headers,
     async *[Symbol.asyncIterator]() {
       yield body;
+    },
+  };
+}
+
+/**
+ * The response as the SDK's adapter writes it, with the SDK's multi-line dumps of schema issues
+ * said on one line (mcp/protocol-errors.ts). Its length is left to chunked encoding, since a
+ * condensed body is shorter than the one the SDK measured.
+ */
+function condensing(res: ServerResponse): NodeServerResponseLike {
+  const condense = (chunk: string | Uint8Array | undefined) => {
+    if (chunk === undefined) return chunk;
+    const text = typeof chunk === 'string' ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength).toString('utf8');
+    const said = condenseWireText(text);
+    return said === text ? chunk : said;
+  };
+  return {
+    writeHead: (status, headers = {}) => {
+      const { 'content-length': _measured, ...rest } = headers;
+      return res.writeHead(status, rest);
+    },
+    write: (chunk) => res.write(condense(chunk)!),
+    end: (chunk) => res.end(condense(chunk)),
+    on: (event, listener) => res.on(event, listener),
+    get destroyed() {
+      return res.destroyed;
     },
   };
 }
@@ -183,7 +210,7 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
     }
     for (const [name, value] of Object.entries(cors)) res.setHeader(name, value);
     // Any other method is the SDK's to answer (a stateless server: 405, Allow: POST).
-    if (req.method !== 'POST') return serveMcp(req, res);
+    if (req.method !== 'POST') return serveMcp(req, condensing(res));
     const encoding = req.headers['content-encoding'];
     if (encoding !== undefined && encoding.trim().toLowerCase() !== 'identity') {
       req.resume();
@@ -195,7 +222,7 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
       else res.destroy();
       return;
     }
-    await serveMcp(withBody(req, body.bytes), res);
+    await serveMcp(withBody(req, body.bytes), condensing(res));
   }
 
   await new Promise<void>((resolve, reject) => {

@@ -120,6 +120,22 @@ describe('MCP over stateless Streamable HTTP', () => {
 });
 
 describe('HTTP surface', () => {
+  it('missing params is -32602 naming what is wrong on one line, in both eras', async () => {
+    const envelope = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '0' }, 'io.modelcontextprotocol/clientCapabilities': {} };
+    const asks: Array<{ headers: Record<string, string>; body: object }> = [
+      { headers: { 'mcp-protocol-version': '2025-11-25' }, body: { jsonrpc: '2.0', id: 5, method: 'tools/call' } },
+      { headers: { 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call' }, body: { jsonrpc: '2.0', id: 5, method: 'tools/call', params: { _meta: envelope } } },
+    ];
+    for (const ask of asks) {
+      const response = await rawRequest(server.origin, { method: 'POST', headers: { ...MCP_POST_HEADERS, ...ask.headers }, body: JSON.stringify(ask.body) });
+      const line = response.body.split('\n').find((l) => l.includes('"id":5'))!.replace(/^data: /, '');
+      const error = (JSON.parse(line) as { error: { code: number; message: string } }).error;
+      expect(error.code).toBe(-32602);
+      expect(error.message).toMatch(/^Invalid tools\/call request: params(\.name)?: /);
+      expect(error.message).not.toContain('\n');
+    }
+  });
+
   it('GET and DELETE /mcp are 405 with Allow and a JSON-RPC error body (no SSE stream, no session)', async () => {
     for (const method of ['GET', 'DELETE']) {
       const response = await rawRequest(server.origin, { method, headers: { accept: 'text/event-stream' } });
