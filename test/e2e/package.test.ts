@@ -3,18 +3,21 @@
  * into an empty folder runs with npx on Node 22 (version, tools, and an offline call).
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT } from './helpers.js';
 
-const ALLOWED = [/^LICENSE$/, /^README\.md$/, /^CHANGELOG\.md$/, /^package\.json$/, /^server\.json$/, /^bin\/service-mcp\.js$/, /^dist\/[\w-]+\.js$/, /^dist\/static-answers\.json$/];
+const ALLOWED = [/^LICENSE$/, /^README\.md$/, /^CHANGELOG\.md$/, /^package\.json$/, /^server\.json$/, /^bin\/service-mcp\.js$/, /^dist\/[\w-]+\.js$/];
 const REQUIRED = ['LICENSE', 'README.md', 'CHANGELOG.md', 'package.json', 'server.json', 'bin/service-mcp.js', 'dist/cli.js'];
 
 // npm and npx run under the machine's Node; putting Node 22 first on PATH makes npx run the bin on it.
 const env: NodeJS.ProcessEnv = { ...process.env, PATH: `${dirname(process.execPath)}${delimiter}${process.env.PATH ?? ''}`, npm_config_update_notifier: 'false', npm_config_fund: 'false', npm_config_audit: 'false' };
 for (const key of Object.keys(env)) if (key.startsWith('SERVICE_MCP_')) delete env[key];
+
+/** npm pack --json's answer; the prepack build may have written its own lines before it. */
+const packedJson = (out: string): unknown => JSON.parse(out.slice(out.search(/^\[/m)));
 
 let work: string;
 let packed: { filename: string; size: number; unpackedSize: number; files: Array<{ path: string }> };
@@ -22,7 +25,7 @@ let packed: { filename: string; size: number; unpackedSize: number; files: Array
 beforeAll(() => {
   work = mkdtempSync(join(tmpdir(), 'service-mcp-pack-'));
   const out = execFileSync('npm', ['pack', '--json', '--pack-destination', work], { cwd: ROOT, env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
-  packed = (JSON.parse(out) as (typeof packed)[])[0]!;
+  packed = (packedJson(out) as (typeof packed)[])[0]!;
 }, 60_000);
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
@@ -57,4 +60,28 @@ describe('npm package', () => {
     const size = execFileSync('du', ['-sk', join(app, 'node_modules')], { encoding: 'utf8' }).split('\t')[0];
     process.stderr.write(`[package] installed with dependencies: ${(Number(size) / 1024).toFixed(1)} MB in node_modules\n`);
   }, 180_000);
+});
+
+describe('packing', () => {
+  it('a fresh clone with no build yet packs a working package: prepack builds dist/', () => {
+    const clone = join(work, 'clone');
+    // The files a clone has (untracked new ones too, as they are now), no dist/; the dependencies installed here.
+    const tracked = execFileSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], { cwd: ROOT, encoding: 'utf8' }).split('\0').filter(Boolean);
+    for (const path of tracked) if (existsSync(join(ROOT, path))) cpSync(join(ROOT, path), join(clone, path));
+    symlinkSync(join(ROOT, 'node_modules'), join(clone, 'node_modules'), 'dir');
+    expect(existsSync(join(clone, 'dist'))).toBe(false);
+    const out = execFileSync('npm', ['pack', '--json', '--pack-destination', clone], { cwd: clone, env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+    const files = (packedJson(out) as Array<{ files: Array<{ path: string }> }>)[0]!.files.map((f) => f.path);
+    expect(files).toContain('dist/cli.js');
+    expect(files.filter((path) => path.startsWith('dist/')).length).toBeGreaterThan(1);
+  }, 120_000);
+
+  it('scripts on a Node older than 22 (the pinned one not installed) stop with one sentence saying what to do', () => {
+    const pretend = "data:text/javascript,Object.defineProperty(process,'version',{value:'v20.11.1'});Object.defineProperty(process.versions,'node',{value:'20.11.1'});";
+    const run = spawnSync(process.execPath, ['--import', pretend, join(ROOT, 'scripts/require-node.mjs')], { encoding: 'utf8' });
+    expect(run.status).toBe(1);
+    expect(run.stdout).toBe('');
+    expect(run.stderr.trim().split('\n')).toHaveLength(1);
+    expect(run.stderr).toMatch(/need Node\.js 22, and this is v20\.11\.1: .*Run `npm rebuild node` once/);
+  });
 });
