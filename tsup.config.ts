@@ -1,7 +1,5 @@
-import { readFileSync } from 'node:fs';
+import { buildDefines } from './build-defines.js';
 import { defineConfig } from 'tsup';
-
-const pkg = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8')) as { version: string };
 
 // One ESM bundle for the CLI. Dependencies stay external: npm installs them, and bundling the
 // SDK would duplicate zod instances across the schema boundary.
@@ -16,5 +14,5 @@ export default defineConfig({
   sourcemap: false,
   splitting: true,
   dts: false,
-  define: { __SERVICE_MCP_VERSION__: JSON.stringify(pkg.version) },
+  define: buildDefines(),
 });

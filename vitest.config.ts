@@ -1,10 +1,8 @@
-import { readFileSync } from 'node:fs';
+import { buildDefines } from './build-defines.js';
 import { defineConfig } from 'vitest/config';
 
-const pkg = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8')) as { version: string };
-
 export default defineConfig({
-  define: { __SERVICE_MCP_VERSION__: JSON.stringify(pkg.version) },
+  define: buildDefines(),
   test: {
     projects: [
       {

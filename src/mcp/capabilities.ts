@@ -1,7 +1,18 @@
-/** Who this server is and what it offers, as it says in its handshake and in its server card. */
-import { PACKAGE_NAME, VERSION } from '../version.js';
+/**
+ * Who this server is and what it offers, as it says in its handshake and in its server card; its
+ * title and website are the registry entry's (server.json), so the three cannot drift apart.
+ */
+// Only these members are bundled: esbuild keeps the named top-level JSON members that are used.
+import { title, websiteUrl } from '../../server.json';
+import { ICON_DATA_URI, PACKAGE_NAME, VERSION } from '../version.js';
 
-export const SERVER_INFO = { name: PACKAGE_NAME, title: 'Hiring intelligence (AI and web3 jobs)', version: VERSION };
+export const SERVER_INFO = {
+  name: PACKAGE_NAME,
+  title,
+  version: VERSION,
+  websiteUrl,
+  icons: [{ src: ICON_DATA_URI, mimeType: 'image/svg+xml', sizes: ['any'] }],
+};
 
 // The lists never change while the server runs, so no list_changed is promised.
 export const SERVER_CAPABILITIES = {

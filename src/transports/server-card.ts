@@ -6,10 +6,9 @@
  * cannot drift from the registry entry or from what `tools/list` answers.
  */
 // Only these members are bundled: esbuild keeps the named top-level JSON members that are used.
-import { description, name, title } from '../../server.json';
-import { SERVER_CAPABILITIES } from '../mcp/capabilities.js';
+import { description, name } from '../../server.json';
+import { SERVER_CAPABILITIES, SERVER_INFO } from '../mcp/capabilities.js';
 import { TOOLS } from '../tools/index.js';
-import { VERSION } from '../version.js';
 
 export const SERVER_CARD_PATHS = ['/mcp/server-card', '/.well-known/mcp/server-card.json'] as const;
 
@@ -18,6 +17,8 @@ export interface ServerCard {
   title: string;
   version: string;
   description: string;
+  websiteUrl: string;
+  icons: typeof SERVER_INFO.icons;
   remotes: Array<{ type: 'streamable-http'; url: string }>;
   capabilities: typeof SERVER_CAPABILITIES;
   tools: Array<{ name: string; title: string }>;
@@ -27,9 +28,11 @@ export interface ServerCard {
 export function buildServerCard(mcpUrl: string): ServerCard {
   return {
     name,
-    title,
-    version: VERSION,
+    title: SERVER_INFO.title,
+    version: SERVER_INFO.version,
     description,
+    websiteUrl: SERVER_INFO.websiteUrl,
+    icons: SERVER_INFO.icons,
     remotes: [{ type: 'streamable-http', url: mcpUrl }],
     capabilities: SERVER_CAPABILITIES,
     tools: TOOLS.map((tool) => ({ name: tool.name, title: tool.title })),

@@ -165,6 +165,8 @@ describe('HTTP surface', () => {
         title: registryEntry.title,
         version: pkg.version,
         description: registryEntry.description,
+        websiteUrl: registryEntry.websiteUrl,
+        icons: session.client.getServerVersion()!.icons,
         remotes: [{ type: 'streamable-http', url: server.url }],
         capabilities,
         tools: TOOL_NAMES.map((name) => ({ name, title: expect.any(String) })),

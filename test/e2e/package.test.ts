@@ -9,7 +9,7 @@ import { delimiter, dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT } from './helpers.js';
 
-const ALLOWED = [/^LICENSE$/, /^README\.md$/, /^CHANGELOG\.md$/, /^package\.json$/, /^server\.json$/, /^bin\/service-mcp\.js$/, /^dist\/[\w-]+\.js$/];
+const ALLOWED = [/^LICENSE$/, /^README\.md$/, /^CHANGELOG\.md$/, /^package\.json$/, /^server\.json$/, /^bin\/service-mcp\.js$/, /^dist\/[\w-]+\.js$/, /^assets\/icon\.svg$/];
 const REQUIRED = ['LICENSE', 'README.md', 'CHANGELOG.md', 'package.json', 'server.json', 'bin/service-mcp.js', 'dist/cli.js'];
 
 // npm and npx run under the machine's Node; putting Node 22 first on PATH makes npx run the bin on it.

@@ -2,6 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { OPTION_TABLE } from '../../src/config.js';
+import { SERVER_INFO } from '../../src/mcp/capabilities.js';
 
 const read = (file: string) => JSON.parse(readFileSync(new URL(`../../${file}`, import.meta.url), 'utf8')) as Record<string, any>;
 const pkg = read('package.json');
@@ -24,5 +25,18 @@ describe('server.json', () => {
 
   it('ships in the package', () => {
     expect(pkg.files).toContain('server.json');
+  });
+});
+
+describe('identity', () => {
+  it('serverInfo carries the registry entry\'s title and website, and the icon shipped in the package', () => {
+    expect(SERVER_INFO.title).toBe(server.title);
+    expect(SERVER_INFO.websiteUrl).toBe(server.websiteUrl);
+    expect(pkg.homepage).toBe(server.websiteUrl);
+    const [icon] = SERVER_INFO.icons;
+    expect(icon!.mimeType).toBe('image/svg+xml');
+    const svg = Buffer.from(icon!.src.replace(/^data:image\/svg\+xml;base64,/, ''), 'base64').toString('utf8');
+    expect(svg).toBe(readFileSync(new URL('../../assets/icon.svg', import.meta.url), 'utf8').trim());
+    expect(pkg.files).toContain('assets/icon.svg');
   });
 });
