@@ -122,6 +122,8 @@ export function buildProgram(): Command {
       const stop = () => void server.close().finally(() => process.exit(EXIT_OK));
       process.once('SIGINT', stop);
       process.once('SIGTERM', stop);
+      const { onLauncherGone } = await import('./launcher.js');
+      onLauncherGone(stop);
       logger.info('mock-api ready');
     });
 

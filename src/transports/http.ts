@@ -15,6 +15,7 @@ import { toNodeHandler, type NodeIncomingMessageLike, type NodeServerResponseLik
 import { createMcpHandler } from '@modelcontextprotocol/server';
 import type { Backend } from '../backend.js';
 import type { Logger } from '../log.js';
+import { onLauncherGone } from '../launcher.js';
 import { condenseWireText } from '../mcp/protocol-errors.js';
 import { createServer } from '../server.js';
 import { DEFAULT_BODY_LIMIT_BYTES, readBody, refuseTooLarge } from './http-body.js';
@@ -279,8 +280,11 @@ function corsHeaders(req: IncomingMessage, access: AccessPolicy): Headers {
  * period ran out and some were cut off. A second signal takes node's default (immediate) exit.
  */
 export function stopOnSignals(running: RunningHttpServer, logger: Logger): void {
-  const stop = (signal: NodeJS.Signals) => {
-    logger.info(`${signal}: no longer accepting connections; finishing ${running.inFlight()} in-flight request(s)`);
+  let stopping = false;
+  const stop = (why: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info(`${why}: no longer accepting connections; finishing ${running.inFlight()} in-flight request(s)`);
     void running.close().then((drained) => {
       if (!drained) logger.warn('shutdown grace period over: in-flight requests were cut off');
       process.exit(drained ? 0 : 1);
@@ -288,4 +292,5 @@ export function stopOnSignals(running: RunningHttpServer, logger: Logger): void 
   };
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
+  onLauncherGone(() => stop('npx or npm exec exited'));
 }

@@ -2,7 +2,7 @@
  * The package as users get it: `npm pack` holds only what users need, and the tarball installed
  * into an empty folder runs with npx on Node 22 (version, tools, and an offline call).
  */
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
@@ -60,6 +60,21 @@ describe('npm package', () => {
     const size = execFileSync('du', ['-sk', join(app, 'node_modules')], { encoding: 'utf8' }).split('\t')[0];
     process.stderr.write(`[package] installed with dependencies: ${(Number(size) / 1024).toFixed(1)} MB in node_modules\n`);
   }, 180_000);
+});
+
+describe('run through npx', () => {
+  it('serve --http stops when npx is told to stop (npx does not pass the signal on)', async () => {
+    const app = join(work, 'app'); // installed by the test above
+    const npx = spawn('npx', ['--no-install', 'service-mcp', 'serve', '--http', '--port', '0', '--offline'], { cwd: app, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    npx.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    await expect.poll(() => /listening on (http:\/\/\S+)\/mcp/.exec(out)?.[1], { timeout: 20_000 }).toBeDefined();
+    const origin = /listening on (http:\/\/\S+)\/mcp/.exec(out)![1]!;
+    expect((await fetch(`${origin}/healthz`)).status).toBe(200);
+    npx.kill('SIGTERM');
+    const alive = () => fetch(`${origin}/healthz`).then(() => true, () => false);
+    await expect.poll(alive, { timeout: 10_000, interval: 250 }).toBe(false);
+  }, 40_000);
 });
 
 describe('packing', () => {
