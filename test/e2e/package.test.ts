@@ -34,7 +34,13 @@ describe('npm package', () => {
     const paths = packed.files.map((f) => f.path).sort();
     for (const path of paths) expect(ALLOWED.some((re) => re.test(path)), `unexpected file in the package: ${path}`).toBe(true);
     for (const path of REQUIRED) expect(paths).toContain(path);
-    process.stderr.write(`[package] ${packed.filename}: packed ${(packed.size / 1024).toFixed(1)} KB, unpacked ${(packed.unpackedSize / 1024).toFixed(1)} KB, ${paths.length} files\n`);
+    // The README's figures (rounded there) are checked, not trusted: within a tenth, and the file count exact.
+    const figures = /`npm pack` \(which builds first\) gives about (\d+) KB \((\d+) KB unpacked, (\d+) files/.exec(readFileSync(join(ROOT, 'README.md'), 'utf8'));
+    expect(figures, 'README: package figures').not.toBeNull();
+    const [packedKb, unpackedKb, files] = figures!.slice(1).map(Number) as [number, number, number];
+    expect(Math.abs(packed.size / 1024 / packedKb - 1), `packed ${(packed.size / 1024).toFixed(0)} KB; README says ${packedKb}`).toBeLessThan(0.1);
+    expect(Math.abs(packed.unpackedSize / 1024 / unpackedKb - 1), `unpacked ${(packed.unpackedSize / 1024).toFixed(0)} KB; README says ${unpackedKb}`).toBeLessThan(0.1);
+    expect(paths.length).toBe(files);
   });
 
   it('installs into an empty folder and runs with npx on Node 22', () => {
@@ -57,8 +63,9 @@ describe('npm package', () => {
     expect(call.stdout).toMatch(/^Page 1 of \d+/);
     expect(call.stdout).toContain('OFFLINE snapshot data, not live');
 
-    const size = execFileSync('du', ['-sk', join(app, 'node_modules')], { encoding: 'utf8' }).split('\t')[0];
-    process.stderr.write(`[package] installed with dependencies: ${(Number(size) / 1024).toFixed(1)} MB in node_modules\n`);
+    const installedMb = Number(execFileSync('du', ['-sk', join(app, 'node_modules')], { encoding: 'utf8' }).split('\t')[0]) / 1024;
+    const readmeMb = Number(/takes about (\d+) MB of\s+`node_modules`/.exec(readFileSync(join(ROOT, 'README.md'), 'utf8'))?.[1]);
+    expect(Math.abs(installedMb / readmeMb - 1), `installed ${installedMb.toFixed(1)} MB; README says ${readmeMb}`).toBeLessThan(0.15);
   }, 180_000);
 });
 
