@@ -28,7 +28,7 @@ export function condenseErrorMessage(message: string): string {
 }
 
 /** How a dumped issue list starts inside a serialized message string (its newline escaped). */
-const DUMP_MARK = ': [\\n  {';
+export const DUMP_MARK = ': [\\n  {';
 
 /**
  * The same for JSON-RPC text as written on the wire: a JSON body, or the `data:` lines of SSE

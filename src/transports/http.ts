@@ -16,7 +16,7 @@ import { createMcpHandler } from '@modelcontextprotocol/server';
 import type { Backend } from '../backend.js';
 import type { Logger } from '../log.js';
 import { onLauncherGone } from '../launcher.js';
-import { condenseWireText } from '../mcp/protocol-errors.js';
+import { condenseWireText, DUMP_MARK } from '../mcp/protocol-errors.js';
 import { createServer } from '../server.js';
 import { DEFAULT_BODY_LIMIT_BYTES, readBody, refuseTooLarge } from './http-body.js';
 import { buildPolicy, checkHost, checkOrigin, checkSingleTarget, isLoopbackHost, isWildcardHost, normalisedOrigin, type AccessPolicy } from './http-guard.js';
@@ -98,9 +98,10 @@ function withBody(req: IncomingMessage, body: Buffer): NodeIncomingMessageLike {
 function condensing(res: ServerResponse): NodeServerResponseLike {
   const condense = (chunk: string | Uint8Array | undefined) => {
     if (chunk === undefined) return chunk;
-    const text = typeof chunk === 'string' ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength).toString('utf8');
-    const said = condenseWireText(text);
-    return said === text ? chunk : said;
+    // Looked for in the bytes: the text is decoded only for the rare chunk that holds a dump.
+    const bytes = typeof chunk === 'string' ? undefined : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+    if (bytes ? !bytes.includes(DUMP_MARK) : !(chunk as string).includes(DUMP_MARK)) return chunk;
+    return condenseWireText(bytes ? bytes.toString('utf8') : (chunk as string));
   };
   return {
     writeHead: (status, headers = {}) => {
