@@ -2,9 +2,8 @@
  * The in-memory response cache: undici's own RFC 9111 cache interceptor (Cache-Control, Expires,
  * ETag/If-None-Match revalidation) over a bounded MemoryCacheStore. Three additions:
  * - how a hit is recognised: the store marks what it hands back, so a response served from this
- *   cache (fresh, or revalidated with a 304) carries a marker header, with the entry's storage time
- *   and, when it may be reused without asking the API, until when. An `Age` header alone would not
- *   do: a CDN in front of the API sends one too.
+ *   cache (fresh, or revalidated with a 304) carries a marker header. An `Age` header alone would
+ *   not do: a CDN in front of the API sends one too.
  * - network responses lose any header by the marker's names, so an API cannot forge a hit;
  * - error responses are never stored, whatever their headers say.
  */
@@ -18,9 +17,7 @@ type GetResult = NonNullable<Awaited<ReturnType<Store['get']>>>;
 
 /** Internal headers on responses served from this cache; never sent anywhere. */
 export const CACHE_MARKER_HEADER = 'x-service-mcp-cache';
-const STORED_AT_HEADER = 'x-service-mcp-cache-stored-at';
-const FRESH_UNTIL_HEADER = 'x-service-mcp-cache-fresh-until';
-const INTERNAL_HEADERS = [CACHE_MARKER_HEADER, STORED_AT_HEADER, FRESH_UNTIL_HEADER];
+const INTERNAL_HEADERS = [CACHE_MARKER_HEADER];
 
 const withoutInternal = <T extends Record<string, unknown>>(headers: T): T => {
   if (!INTERNAL_HEADERS.some((name) => name in headers)) return headers;
@@ -42,10 +39,7 @@ export interface CacheLimits {
 export const DEFAULT_CACHE_LIMITS: CacheLimits = { maxCount: 256, maxSize: 8 * 1024 * 1024, maxEntrySize: 1024 * 1024 };
 
 function mark(result: GetResult): GetResult {
-  const headers: GetResult['headers'] = { ...result.headers, [CACHE_MARKER_HEADER]: 'hit', [STORED_AT_HEADER]: String(result.cachedAt) };
-  // Reusable without revalidation until staleAt, unless the response asked for revalidation every time.
-  if (!result.cacheControlDirectives?.['no-cache']) headers[FRESH_UNTIL_HEADER] = String(result.staleAt);
-  return { ...result, headers };
+  return { ...result, headers: { ...result.headers, [CACHE_MARKER_HEADER]: 'hit' } };
 }
 
 /** Wraps a store so that every entry it hands back is marked, and no marker is ever stored. */
@@ -123,20 +117,4 @@ export function cacheHitOf(headers: Pick<Headers, 'get'>): { hit: true; ageS: nu
   if (headers.get(CACHE_MARKER_HEADER) !== 'hit') return undefined;
   const age = Number(headers.get('age'));
   return { hit: true, ageS: Number.isFinite(age) && age >= 0 ? age : 0 };
-}
-
-export interface CacheFreshness {
-  /** When the cache stored the response (epoch ms). */
-  storedAt: number;
-  /** Until when it may be reused without asking the API (epoch ms). */
-  freshUntil: number;
-}
-
-/** For a response from this cache that may be reused without revalidation: since and until when. */
-export function cacheFreshnessOf(headers: Pick<Headers, 'get'>): CacheFreshness | undefined {
-  if (headers.get(CACHE_MARKER_HEADER) !== 'hit') return undefined;
-  const storedAt = Number(headers.get(STORED_AT_HEADER));
-  const freshUntil = Number(headers.get(FRESH_UNTIL_HEADER));
-  if (!Number.isFinite(storedAt) || !Number.isFinite(freshUntil) || headers.get(FRESH_UNTIL_HEADER) === null) return undefined;
-  return { storedAt, freshUntil };
 }

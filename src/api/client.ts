@@ -6,11 +6,10 @@ import { z } from 'zod';
 import { isRecord } from '../is-record.js';
 import { USER_AGENT } from '../version.js';
 import { silentLogger, type Logger, type LogSink } from '../log.js';
-import { cacheFreshnessOf, cacheHitOf } from './cache.js';
+import { cacheHitOf } from './cache.js';
 import { passes } from './compiled.js';
-import { MAX_JSON_DEPTH, scanJson } from './json-depth.js';
+import { jsonTooDeep, MAX_JSON_DEPTH } from './json-depth.js';
 import { ApiError, describeNetworkCause, kindForStatus } from './errors.js';
-import { FreshResults, MAX_FRESH_BODY_CHARS, MAX_FRESH_TEXT_CHARS } from './fresh-results.js';
 import { SharedRequests } from './shared-requests.js';
 import { DEFAULT_MAX_BODY_BYTES, parseRetryAfter, raceAbort, readBodyCapped, RequestTimeout, RetryAfterGate, sleep, type FetchLike, type GateWaitInfo } from './http.js';
 import {
@@ -82,12 +81,6 @@ export interface ApiResult<T> {
   retrievedAt: string;
   /** Set when the response came from the response cache. */
   cache?: { hit: boolean; ageS: number } | undefined;
-  /**
-   * `data` and `meta` exactly as the API sent them, as JSON text without line breaks, when the
-   * body allows it: whoever serializes the result may pass them on instead of serializing the
-   * parsed (and validated) copies again, which costs a 20-job page about 40 µs.
-   */
-  json?: { data: string; meta: string } | undefined;
 }
 
 export interface ApiClientOptions {
@@ -143,17 +136,6 @@ function envelopeSchema<T extends z.ZodType>(data: T): ReturnType<typeof envelop
   return schema as ReturnType<typeof envelopeOf<T>>;
 }
 
-// indexOf rather than /[\n\r]/: on a 17 KB page the pattern took 15 µs, the two searches under 1.
-const spansLines = (text: string) => text.includes('\n') || text.includes('\r');
-
-/** The result's `json` member: the envelope's data and meta as sent, unless either spans lines (it may travel as one line). */
-function jsonMember(members: Map<string, string> | undefined): { json?: { data: string; meta: string } } {
-  const data = members?.get('data');
-  const meta = members?.get('meta');
-  if (data === undefined || meta === undefined || spansLines(data) || spansLines(meta)) return {};
-  return { json: { data, meta } };
-}
-
 /** The result's `cache` member, present only for a response served from the response cache. */
 const cacheMember = (headers: Pick<Headers, 'get'>) => {
   const hit = cacheHitOf(headers);
@@ -172,8 +154,6 @@ export class ApiClient {
   private readonly gate: RetryAfterGate;
   private readonly random: () => number;
   private readonly shared: SharedRequests<RawResponse> | undefined;
-  /** Validated envelopes of responses the response cache holds fresh (fresh-results.ts). */
-  private readonly fresh = new FreshResults<Omit<ApiResult<unknown>, 'retrievedAt' | 'cache'>>();
 
   constructor(options: ApiClientOptions) {
     this.baseUrl = options.baseUrl.replace(/\/+$/, '');
@@ -229,7 +209,7 @@ export class ApiClient {
     const path = `${API_PREFIX}/mcp/health`;
     const raw = await this.get(path, 'application/json', options, (status) => status === 503);
     try {
-      const { body } = parseJson(raw, path);
+      const body = parseJson(raw, path);
       // Tolerate a health body wrapped in the success envelope as well as the bare form.
       const wrapped = isRecord(body) && body.success === true && isRecord(body.data) && 'probes' in body.data;
       const data = validate(HealthResponseSchema, wrapped ? body.data : body, path, wrapped ? 'data' : '');
@@ -246,7 +226,7 @@ export class ApiClient {
   /** The OpenAPI 3.1 description, as JSON. */
   async getOpenApi(options?: CallOptions): Promise<Record<string, unknown>> {
     const path = '/openapi.json';
-    const { body } = parseJson(await this.get(path, 'application/json', options), path);
+    const body = parseJson(await this.get(path, 'application/json', options), path);
     if (!isRecord(body)) throw contractError(path, '(root)', 'expected a JSON object');
     return body;
   }
@@ -257,23 +237,9 @@ export class ApiClient {
   }
 
   private async getEnvelope<T extends z.ZodType>(path: string, dataSchema: T, options?: CallOptions): Promise<ApiResult<z.output<T>>> {
-    const kept = this.fresh.get(path);
-    if (kept) {
-      // Still fresh in the response cache: nothing to send, nothing new to validate.
-      if (options?.signal?.aborted) throw this.abortError(path, options.signal, options.signal.reason);
-      return { ...(kept.value as Omit<ApiResult<z.output<T>>, 'retrievedAt'>), retrievedAt: new Date().toISOString(), cache: { hit: true, ageS: kept.ageS } };
-    }
     const raw = await this.get(path, 'application/json', options);
-    const { body, members } = parseJson(raw, path);
-    const envelope = validate(envelopeSchema(dataSchema), body, path, '');
-    const result = { data: envelope.data as z.output<T>, meta: envelope.meta, status: raw.status, path };
-    // Only when validation passed the parsed body on as it was: a copy could differ from the text.
-    const json = envelope === body ? jsonMember(members) : {};
-    const freshness = cacheFreshnessOf(raw.headers);
-    // A small body's JSON text is kept with it (the slices hold the whole body), so that a hit
-    // need not serialize the result again; a larger one's is not worth the memory.
-    if (freshness && raw.body.length <= MAX_FRESH_BODY_CHARS) this.fresh.set(path, raw.body.length <= MAX_FRESH_TEXT_CHARS ? { ...result, ...json } : result, freshness);
-    return { ...result, ...json, retrievedAt: new Date().toISOString(), ...cacheMember(raw.headers) };
+    const envelope = validate(envelopeSchema(dataSchema), parseJson(raw, path), path, '');
+    return { data: envelope.data as z.output<T>, meta: envelope.meta, status: raw.status, path, retrievedAt: new Date().toISOString(), ...cacheMember(raw.headers) };
   }
 
   /** One logical GET, shared with identical ones in flight when sharing is on. */
@@ -428,14 +394,13 @@ function contractError(path: string, jsonPath: string, problem: string, cause?: 
   return new ApiError('upstream_contract', `upstream_contract: GET ${path} answered with a body that breaks the API contract at ${jsonPath}: ${problem}`, { path, jsonPath, cause });
 }
 
-/** The parsed body, and the JSON text of its top-level members when it is an object (json-depth.ts). */
-function parseJson(raw: RawResponse, path: string): { body: unknown; members: Map<string, string> | undefined } {
-  const scan = scanJson(raw.body);
-  if (scan.tooDeep) {
+/** The parsed body, refused when nested too deep to handle safely (json-depth.ts). */
+function parseJson(raw: RawResponse, path: string): unknown {
+  if (jsonTooDeep(raw.body)) {
     throw new ApiError('upstream_contract', `upstream_contract: GET ${path} answered HTTP ${raw.status} with JSON nested deeper than ${MAX_JSON_DEPTH} levels; refused rather than risk the stack`, { status: raw.status, path });
   }
   try {
-    return { body: JSON.parse(raw.body), members: scan.members };
+    return JSON.parse(raw.body);
   } catch (error) {
     // Only a body that failed to parse needs its type, to say what it was instead.
     const type = raw.headers.get('content-type') ?? '';
