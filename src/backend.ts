@@ -8,7 +8,7 @@
  * cache in front of it would only hold a second copy of the snapshot.
  */
 import { ApiClient } from './api/client.js';
-import { createUndiciFetch, RetryAfterGate, type FetchLike } from './api/http.js';
+import { RetryAfterGate, type FetchLike } from './api/http.js';
 import type { Config } from './config.js';
 import type { Logger } from './log.js';
 import { OFFLINE_BASE_URL } from './offline/fetch.js';
@@ -34,10 +34,15 @@ async function loadOfflineFetch(): Promise<FetchLike> {
   return createOfflineFetch(createOfflineEngine());
 }
 
+async function loadLiveFetch(config: Config): Promise<FetchLike> {
+  const { createApiFetch } = await import('./api/dispatcher.js');
+  return createApiFetch({ timeoutMs: config.timeoutMs, cache: config.cache });
+}
+
 export function createBackend(config: Config, logger: Logger, gate: RetryAfterGate = new RetryAfterGate()): Backend {
   const offline = config.offline || config.baseUrl === undefined;
   const baseUrl = offline ? OFFLINE_BASE_URL : config.baseUrl!;
-  const fetch = offline ? lazyFetch(loadOfflineFetch) : createUndiciFetch({ timeoutMs: config.timeoutMs, cache: config.cache });
+  const fetch = lazyFetch(offline ? loadOfflineFetch : () => loadLiveFetch(config));
   const client = new ApiClient({ baseUrl, fetch, timeoutMs: config.timeoutMs, maxRetryWaitS: config.maxRetryWaitS, logger, gate, shareConcurrent: true });
   return { client, mode: offline ? 'offline' : 'live', baseUrl };
 }

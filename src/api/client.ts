@@ -6,12 +6,12 @@ import { z } from 'zod';
 import { isRecord } from '../is-record.js';
 import { USER_AGENT } from '../version.js';
 import { silentLogger, type Logger, type LogSink } from '../log.js';
+import { DEFAULT_MAX_BODY_BYTES, jsonTooDeep, MAX_JSON_DEPTH, readBody } from './body.js';
 import { cacheHitOf } from './cache.js';
 import { passes } from './compiled.js';
-import { jsonTooDeep, MAX_JSON_DEPTH } from './json-depth.js';
 import { ApiError, describeNetworkCause, kindForStatus } from './errors.js';
 import { SharedRequests } from './shared-requests.js';
-import { DEFAULT_MAX_BODY_BYTES, parseRetryAfter, raceAbort, readBodyCapped, RequestTimeout, RetryAfterGate, sleep, type FetchLike, type GateWaitInfo } from './http.js';
+import { parseRetryAfter, RetryAfterGate, sleep, type FetchLike, type GateWaitInfo } from './http.js';
 import {
   DiscoveryDataSchema,
   envelopeOf,
@@ -317,38 +317,13 @@ export class ApiClient {
     // A call cancelled before its turn sends nothing.
     if (signal?.aborted) throw this.abortError(path, signal, signal.reason);
     this.logger.debug(`GET ${path}`, undefined, logSink);
-    const headers = { accept, 'user-agent': USER_AGENT };
-    // A fetch that reads its own body (the production one, without web streams) does so within the
-    // same cap, and keeps the caller's signal and the deadline itself, by its contract (http.ts).
-    if (this.fetchImpl.text) {
-      // try/await rather than .catch(): a derived promise would cost the response another microtask.
-      try {
-        return await this.fetchImpl.text(this.baseUrl + path, { method: 'GET', headers, signal, redirect: 'follow' }, this.maxBodyBytes, path, this.timeoutMs);
-      } catch (error) {
-        throw this.exchangeError(path, signal, error instanceof RequestTimeout, error);
-      }
-    }
-    const controller = new AbortController();
-    let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      controller.abort(new Error('timeout'));
-    }, this.timeoutMs);
-    const onAbort = () => controller.abort(signal!.reason);
-    signal?.addEventListener('abort', onAbort, { once: true });
-    const fail = (error: unknown): never => {
-      throw this.exchangeError(path, signal, timedOut, error);
-    };
+    const deadline = AbortSignal.timeout(this.timeoutMs);
     try {
-      const init: RequestInit = { method: 'GET', headers, signal: controller.signal, redirect: 'follow' };
-      // Raced against the signal as well as given it: the timeout and cancellation must hold even
-      // for an injected fetch that ignores the signal.
-      const response = await raceAbort(this.fetchImpl(this.baseUrl + path, init), controller.signal).catch(fail);
-      const body = await readBodyCapped(response, this.maxBodyBytes, path, controller.signal).catch(fail);
-      return { status: response.status, body, headers: response.headers };
-    } finally {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', onAbort);
+      const answer = await this.fetchImpl(this.baseUrl + path, { method: 'GET', headers: { accept, 'user-agent': USER_AGENT }, signal: signal ? AbortSignal.any([signal, deadline]) : deadline, redirect: 'follow' });
+      const body = await readBody(answer, this.maxBodyBytes, path);
+      return { status: answer.status, body, headers: answer.headers };
+    } catch (error) {
+      throw this.exchangeError(path, signal, deadline.aborted, error);
     }
   }
 
@@ -394,7 +369,7 @@ function contractError(path: string, jsonPath: string, problem: string, cause?: 
   return new ApiError('upstream_contract', `upstream_contract: GET ${path} answered with a body that breaks the API contract at ${jsonPath}: ${problem}`, { path, jsonPath, cause });
 }
 
-/** The parsed body, refused when nested too deep to handle safely (json-depth.ts). */
+/** The parsed body, refused when nested too deep to handle safely (body.ts). */
 function parseJson(raw: RawResponse, path: string): unknown {
   if (jsonTooDeep(raw.body)) {
     throw new ApiError('upstream_contract', `upstream_contract: GET ${path} answered HTTP ${raw.status} with JSON nested deeper than ${MAX_JSON_DEPTH} levels; refused rather than risk the stack`, { status: raw.status, path });
