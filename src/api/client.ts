@@ -10,8 +10,7 @@ import { DEFAULT_MAX_BODY_BYTES, jsonTooDeep, MAX_JSON_DEPTH, readBody } from '.
 import { cacheHitOf } from './cache.js';
 import { passes } from './compiled.js';
 import { ApiError, describeNetworkCause, kindForStatus } from './errors.js';
-import { SharedRequests } from './shared-requests.js';
-import { parseRetryAfter, RetryAfterGate, sleep, type FetchLike, type GateWaitInfo } from './http.js';
+import { parseRetryAfter, RequestEnded, RetryAfterGate, sleep, type FetchLike, type GateWaitInfo } from './http.js';
 import {
   DiscoveryDataSchema,
   envelopeOf,
@@ -96,12 +95,6 @@ export interface ApiClientOptions {
   /** Shared Retry-After gate; one per process unless a test wants its own. */
   gate?: RetryAfterGate;
   random?: () => number;
-  /**
-   * Identical concurrent GETs share one upstream request (shared-requests.ts). Off by default so
-   * that a client made directly, as the retry and Retry-After tests make it, sends one request per
-   * call; createBackend turns it on for every real session.
-   */
-  shareConcurrent?: boolean;
 }
 
 type Query = Record<string, string | number | boolean | readonly string[] | undefined>;
@@ -153,7 +146,6 @@ export class ApiClient {
   private readonly logger: Logger;
   private readonly gate: RetryAfterGate;
   private readonly random: () => number;
-  private readonly shared: SharedRequests<RawResponse> | undefined;
 
   constructor(options: ApiClientOptions) {
     this.baseUrl = options.baseUrl.replace(/\/+$/, '');
@@ -166,7 +158,6 @@ export class ApiClient {
     this.logger = options.logger ?? silentLogger;
     this.gate = options.gate ?? new RetryAfterGate();
     this.random = options.random ?? Math.random;
-    this.shared = options.shareConcurrent ? new SharedRequests() : undefined;
   }
 
   discover(options?: CallOptions): Promise<ApiResult<DiscoveryData>> {
@@ -242,19 +233,11 @@ export class ApiClient {
     return { data: envelope.data as z.output<T>, meta: envelope.meta, status: raw.status, path, retrievedAt: new Date().toISOString(), ...cacheMember(raw.headers) };
   }
 
-  /** One logical GET, shared with identical ones in flight when sharing is on. */
-  private get(path: string, accept: string, options: CallOptions = {}, acceptStatus?: (status: number) => boolean): Promise<RawResponse> {
-    if (!this.shared) return this.send(path, accept, options, acceptStatus);
-    // What counts as success is part of the request's identity (health accepts a 503).
-    const key = `${acceptStatus ? 'accept-status ' : ''}${accept} ${path}`;
-    return this.shared.run(key, options, (shared) => this.send(path, accept, shared, acceptStatus), (reason) => this.abortError(path, options.signal, reason));
-  }
-
   /**
    * One logical GET: waits at the Retry-After gate, sends, retries 429 within the caller's wait
    * budget and 503 a bounded number of times, and turns every other non-2xx into an ApiError.
    */
-  private async send(path: string, accept: string, options: CallOptions = {}, acceptStatus?: (status: number) => boolean): Promise<RawResponse> {
+  private async get(path: string, accept: string, options: CallOptions = {}, acceptStatus?: (status: number) => boolean): Promise<RawResponse> {
     const started = Date.now();
     let unavailableAttempts = 0;
     for (;;) {
@@ -312,18 +295,31 @@ export class ApiClient {
     return Math.round(base / 2 + this.random() * (base / 2));
   }
 
-  /** One HTTP exchange, bounded by the per-request timeout and the caller's signal. */
+  /**
+   * One HTTP exchange, bounded by the per-request timeout and the caller's signal, which end it
+   * with a RequestEnded of its own. A request that fails with another call's RequestEnded was
+   * shared with that call (identical GETs in flight are sent once) and is sent again.
+   */
   private async attempt(path: string, accept: string, signal: AbortSignal | undefined, logSink: LogSink | undefined): Promise<RawResponse> {
-    // A call cancelled before its turn sends nothing.
-    if (signal?.aborted) throw this.abortError(path, signal, signal.reason);
-    this.logger.debug(`GET ${path}`, undefined, logSink);
     const deadline = AbortSignal.timeout(this.timeoutMs);
-    try {
-      const answer = await this.fetchImpl(this.baseUrl + path, { method: 'GET', headers: { accept, 'user-agent': USER_AGENT }, signal: signal ? AbortSignal.any([signal, deadline]) : deadline, redirect: 'follow' });
-      const body = await readBody(answer, this.maxBodyBytes, path);
-      return { status: answer.status, body, headers: answer.headers };
-    } catch (error) {
-      throw this.exchangeError(path, signal, deadline.aborted, error);
+    const ending = signal ? AbortSignal.any([signal, deadline]) : deadline;
+    for (;;) {
+      // A call cancelled before its turn sends nothing.
+      if (signal?.aborted) throw this.abortError(path, signal, signal.reason);
+      this.logger.debug(`GET ${path}`, undefined, logSink);
+      const own = new AbortController();
+      const end = () => own.abort(new RequestEnded());
+      ending.addEventListener('abort', end, { once: true });
+      try {
+        const answer = await this.fetchImpl(this.baseUrl + path, { method: 'GET', headers: { accept, 'user-agent': USER_AGENT }, signal: own.signal, redirect: 'follow' });
+        const body = await readBody(answer, this.maxBodyBytes, path);
+        return { status: answer.status, body, headers: answer.headers };
+      } catch (error) {
+        if (error instanceof RequestEnded && !own.signal.aborted && !ending.aborted) continue;
+        throw this.exchangeError(path, signal, deadline.aborted, error);
+      } finally {
+        ending.removeEventListener('abort', end);
+      }
     }
   }
 

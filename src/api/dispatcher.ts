@@ -6,6 +6,7 @@
  *
  * A request passes, outermost first:
  * - redirect: up to 20 hops, as fetch; undici refuses a Location that is not http or https;
+ * - deduplicate: identical GETs in flight share one request (a caller that leaves: client.ts);
  * - cache (unless --no-cache): RFC 9111 on a bounded memory store (cache.ts); each hop of a
  *   redirect is kept under its own URL, so an answer from another origin is cached too;
  * - decompress: gzip and br, the decoded size capped; inside the cache, so a hit is not decoded
@@ -46,6 +47,8 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     interceptors.decompress({ maxSize: maxBodyBytes, skipErrorResponses: false }),
     // 'shared': HTTP mode answers many clients from one cache, so `private` responses stay out of it.
     ...(options.cache === false ? [] : [interceptors.cache({ store: markingStore(new cacheStores.MemoryCacheStore(CACHE_LIMITS)), methods: ['GET'], type: 'shared' })]),
+    // A waiter that reads slowly is failed past maxBufferSize; never for a body the client would take.
+    interceptors.deduplicate({ methods: ['GET'], maxBufferSize: maxBodyBytes }),
     interceptors.redirect({ maxRedirections: MAX_REDIRECTIONS }),
   ]);
 }

@@ -19,6 +19,19 @@ export interface HttpAnswer {
  */
 export type FetchLike = (url: string, init: RequestInit) => Promise<HttpAnswer>;
 
+/**
+ * The reason the client aborts a request of its own with (its caller's cancellation or its
+ * deadline). A request that fails with one the client did not send was shared with another call
+ * and ended by it: undici's deduplicate interceptor aborts a shared request when the call that
+ * started it leaves, not only once every call has left (the upstream change that would retire this).
+ */
+export class RequestEnded extends Error {
+  constructor() {
+    super('the request was ended by its caller');
+    this.name = 'RequestEnded';
+  }
+}
+
 /** Resolves after `ms`, or rejects with the signal's reason as soon as it aborts. */
 export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
