@@ -80,6 +80,8 @@ export interface ApiResult<T> {
   retrievedAt: string;
   /** Set when the response came from the response cache. */
   cache?: { hit: boolean; ageS: number } | undefined;
+  /** The origin that answered, when redirects led away from the base URL's. */
+  answeredBy?: string | undefined;
 }
 
 export interface ApiClientOptions {
@@ -119,6 +121,7 @@ interface RawResponse {
   status: number;
   body: string;
   headers: Pick<Headers, 'get'>;
+  url: string;
 }
 
 /** Envelope schemas, built once per data schema: zod compiles a schema on first use, so a fresh one per call costs every call. */
@@ -128,12 +131,6 @@ function envelopeSchema<T extends z.ZodType>(data: T): ReturnType<typeof envelop
   if (!schema) envelopes.set(data, (schema = envelopeOf(data)));
   return schema as ReturnType<typeof envelopeOf<T>>;
 }
-
-/** The result's `cache` member, present only for a response served from the response cache. */
-const cacheMember = (headers: Pick<Headers, 'get'>) => {
-  const hit = cacheHitOf(headers);
-  return hit ? { cache: hit } : {};
-};
 
 export class ApiClient {
   readonly baseUrl: string;
@@ -146,6 +143,8 @@ export class ApiClient {
   private readonly logger: Logger;
   private readonly gate: RetryAfterGate;
   private readonly random: () => number;
+  /** The base URL's origin followed by a slash: an answer from elsewhere is named in the result. */
+  private readonly ownOrigin: string;
 
   constructor(options: ApiClientOptions) {
     this.baseUrl = options.baseUrl.replace(/\/+$/, '');
@@ -158,6 +157,7 @@ export class ApiClient {
     this.logger = options.logger ?? silentLogger;
     this.gate = options.gate ?? new RetryAfterGate();
     this.random = options.random ?? Math.random;
+    this.ownOrigin = `${new URL(this.baseUrl).origin}/`;
   }
 
   discover(options?: CallOptions): Promise<ApiResult<DiscoveryData>> {
@@ -205,7 +205,7 @@ export class ApiClient {
       const wrapped = isRecord(body) && body.success === true && isRecord(body.data) && 'probes' in body.data;
       const data = validate(HealthResponseSchema, wrapped ? body.data : body, path, wrapped ? 'data' : '');
       const meta = wrapped ? validate(ResponseMetaSchema, (body as Record<string, unknown>).meta ?? {}, path, 'meta') : {};
-      return { data, meta, status: raw.status, path, retrievedAt: new Date().toISOString(), ...cacheMember(raw.headers) };
+      return { data, meta, status: raw.status, path, retrievedAt: new Date().toISOString(), ...this.answerMembers(raw) };
     } catch (error) {
       // Status before body: a 503 that is not the health response (a proxy's error page, an error
       // envelope) is the API being unavailable, not an API breaking its contract.
@@ -230,7 +230,14 @@ export class ApiClient {
   private async getEnvelope<T extends z.ZodType>(path: string, dataSchema: T, options?: CallOptions): Promise<ApiResult<z.output<T>>> {
     const raw = await this.get(path, 'application/json', options);
     const envelope = validate(envelopeSchema(dataSchema), parseJson(raw, path), path, '');
-    return { data: envelope.data as z.output<T>, meta: envelope.meta, status: raw.status, path, retrievedAt: new Date().toISOString(), ...cacheMember(raw.headers) };
+    return { data: envelope.data as z.output<T>, meta: envelope.meta, status: raw.status, path, retrievedAt: new Date().toISOString(), ...this.answerMembers(raw) };
+  }
+
+  /** The result's `cache` and `answeredBy` members, each present only when it has something to say. */
+  private answerMembers(raw: RawResponse): Pick<ApiResult<unknown>, 'cache' | 'answeredBy'> {
+    const hit = cacheHitOf(raw.headers);
+    const elsewhere = raw.url !== '' && !raw.url.startsWith(this.ownOrigin);
+    return { ...(hit ? { cache: hit } : {}), ...(elsewhere ? { answeredBy: new URL(raw.url).origin } : {}) };
   }
 
   /**
@@ -313,7 +320,7 @@ export class ApiClient {
       try {
         const answer = await this.fetchImpl(this.baseUrl + path, { method: 'GET', headers: { accept, 'user-agent': USER_AGENT }, signal: own.signal, redirect: 'follow' });
         const body = await readBody(answer, this.maxBodyBytes, path);
-        return { status: answer.status, body, headers: answer.headers };
+        return { status: answer.status, body, headers: answer.headers, url: answer.url };
       } catch (error) {
         if (error instanceof RequestEnded && !own.signal.aborted && !ending.aborted) continue;
         throw this.exchangeError(path, signal, deadline.aborted, error);

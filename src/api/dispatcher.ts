@@ -6,6 +6,7 @@
  *
  * A request passes, outermost first:
  * - redirect: up to 20 hops, as fetch; undici refuses a Location that is not http or https;
+ * - the answering URL (ours, below): tells the caller where the last hop went;
  * - deduplicate: identical GETs in flight share one request (a caller that leaves: client.ts);
  * - cache (unless --no-cache): RFC 9111 on a bounded memory store (cache.ts); each hop of a
  *   redirect is kept under its own URL, so an answer from another origin is cached too;
@@ -35,6 +36,41 @@ export interface DispatcherOptions {
   cache?: boolean;
 }
 
+type Handler = Dispatcher.DispatchHandler;
+type Controller = Dispatcher.DispatchController;
+
+/**
+ * Hands the caller, in the request's context, the URL of the hop it is about to answer from (the
+ * redirect interceptor dispatches each hop through here). Forwards everything else as it is.
+ * Upstream, `request()` returning the URL that answered (as fetch's `response.url`) would replace it.
+ */
+class AnsweringUrl implements Handler {
+  constructor(
+    private readonly handler: Handler,
+    private readonly url: string,
+  ) {}
+  onRequestStart(controller: Controller, context: unknown) {
+    this.handler.onRequestStart?.(controller, { ...(context as object | null), answeredUrl: this.url });
+  }
+  onRequestUpgrade(...args: Parameters<NonNullable<Handler['onRequestUpgrade']>>) {
+    this.handler.onRequestUpgrade?.(...args);
+  }
+  onResponseStart(...args: Parameters<NonNullable<Handler['onResponseStart']>>) {
+    this.handler.onResponseStart?.(...args);
+  }
+  onResponseData(...args: Parameters<NonNullable<Handler['onResponseData']>>) {
+    this.handler.onResponseData?.(...args);
+  }
+  onResponseEnd(...args: Parameters<NonNullable<Handler['onResponseEnd']>>) {
+    this.handler.onResponseEnd?.(...args);
+  }
+  onResponseError(...args: Parameters<NonNullable<Handler['onResponseError']>>) {
+    this.handler.onResponseError?.(...args);
+  }
+}
+
+const answeringUrl: Dispatcher.DispatcherComposeInterceptor = (dispatch) => (options, handler) => dispatch(options, new AnsweringUrl(handler, `${options.origin}${options.path}`));
+
 export function createDispatcher(options: DispatcherOptions): Dispatcher {
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const agentOptions = { connections: options.connections ?? 64, keepAliveTimeout: 30_000, headersTimeout: options.timeoutMs, bodyTimeout: options.timeoutMs, maxResponseSize: maxBodyBytes };
@@ -49,6 +85,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     ...(options.cache === false ? [] : [interceptors.cache({ store: markingStore(new cacheStores.MemoryCacheStore(CACHE_LIMITS)), methods: ['GET'], type: 'shared' })]),
     // A waiter that reads slowly is failed past maxBufferSize; never for a body the client would take.
     interceptors.deduplicate({ methods: ['GET'], maxBufferSize: maxBodyBytes }),
+    answeringUrl,
     interceptors.redirect({ maxRedirections: MAX_REDIRECTIONS }),
   ]);
 }
@@ -72,6 +109,7 @@ export function dispatcherFetch(dispatcher: Dispatcher): FetchLike {
     const headers = response.headers;
     return {
       status: response.statusCode,
+      url: (response.context as { answeredUrl?: string } | undefined)?.answeredUrl ?? url,
       // undici gives names lower-cased and a repeated header as an array; Headers.get joins them.
       headers: {
         get(name: string) {

@@ -8,6 +8,8 @@ import { ApiError } from './errors.js';
 /** What the client reads of an answer. A Fetch Response is one; so is the production fetch's. */
 export interface HttpAnswer {
   status: number;
+  /** Where the answer came from, after any redirects ('' when unknown). */
+  url: string;
   headers: Pick<Headers, 'get'>;
   /** Stopping an iteration early must cancel the body (a Fetch body and a Node Readable both do). */
   body: AsyncIterable<Uint8Array> | null;

@@ -1,8 +1,10 @@
 /**
  * Redirects on the production fetch (undici's redirect interceptor), over real loopback HTTP:
- * followed as fetch follows them (20 hops, http and https only), each hop asked once.
+ * followed as fetch follows them (20 hops, http and https only), each hop asked once, and an
+ * answer from another origin is named in the result and its provenance.
  */
 import { describe, expect, it } from 'vitest';
+import { buildProvenance } from '../../../src/tools/provenance.js';
 import { jobList, productionClient, rejectionOf, sendJson, useLoopback, type Loopback } from './helpers.js';
 
 const api = useLoopback();
@@ -13,7 +15,7 @@ const client = (options: { cache?: boolean; maxBodyBytes?: number } = {}) => pro
 const asked = (server: Loopback) => server.seen.map((req) => req.url);
 
 describe('redirects', () => {
-  it('are followed through every kind, each hop asked once, relative or absolute', async () => {
+  it('are followed through every kind, each hop asked once, relative or absolute; the same origin is not named', async () => {
     const hops: Record<string, [number, string]> = { [JOBS]: [301, '/b'], '/b': [307, `${api.url}/c?x=1`], '/c?x=1': [308, 'd'], '/d': [303, '/final'] };
     api.respond = (req, res) => {
       const hop = hops[req.url!];
@@ -23,6 +25,8 @@ describe('redirects', () => {
     const result = await client().listJobs();
     expect(result.data.jobs).toHaveLength(1);
     expect(asked(api)).toEqual([JOBS, '/b', '/c?x=1', '/d', '/final']);
+    expect(result.answeredBy).toBeUndefined();
+    expect(buildProvenance(result, 'live')).not.toHaveProperty('answered_by');
   });
 
   it('stop after 20 hops, as fetch: the 21st redirect is the answer, and not the contract', async () => {
@@ -51,13 +55,17 @@ describe('redirects', () => {
     expect(await rejectionOf(client().listJobs({}, { signal: controller.signal }))).toMatchObject({ kind: 'cancelled' });
   });
 
-  it('to another origin are followed, and each hop is cached under its own URL', async () => {
+  it('to another origin are followed, each hop cached under its own URL, and that origin is named in the result and its provenance, hits included', async () => {
     api.respond = (req, res) => res.writeHead(302, { location: `${mirror.url}${req.url}`, 'cache-control': 'max-age=60' }).end();
     mirror.respond = (_req, res) => sendJson(res, 200, jobList(), { 'cache-control': 'max-age=60' });
     const c = client({ cache: true });
-    expect((await c.listJobs()).data.jobs).toHaveLength(1);
+    const result = await c.listJobs();
     expect(asked(mirror)).toEqual([JOBS]);
-    expect((await c.listJobs()).cache?.hit).toBe(true);
+    expect(result.answeredBy).toBe(mirror.url);
+    expect(buildProvenance(result, 'live').answered_by).toBe(mirror.url);
+    const hit = await c.listJobs();
+    expect(hit.cache?.hit).toBe(true);
+    expect(hit.answeredBy).toBe(mirror.url);
     expect(api.seen).toHaveLength(1);
     expect(mirror.seen).toHaveLength(1);
   });
