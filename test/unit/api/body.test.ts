@@ -79,6 +79,9 @@ describe('the size cap', () => {
       const error = await rejectionOf(capped().getJob('x'));
       expect(error).toMatchObject({ kind: 'upstream_contract', status: 200 });
       expect(error.message).toContain('reading stopped at the cap');
+      // Stopped by the dispatcher's cap, long before the client's own would have.
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(written).toBeLessThan(DEFAULT_MAX_BODY_BYTES);
     });
 
     it.each(['gzip', 'br'] as const)('decoded (%s)', async (encoding) => {
