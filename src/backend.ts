@@ -3,12 +3,13 @@
  * embedded offline API dispatched in-process. Both are loaded on first use, so start-up does no
  * I/O and loads neither undici nor the snapshot until a tool is called.
  *
- * The response cache (unless --no-cache) sits on the undici dispatcher, so it serves the hosted API
- * and mock-api. The in-process offline API has none: it answers from memory in microseconds, and a
- * cache in front of it would only hold a second copy of the snapshot.
+ * The response cache (unless --no-cache) and the sharing of identical requests in flight sit on
+ * the undici dispatcher (api/dispatcher.ts), so they serve the hosted API and mock-api. The
+ * in-process offline API has neither: it answers from memory in microseconds, and a cache in
+ * front of it would only hold a second copy of the snapshot.
  */
 import { ApiClient } from './api/client.js';
-import { createUndiciFetch, RetryAfterGate, type FetchLike } from './api/http.js';
+import { RetryAfterGate, type FetchLike } from './api/http.js';
 import type { Config } from './config.js';
 import type { Logger } from './log.js';
 import { OFFLINE_BASE_URL } from './offline/fetch.js';
@@ -34,10 +35,15 @@ async function loadOfflineFetch(): Promise<FetchLike> {
   return createOfflineFetch(createOfflineEngine());
 }
 
+async function loadLiveFetch(config: Config): Promise<FetchLike> {
+  const { createApiFetch } = await import('./api/dispatcher.js');
+  return createApiFetch({ timeoutMs: config.timeoutMs, cache: config.cache });
+}
+
 export function createBackend(config: Config, logger: Logger, gate: RetryAfterGate = new RetryAfterGate()): Backend {
   const offline = config.offline || config.baseUrl === undefined;
   const baseUrl = offline ? OFFLINE_BASE_URL : config.baseUrl!;
-  const fetch = offline ? lazyFetch(loadOfflineFetch) : createUndiciFetch({ timeoutMs: config.timeoutMs, cache: config.cache });
-  const client = new ApiClient({ baseUrl, fetch, timeoutMs: config.timeoutMs, maxRetryWaitS: config.maxRetryWaitS, logger, gate, shareConcurrent: true });
+  const fetch = lazyFetch(offline ? loadOfflineFetch : () => loadLiveFetch(config));
+  const client = new ApiClient({ baseUrl, fetch, timeoutMs: config.timeoutMs, maxRetryWaitS: config.maxRetryWaitS, logger, gate });
   return { client, mode: offline ? 'offline' : 'live', baseUrl };
 }

@@ -1,142 +1,51 @@
 /**
- * The in-memory response cache: undici's own RFC 9111 cache interceptor (Cache-Control, Expires,
- * ETag/If-None-Match revalidation) over a bounded MemoryCacheStore. Three additions:
- * - how a hit is recognised: the store marks what it hands back, so a response served from this
- *   cache (fresh, or revalidated with a 304) carries a marker header, with the entry's storage time
- *   and, when it may be reused without asking the API, until when. An `Age` header alone would not
- *   do: a CDN in front of the API sends one too.
- * - network responses lose any header by the marker's names, so an API cannot forge a hit;
- * - error responses are never stored, whatever their headers say.
+ * The store behind undici's cache interceptor (RFC 9111: Cache-Control, Expires, ETag
+ * revalidation): a bounded MemoryCacheStore, seen through undici's CacheStore contract so that
+ * - an error response (4xx, 5xx, 429 included) is never kept: RFC 9111 lets a cache keep one that
+ *   carries explicit freshness (a CDN's cached 404 or 503 page), and a tool must never answer from it;
+ * - every response the store hands back carries a marker header, so the client can tell a hit of
+ *   this cache from a network answer. Undici's `Age` header alone would not do: a CDN in front of
+ *   the API sends one too. The marker's value is drawn per process, so no API can forge a hit.
+ * Upstream, an option to keep errors out and a documented sign of a hit would retire this wrapper.
  */
-import type { cacheStores, Dispatcher, interceptors } from 'undici';
-import { deferWrites } from './cache-writes.js';
+import { randomUUID } from 'node:crypto';
+import type { interceptors } from 'undici';
 
-export type Store = InstanceType<typeof cacheStores.MemoryCacheStore>;
-export type CacheKey = Parameters<Store['get']>[0];
-export type CacheValue = Parameters<Store['createWriteStream']>[1];
-type GetResult = NonNullable<Awaited<ReturnType<Store['get']>>>;
-
-/** Internal headers on responses served from this cache; never sent anywhere. */
-export const CACHE_MARKER_HEADER = 'x-service-mcp-cache';
-const STORED_AT_HEADER = 'x-service-mcp-cache-stored-at';
-const FRESH_UNTIL_HEADER = 'x-service-mcp-cache-fresh-until';
-const INTERNAL_HEADERS = [CACHE_MARKER_HEADER, STORED_AT_HEADER, FRESH_UNTIL_HEADER];
-
-const withoutInternal = <T extends Record<string, unknown>>(headers: T): T => {
-  if (!INTERNAL_HEADERS.some((name) => name in headers)) return headers;
-  const copy = { ...headers };
-  for (const name of INTERNAL_HEADERS) delete copy[name];
-  return copy;
-};
-
-export interface CacheLimits {
-  /** Most responses kept. */
-  maxCount: number;
-  /** Most body bytes kept in all. */
-  maxSize: number;
-  /** A larger body is not cached at all. */
-  maxEntrySize: number;
-}
+type CacheStore = NonNullable<NonNullable<Parameters<typeof interceptors.cache>[0]>['store']>;
+type CacheKey = Parameters<CacheStore['get']>[0];
+type CacheValue = Parameters<CacheStore['createWriteStream']>[1];
+type GetResult = NonNullable<Awaited<ReturnType<CacheStore['get']>>>;
 
 /** Small on purpose: the cache is for repeated questions within a conversation, not a mirror. */
-export const DEFAULT_CACHE_LIMITS: CacheLimits = { maxCount: 256, maxSize: 8 * 1024 * 1024, maxEntrySize: 1024 * 1024 };
+export const CACHE_LIMITS = {
+  /** Most responses kept. */
+  maxCount: 256,
+  /** Most body bytes kept in all. */
+  maxSize: 8 * 1024 * 1024,
+  /** A larger body is not cached at all. */
+  maxEntrySize: 1024 * 1024,
+};
 
-function mark(result: GetResult): GetResult {
-  const headers: GetResult['headers'] = { ...result.headers, [CACHE_MARKER_HEADER]: 'hit', [STORED_AT_HEADER]: String(result.cachedAt) };
-  // Reusable without revalidation until staleAt, unless the response asked for revalidation every time.
-  if (!result.cacheControlDirectives?.['no-cache']) headers[FRESH_UNTIL_HEADER] = String(result.staleAt);
-  return { ...result, headers };
-}
+const MARKER_HEADER = 'x-service-mcp-cache';
+const MARKER = randomUUID();
 
-/** Wraps a store so that every entry it hands back is marked, and no marker is ever stored. */
-export function markingStore(store: Store): Store {
+const mark = (result: GetResult | undefined) => result && { ...result, headers: { ...result.headers, [MARKER_HEADER]: MARKER } };
+
+/** `store` as the cache interceptor should see it (see above). */
+export function markingStore(store: CacheStore): CacheStore {
   return {
     get(key: CacheKey) {
       const result = store.get(key);
-      if (result && typeof (result as Promise<unknown>).then === 'function') return (result as Promise<GetResult | undefined>).then((r) => (r ? mark(r) : r));
-      return result ? mark(result as GetResult) : result;
+      return result instanceof Promise ? result.then(mark) : mark(result);
     },
-    createWriteStream(key: CacheKey, value: CacheValue) {
-      // On a 304 undici stores the cached headers again, marker included; keep the store clean.
-      return store.createWriteStream(key, { ...value, headers: withoutInternal(value.headers) });
-    },
+    createWriteStream: (key: CacheKey, value: CacheValue) => (value.statusCode >= 400 ? undefined : store.createWriteStream(key, value)),
     delete: (key: CacheKey) => store.delete(key),
-  } as Store;
+  };
 }
 
-type Handler = Dispatcher.DispatchHandler;
-type Controller = Dispatcher.DispatchController;
-
-/**
- * Sits between the cache and the network. An error status (4xx, 5xx, 429 included) is marked
- * `no-store`: RFC 9111 lets a cache keep an error that carries explicit freshness (a CDN's cached
- * 404 or 503 page), and a tool must never answer from one. And the marker headers are removed, so
- * only this cache can set them.
- */
-class FromNetwork implements Handler {
-  constructor(private readonly handler: Handler) {}
-  onRequestStart(controller: Controller, context: unknown) {
-    this.handler.onRequestStart?.(controller, context);
-  }
-  onRequestUpgrade(controller: Controller, statusCode: number, headers: Parameters<NonNullable<Handler['onRequestUpgrade']>>[2], socket: Parameters<NonNullable<Handler['onRequestUpgrade']>>[3]) {
-    this.handler.onRequestUpgrade?.(controller, statusCode, headers, socket);
-  }
-  onResponseStart(controller: Controller, statusCode: number, headers: Parameters<NonNullable<Handler['onResponseStart']>>[2], statusMessage?: string) {
-    headers = withoutInternal(headers);
-    if (statusCode >= 400) {
-      const { expires: _expires, ...rest } = headers;
-      headers = { ...rest, 'cache-control': 'no-store' };
-    }
-    this.handler.onResponseStart?.(controller, statusCode, headers, statusMessage);
-  }
-  onResponseData(controller: Controller, chunk: Buffer) {
-    this.handler.onResponseData?.(controller, chunk);
-  }
-  onResponseEnd(controller: Controller, trailers: Parameters<NonNullable<Handler['onResponseEnd']>>[1]) {
-    this.handler.onResponseEnd?.(controller, trailers);
-  }
-  onResponseError(controller: Controller, error: Error) {
-    this.handler.onResponseError?.(controller, error);
-  }
-  onResponseStarted() {
-    this.handler.onResponseStarted?.();
-  }
-  onBodySent(chunk: Buffer) {
-    this.handler.onBodySent?.(chunk);
-  }
-  onRequestSent() {
-    this.handler.onRequestSent?.();
-  }
-}
-
-const fromNetwork: Dispatcher.DispatcherComposeInterceptor = (dispatch) => (options, handler) => dispatch(options, new FromNetwork(handler));
-
-/** The dispatcher with the cache interceptor composed onto it (see FromNetwork for what reaches it). */
-export function withResponseCache(undici: { cacheStores: Pick<typeof cacheStores, 'MemoryCacheStore'>; interceptors: Pick<typeof interceptors, 'cache'> }, dispatcher: Dispatcher, limits: CacheLimits = DEFAULT_CACHE_LIMITS): Dispatcher {
-  const store = markingStore(deferWrites(new undici.cacheStores.MemoryCacheStore(limits), limits.maxEntrySize));
-  // 'shared': HTTP mode answers many clients from one cache, so `private` responses stay out of it.
-  return dispatcher.compose(fromNetwork).compose(undici.interceptors.cache({ store, methods: ['GET'], type: 'shared' }));
-}
-
-/** `{ hit: true, ageS }` when the response came from this cache, else undefined. */
+/** `{ hit: true, ageS }` when the response came from this cache (its age as undici counts it), else undefined. */
 export function cacheHitOf(headers: Pick<Headers, 'get'>): { hit: true; ageS: number } | undefined {
-  if (headers.get(CACHE_MARKER_HEADER) !== 'hit') return undefined;
+  if (headers.get(MARKER_HEADER) !== MARKER) return undefined;
   const age = Number(headers.get('age'));
   return { hit: true, ageS: Number.isFinite(age) && age >= 0 ? age : 0 };
-}
-
-export interface CacheFreshness {
-  /** When the cache stored the response (epoch ms). */
-  storedAt: number;
-  /** Until when it may be reused without asking the API (epoch ms). */
-  freshUntil: number;
-}
-
-/** For a response from this cache that may be reused without revalidation: since and until when. */
-export function cacheFreshnessOf(headers: Pick<Headers, 'get'>): CacheFreshness | undefined {
-  if (headers.get(CACHE_MARKER_HEADER) !== 'hit') return undefined;
-  const storedAt = Number(headers.get(STORED_AT_HEADER));
-  const freshUntil = Number(headers.get(FRESH_UNTIL_HEADER));
-  if (!Number.isFinite(storedAt) || !Number.isFinite(freshUntil) || headers.get(FRESH_UNTIL_HEADER) === null) return undefined;
-  return { storedAt, freshUntil };
 }

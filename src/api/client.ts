@@ -6,13 +6,11 @@ import { z } from 'zod';
 import { isRecord } from '../is-record.js';
 import { USER_AGENT } from '../version.js';
 import { silentLogger, type Logger, type LogSink } from '../log.js';
-import { cacheFreshnessOf, cacheHitOf } from './cache.js';
+import { DEFAULT_MAX_BODY_BYTES, jsonTooDeep, MAX_JSON_DEPTH, readBody } from './body.js';
+import { cacheHitOf } from './cache.js';
 import { passes } from './compiled.js';
-import { MAX_JSON_DEPTH, scanJson } from './json-depth.js';
 import { ApiError, describeNetworkCause, kindForStatus } from './errors.js';
-import { FreshResults, MAX_FRESH_BODY_CHARS, MAX_FRESH_TEXT_CHARS } from './fresh-results.js';
-import { SharedRequests } from './shared-requests.js';
-import { DEFAULT_MAX_BODY_BYTES, parseRetryAfter, raceAbort, readBodyCapped, RequestTimeout, RetryAfterGate, sleep, type FetchLike, type GateWaitInfo } from './http.js';
+import { parseRetryAfter, RequestEnded, RetryAfterGate, sleep, type FetchLike, type GateWaitInfo } from './http.js';
 import {
   DiscoveryDataSchema,
   envelopeOf,
@@ -82,12 +80,8 @@ export interface ApiResult<T> {
   retrievedAt: string;
   /** Set when the response came from the response cache. */
   cache?: { hit: boolean; ageS: number } | undefined;
-  /**
-   * `data` and `meta` exactly as the API sent them, as JSON text without line breaks, when the
-   * body allows it: whoever serializes the result may pass them on instead of serializing the
-   * parsed (and validated) copies again, which costs a 20-job page about 40 µs.
-   */
-  json?: { data: string; meta: string } | undefined;
+  /** The origin that answered, when redirects led away from the base URL's. */
+  answeredBy?: string | undefined;
 }
 
 export interface ApiClientOptions {
@@ -103,12 +97,6 @@ export interface ApiClientOptions {
   /** Shared Retry-After gate; one per process unless a test wants its own. */
   gate?: RetryAfterGate;
   random?: () => number;
-  /**
-   * Identical concurrent GETs share one upstream request (shared-requests.ts). Off by default so
-   * that a client made directly, as the retry and Retry-After tests make it, sends one request per
-   * call; createBackend turns it on for every real session.
-   */
-  shareConcurrent?: boolean;
 }
 
 type Query = Record<string, string | number | boolean | readonly string[] | undefined>;
@@ -133,6 +121,7 @@ interface RawResponse {
   status: number;
   body: string;
   headers: Pick<Headers, 'get'>;
+  url: string;
 }
 
 /** Envelope schemas, built once per data schema: zod compiles a schema on first use, so a fresh one per call costs every call. */
@@ -142,23 +131,6 @@ function envelopeSchema<T extends z.ZodType>(data: T): ReturnType<typeof envelop
   if (!schema) envelopes.set(data, (schema = envelopeOf(data)));
   return schema as ReturnType<typeof envelopeOf<T>>;
 }
-
-// indexOf rather than /[\n\r]/: on a 17 KB page the pattern took 15 µs, the two searches under 1.
-const spansLines = (text: string) => text.includes('\n') || text.includes('\r');
-
-/** The result's `json` member: the envelope's data and meta as sent, unless either spans lines (it may travel as one line). */
-function jsonMember(members: Map<string, string> | undefined): { json?: { data: string; meta: string } } {
-  const data = members?.get('data');
-  const meta = members?.get('meta');
-  if (data === undefined || meta === undefined || spansLines(data) || spansLines(meta)) return {};
-  return { json: { data, meta } };
-}
-
-/** The result's `cache` member, present only for a response served from the response cache. */
-const cacheMember = (headers: Pick<Headers, 'get'>) => {
-  const hit = cacheHitOf(headers);
-  return hit ? { cache: hit } : {};
-};
 
 export class ApiClient {
   readonly baseUrl: string;
@@ -171,9 +143,8 @@ export class ApiClient {
   private readonly logger: Logger;
   private readonly gate: RetryAfterGate;
   private readonly random: () => number;
-  private readonly shared: SharedRequests<RawResponse> | undefined;
-  /** Validated envelopes of responses the response cache holds fresh (fresh-results.ts). */
-  private readonly fresh = new FreshResults<Omit<ApiResult<unknown>, 'retrievedAt' | 'cache'>>();
+  /** The base URL's origin followed by a slash: an answer from elsewhere is named in the result. */
+  private readonly ownOrigin: string;
 
   constructor(options: ApiClientOptions) {
     this.baseUrl = options.baseUrl.replace(/\/+$/, '');
@@ -186,7 +157,7 @@ export class ApiClient {
     this.logger = options.logger ?? silentLogger;
     this.gate = options.gate ?? new RetryAfterGate();
     this.random = options.random ?? Math.random;
-    this.shared = options.shareConcurrent ? new SharedRequests() : undefined;
+    this.ownOrigin = `${new URL(this.baseUrl).origin}/`;
   }
 
   discover(options?: CallOptions): Promise<ApiResult<DiscoveryData>> {
@@ -229,12 +200,12 @@ export class ApiClient {
     const path = `${API_PREFIX}/mcp/health`;
     const raw = await this.get(path, 'application/json', options, (status) => status === 503);
     try {
-      const { body } = parseJson(raw, path);
+      const body = parseJson(raw, path);
       // Tolerate a health body wrapped in the success envelope as well as the bare form.
       const wrapped = isRecord(body) && body.success === true && isRecord(body.data) && 'probes' in body.data;
       const data = validate(HealthResponseSchema, wrapped ? body.data : body, path, wrapped ? 'data' : '');
       const meta = wrapped ? validate(ResponseMetaSchema, (body as Record<string, unknown>).meta ?? {}, path, 'meta') : {};
-      return { data, meta, status: raw.status, path, retrievedAt: new Date().toISOString(), ...cacheMember(raw.headers) };
+      return { data, meta, status: raw.status, path, retrievedAt: new Date().toISOString(), ...this.answerMembers(raw) };
     } catch (error) {
       // Status before body: a 503 that is not the health response (a proxy's error page, an error
       // envelope) is the API being unavailable, not an API breaking its contract.
@@ -246,7 +217,7 @@ export class ApiClient {
   /** The OpenAPI 3.1 description, as JSON. */
   async getOpenApi(options?: CallOptions): Promise<Record<string, unknown>> {
     const path = '/openapi.json';
-    const { body } = parseJson(await this.get(path, 'application/json', options), path);
+    const body = parseJson(await this.get(path, 'application/json', options), path);
     if (!isRecord(body)) throw contractError(path, '(root)', 'expected a JSON object');
     return body;
   }
@@ -257,38 +228,23 @@ export class ApiClient {
   }
 
   private async getEnvelope<T extends z.ZodType>(path: string, dataSchema: T, options?: CallOptions): Promise<ApiResult<z.output<T>>> {
-    const kept = this.fresh.get(path);
-    if (kept) {
-      // Still fresh in the response cache: nothing to send, nothing new to validate.
-      if (options?.signal?.aborted) throw this.abortError(path, options.signal, options.signal.reason);
-      return { ...(kept.value as Omit<ApiResult<z.output<T>>, 'retrievedAt'>), retrievedAt: new Date().toISOString(), cache: { hit: true, ageS: kept.ageS } };
-    }
     const raw = await this.get(path, 'application/json', options);
-    const { body, members } = parseJson(raw, path);
-    const envelope = validate(envelopeSchema(dataSchema), body, path, '');
-    const result = { data: envelope.data as z.output<T>, meta: envelope.meta, status: raw.status, path };
-    // Only when validation passed the parsed body on as it was: a copy could differ from the text.
-    const json = envelope === body ? jsonMember(members) : {};
-    const freshness = cacheFreshnessOf(raw.headers);
-    // A small body's JSON text is kept with it (the slices hold the whole body), so that a hit
-    // need not serialize the result again; a larger one's is not worth the memory.
-    if (freshness && raw.body.length <= MAX_FRESH_BODY_CHARS) this.fresh.set(path, raw.body.length <= MAX_FRESH_TEXT_CHARS ? { ...result, ...json } : result, freshness);
-    return { ...result, ...json, retrievedAt: new Date().toISOString(), ...cacheMember(raw.headers) };
+    const envelope = validate(envelopeSchema(dataSchema), parseJson(raw, path), path, '');
+    return { data: envelope.data as z.output<T>, meta: envelope.meta, status: raw.status, path, retrievedAt: new Date().toISOString(), ...this.answerMembers(raw) };
   }
 
-  /** One logical GET, shared with identical ones in flight when sharing is on. */
-  private get(path: string, accept: string, options: CallOptions = {}, acceptStatus?: (status: number) => boolean): Promise<RawResponse> {
-    if (!this.shared) return this.send(path, accept, options, acceptStatus);
-    // What counts as success is part of the request's identity (health accepts a 503).
-    const key = `${acceptStatus ? 'accept-status ' : ''}${accept} ${path}`;
-    return this.shared.run(key, options, (shared) => this.send(path, accept, shared, acceptStatus), (reason) => this.abortError(path, options.signal, reason));
+  /** The result's `cache` and `answeredBy` members, each present only when it has something to say. */
+  private answerMembers(raw: RawResponse): Pick<ApiResult<unknown>, 'cache' | 'answeredBy'> {
+    const hit = cacheHitOf(raw.headers);
+    const elsewhere = raw.url !== '' && !raw.url.startsWith(this.ownOrigin);
+    return { ...(hit ? { cache: hit } : {}), ...(elsewhere ? { answeredBy: new URL(raw.url).origin } : {}) };
   }
 
   /**
    * One logical GET: waits at the Retry-After gate, sends, retries 429 within the caller's wait
    * budget and 503 a bounded number of times, and turns every other non-2xx into an ApiError.
    */
-  private async send(path: string, accept: string, options: CallOptions = {}, acceptStatus?: (status: number) => boolean): Promise<RawResponse> {
+  private async get(path: string, accept: string, options: CallOptions = {}, acceptStatus?: (status: number) => boolean): Promise<RawResponse> {
     const started = Date.now();
     let unavailableAttempts = 0;
     for (;;) {
@@ -346,43 +302,31 @@ export class ApiClient {
     return Math.round(base / 2 + this.random() * (base / 2));
   }
 
-  /** One HTTP exchange, bounded by the per-request timeout and the caller's signal. */
+  /**
+   * One HTTP exchange, bounded by the per-request timeout and the caller's signal, which end it
+   * with a RequestEnded of its own. A request that fails with another call's RequestEnded was
+   * shared with that call (identical GETs in flight are sent once) and is sent again.
+   */
   private async attempt(path: string, accept: string, signal: AbortSignal | undefined, logSink: LogSink | undefined): Promise<RawResponse> {
-    // A call cancelled before its turn sends nothing.
-    if (signal?.aborted) throw this.abortError(path, signal, signal.reason);
-    this.logger.debug(`GET ${path}`, undefined, logSink);
-    const headers = { accept, 'user-agent': USER_AGENT };
-    // A fetch that reads its own body (the production one, without web streams) does so within the
-    // same cap, and keeps the caller's signal and the deadline itself, by its contract (http.ts).
-    if (this.fetchImpl.text) {
-      // try/await rather than .catch(): a derived promise would cost the response another microtask.
+    const deadline = AbortSignal.timeout(this.timeoutMs);
+    const ending = signal ? AbortSignal.any([signal, deadline]) : deadline;
+    for (;;) {
+      // A call cancelled before its turn sends nothing.
+      if (signal?.aborted) throw this.abortError(path, signal, signal.reason);
+      this.logger.debug(`GET ${path}`, undefined, logSink);
+      const own = new AbortController();
+      const end = () => own.abort(new RequestEnded());
+      ending.addEventListener('abort', end, { once: true });
       try {
-        return await this.fetchImpl.text(this.baseUrl + path, { method: 'GET', headers, signal, redirect: 'follow' }, this.maxBodyBytes, path, this.timeoutMs);
+        const answer = await this.fetchImpl(this.baseUrl + path, { method: 'GET', headers: { accept, 'user-agent': USER_AGENT }, signal: own.signal, redirect: 'follow' });
+        const body = await readBody(answer, this.maxBodyBytes, path);
+        return { status: answer.status, body, headers: answer.headers, url: answer.url };
       } catch (error) {
-        throw this.exchangeError(path, signal, error instanceof RequestTimeout, error);
+        if (error instanceof RequestEnded && !own.signal.aborted && !ending.aborted) continue;
+        throw this.exchangeError(path, signal, deadline.aborted, error);
+      } finally {
+        ending.removeEventListener('abort', end);
       }
-    }
-    const controller = new AbortController();
-    let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      controller.abort(new Error('timeout'));
-    }, this.timeoutMs);
-    const onAbort = () => controller.abort(signal!.reason);
-    signal?.addEventListener('abort', onAbort, { once: true });
-    const fail = (error: unknown): never => {
-      throw this.exchangeError(path, signal, timedOut, error);
-    };
-    try {
-      const init: RequestInit = { method: 'GET', headers, signal: controller.signal, redirect: 'follow' };
-      // Raced against the signal as well as given it: the timeout and cancellation must hold even
-      // for an injected fetch that ignores the signal.
-      const response = await raceAbort(this.fetchImpl(this.baseUrl + path, init), controller.signal).catch(fail);
-      const body = await readBodyCapped(response, this.maxBodyBytes, path, controller.signal).catch(fail);
-      return { status: response.status, body, headers: response.headers };
-    } finally {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', onAbort);
     }
   }
 
@@ -428,14 +372,13 @@ function contractError(path: string, jsonPath: string, problem: string, cause?: 
   return new ApiError('upstream_contract', `upstream_contract: GET ${path} answered with a body that breaks the API contract at ${jsonPath}: ${problem}`, { path, jsonPath, cause });
 }
 
-/** The parsed body, and the JSON text of its top-level members when it is an object (json-depth.ts). */
-function parseJson(raw: RawResponse, path: string): { body: unknown; members: Map<string, string> | undefined } {
-  const scan = scanJson(raw.body);
-  if (scan.tooDeep) {
+/** The parsed body, refused when nested too deep to handle safely (body.ts). */
+function parseJson(raw: RawResponse, path: string): unknown {
+  if (jsonTooDeep(raw.body)) {
     throw new ApiError('upstream_contract', `upstream_contract: GET ${path} answered HTTP ${raw.status} with JSON nested deeper than ${MAX_JSON_DEPTH} levels; refused rather than risk the stack`, { status: raw.status, path });
   }
   try {
-    return { body: JSON.parse(raw.body), members: scan.members };
+    return JSON.parse(raw.body);
   } catch (error) {
     // Only a body that failed to parse needs its type, to say what it was instead.
     const type = raw.headers.get('content-type') ?? '';

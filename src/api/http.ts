@@ -1,69 +1,37 @@
 /**
- * What the client needs from HTTP, and nothing of MCP: the production fetch (undici with one
- * keep-alive, proxy-aware dispatcher), a cancellable sleep, the client-wide Retry-After gate and a
- * body reader that refuses oversized responses without buffering them.
+ * What the client needs from HTTP, and nothing of MCP: the seam it sends requests through
+ * (FetchLike: undici in production, dispatcher.ts; the in-process offline API; msw in tests), a
+ * cancellable sleep and the client-wide Retry-After gate.
  */
-import type { CacheLimits } from './cache.js';
 import { ApiError } from './errors.js';
 
-/** A response whose body has been read whole, as text. */
-export interface TextResponse {
+/** What the client reads of an answer. A Fetch Response is one; so is the production fetch's. */
+export interface HttpAnswer {
   status: number;
-  /** Only read, and only with get. */
+  /** Where the answer came from, after any redirects ('' when unknown). */
+  url: string;
   headers: Pick<Headers, 'get'>;
-  body: string;
+  /** Stopping an iteration early must cancel the body (a Fetch body and a Node Readable both do). */
+  body: AsyncIterable<Uint8Array> | null;
 }
 
 /**
- * The fetch the client calls. Injectable so msw (which patches globalThis.fetch) can stand in.
- * A fetch may also offer `text`: the same GET, answered with its body already read within
- * `maxBytes` (refused as readBodyCapped refuses), which the client prefers when present. The
- * production fetch offers it to read the body as undici delivers it rather than through web
- * streams. A `text` must honour `init.signal` itself, mid-body too: the client does not race it;
- * and it must give up after `timeoutMs` with a RequestTimeout, so the client needs no controller
- * of its own between the caller's signal and the request.
+ * The fetch the client calls, with a GET. Injectable, so msw (which patches globalThis.fetch) and
+ * the offline API can stand in; each must end the request, body included, when `init.signal` aborts.
  */
-export type FetchLike = ((url: string, init: RequestInit) => Promise<Response>) & {
-  text?: ((url: string, init: RequestInit, maxBytes: number, path: string, timeoutMs: number) => Promise<TextResponse>) | undefined;
-};
+export type FetchLike = (url: string, init: RequestInit) => Promise<HttpAnswer>;
 
-/** A `text` request that ran out of time: the client reports it as a timeout. */
-export class RequestTimeout extends Error {
-  constructor(ms: number) {
-    super(`no complete answer within ${ms} ms`);
-    this.name = 'RequestTimeout';
+/**
+ * The reason the client aborts a request of its own with (its caller's cancellation or its
+ * deadline). A request that fails with one the client did not send was shared with another call
+ * and ended by it: undici's deduplicate interceptor aborts a shared request when the call that
+ * started it leaves, not only once every call has left (the upstream change that would retire this).
+ */
+export class RequestEnded extends Error {
+  constructor() {
+    super('the request was ended by its caller');
+    this.name = 'RequestEnded';
   }
-}
-/** A FetchLike that offers `text`. */
-export type TextFetchLike = FetchLike & { text: NonNullable<FetchLike['text']> };
-
-export interface UndiciFetchOptions {
-  timeoutMs: number;
-  /** Most sockets kept per origin; calls above it queue in undici instead of opening more. */
-  connections?: number;
-  /** The in-memory response cache: on by default, `false` turns it off (`--no-cache`). */
-  cache?: boolean | CacheLimits;
-}
-
-/**
- * Production path: one keep-alive undici agent for the process (an EnvHttpProxyAgent, which
- * honours HTTPS_PROXY / HTTP_PROXY / NO_PROXY, when a proxy variable is set), with the response
- * cache (cache.ts) composed onto it unless turned off, read through undici's dispatch handler
- * interface (undici-fetch.ts). undici is loaded on first use, so offline mode, `--help` and the stdio
- * start-up never pay for loading it.
- */
-export function createUndiciFetch(options: UndiciFetchOptions): FetchLike {
-  let ready: Promise<TextFetchLike> | undefined;
-  let loaded: TextFetchLike | undefined;
-  const load = () =>
-    (ready ??= import('./undici-fetch.js').then(({ buildUndiciFetch }) => {
-      loaded = buildUndiciFetch(options);
-      return loaded;
-    }));
-  const fetch: FetchLike = async (url, init) => (loaded ?? (await load()))(url, init);
-  // Once loaded, straight through: every call passes here, and an extra await per call shows.
-  fetch.text = (url, init, maxBytes, path, timeoutMs) => (loaded ? loaded.text(url, init, maxBytes, path, timeoutMs) : load().then((ready) => ready.text(url, init, maxBytes, path, timeoutMs)));
-  return fetch;
 }
 
 /** Resolves after `ms`, or rejects with the signal's reason as soon as it aborts. */
@@ -207,62 +175,4 @@ export class RetryAfterGate {
       return waitedMs === 0 ? OPEN_TICKET : { waitedMs, settle: () => {} };
     }
   }
-}
-
-export const DEFAULT_MAX_BODY_BYTES = 8 * 1024 * 1024;
-
-/**
- * Reads a body as text, refusing it when Content-Length or the bytes read exceed `maxBytes`.
- * The stream is cancelled on refusal, so an oversized body is never held whole. Each read also
- * races `signal`, so a body that stalls mid-stream still ends on timeout or cancellation even when
- * the fetch in use does not tie its body to the request's signal.
- */
-export async function readBodyCapped(response: Response, maxBytes: number, path: string, signal?: AbortSignal): Promise<string> {
-  const declared = contentLengthOverCap(response.headers, response.status, path, maxBytes);
-  if (declared) {
-    await response.body?.cancel().catch(() => {});
-    throw declared;
-  }
-  if (!response.body) return '';
-  const reader = response.body.getReader();
-  const decoder = new TextDecoder();
-  let total = 0;
-  let text = '';
-  try {
-    for (;;) {
-      const { done, value } = await raceAbort(reader.read(), signal);
-      if (done) break;
-      total += value.byteLength;
-      if (total > maxBytes) throw readPastCap(response.status, path, maxBytes);
-      text += decoder.decode(value, { stream: true });
-    }
-  } catch (error) {
-    // Not awaited: a source that never settles its cancel must not hold the caller.
-    reader.cancel().catch(() => {});
-    throw error;
-  }
-  return text + decoder.decode();
-}
-
-/** The refusal of a response whose declared Content-Length is over `maxBytes`, else undefined. */
-export function contentLengthOverCap(headers: Pick<Headers, 'get'>, status: number, path: string, maxBytes: number): ApiError | undefined {
-  const declared = Number(headers.get('content-length'));
-  if (!Number.isFinite(declared) || declared <= maxBytes) return undefined;
-  return bodyTooLarge(status, path, maxBytes, `${formatBytes(declared)} (Content-Length)`, 'refused without reading it');
-}
-
-/** The refusal of a body whose bytes, as read, passed `maxBytes`. */
-export function readPastCap(status: number, path: string, maxBytes: number): ApiError {
-  return bodyTooLarge(status, path, maxBytes, `more than ${formatBytes(maxBytes)}`, 'reading stopped at the cap and the body was discarded');
-}
-
-/** The refusal of a body over the cap; `size` and `how` say what was seen and what was done. */
-export function bodyTooLarge(status: number, path: string, maxBytes: number, size: string, how: string): ApiError {
-  return new ApiError('upstream_contract', `upstream_contract: the response to ${path} is ${size}, over the ${formatBytes(maxBytes)} cap; ${how}`, { status, path });
-}
-
-export function formatBytes(bytes: number): string {
-  if (bytes >= 1024 * 1024) return `${(bytes / (1024 * 1024)).toFixed(bytes % (1024 * 1024) === 0 ? 0 : 1)} MB`;
-  if (bytes >= 1024) return `${Math.round(bytes / 1024)} KB`;
-  return `${bytes} bytes`;
 }

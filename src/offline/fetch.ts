@@ -3,13 +3,13 @@
  * `--offline` and for tests. No socket, no port; aborting the signal rejects the call, and
  * also errors a body that is still being read, as a real fetch does.
  */
-import { raceAbort, type FetchLike } from '../api/http.js';
+import { raceAbort } from '../api/http.js';
 import type { OfflineEngine } from './engine.js';
 
 /** The base URL to give the ApiClient with this fetch; `.invalid` can never resolve, by RFC 6761. */
 export const OFFLINE_BASE_URL = 'http://offline.invalid';
 
-export function createOfflineFetch(engine: OfflineEngine | Promise<OfflineEngine>): FetchLike {
+export function createOfflineFetch(engine: OfflineEngine | Promise<OfflineEngine>): (url: string, init: RequestInit) => Promise<Response> {
   return async (url, init) => {
     const signal = init.signal ?? undefined;
     if (signal?.aborted) throw signal.reason;

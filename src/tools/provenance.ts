@@ -14,6 +14,8 @@ export const ProvenanceSchema = z.object({
   retrieved_at: z.string(),
   http_status: z.number().int(),
   cache: z.object({ hit: z.boolean(), age_s: z.number() }).optional(),
+  /** The origin that answered, when redirects led away from the base URL's. */
+  answered_by: z.string().optional(),
 });
 export type Provenance = z.infer<typeof ProvenanceSchema>;
 
@@ -41,5 +43,6 @@ export function buildProvenance(result: ApiResult<unknown>, mode: Mode): Provena
     retrieved_at: result.retrievedAt,
     http_status: result.status,
     ...(result.cache ? { cache: { hit: result.cache.hit, age_s: result.cache.ageS } } : {}),
+    ...(result.answeredBy ? { answered_by: result.answeredBy } : {}),
   };
 }

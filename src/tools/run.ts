@@ -5,7 +5,6 @@
  */
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import { z } from 'zod';
-import type { ApiResult } from '../api/client.js';
 import { passes } from '../api/compiled.js';
 import { ApiError, type ErrorKind } from '../api/errors.js';
 import { ResponseMetaSchema } from '../api/schemas.js';
@@ -79,25 +78,6 @@ export function parseArguments(tool: AnyTool, raw: unknown): { ok: true; args: u
   return { ok: false, result: errorResult('invalid_argument', describeIssues(parsed.error.issues, acceptedArguments(tool)), LOCAL_ARGUMENT_HINT) };
 }
 
-/**
- * Rendered data of results served fresh from the response cache. Such a result hands out the same
- * frozen data object on every call (fresh-results.ts), and a renderer reads only the data, the
- * arguments and the status, so the text is kept with the object and dies with it. The provenance
- * line is never kept: retrieved_at and the cache age are rendered for every call.
- */
-const renderedFresh = new WeakMap<object, Map<string, string>>();
-
-function renderData(tool: AnyTool, args: unknown, result: ApiResult<unknown>): string {
-  const { data } = result;
-  if (!result.cache?.hit || typeof data !== 'object' || data === null || !Object.isFrozen(data)) return tool.render(data, args, result);
-  const key = `${tool.name} ${result.status} ${JSON.stringify(args)}`;
-  let texts = renderedFresh.get(data);
-  if (!texts) renderedFresh.set(data, (texts = new Map()));
-  let text = texts.get(key);
-  if (text === undefined) texts.set(key, (text = tool.render(data, args, result)));
-  return text;
-}
-
 export async function runTool(tool: AnyTool, rawArgs: unknown, context: ToolContext): Promise<CallToolResult> {
   const parsed = parseArguments(tool, rawArgs);
   if (!parsed.ok) return parsed.result;
@@ -106,9 +86,11 @@ export async function runTool(tool: AnyTool, rawArgs: unknown, context: ToolCont
     const provenance = buildProvenance(result, context.mode);
     const notices: string[] = [];
     if (context.mode === 'offline') notices.push('Offline: data from the embedded snapshot, not the live API.');
-    const text = `${renderData(tool, parsed.args, result)}\n${renderProvenance(provenance)}`;
-    const content: CallToolResult['content'] = [{ type: 'text', text }];
-    return { content, structuredContent: { data: result.data, meta: result.meta, provenance, ...(notices.length > 0 ? { notices } : {}) } };
+    const text = `${tool.render(result.data, parsed.args, result)}\n${renderProvenance(provenance)}`;
+    return {
+      content: [{ type: 'text', text }],
+      structuredContent: { data: result.data, meta: result.meta, provenance, ...(notices.length > 0 ? { notices } : {}) },
+    };
   } catch (error) {
     return toErrorResult(error, tool);
   }

@@ -1,91 +1,49 @@
 /**
- * The response cache on the production dispatcher, over real loopback HTTP (msw cannot see
- * undici's own requests): hits are reported with their age, ETags are revalidated, errors are
- * never kept, and `cache: false` turns it all off.
+ * The response cache, undici's cache interceptor on the production dispatcher, over real loopback
+ * HTTP: hits are reported with their age, ETags are revalidated, errors are never kept, and
+ * `cache: false` turns it all off.
  */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { gzipSync } from 'node:zlib';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ApiClient } from '../../../src/api/client.js';
-import { createUndiciFetch } from '../../../src/api/http.js';
+import { createApiFetch } from '../../../src/api/dispatcher.js';
 import { startOfflineServer, type OfflineServer } from '../../../src/offline/server.js';
-import { buildProvenance } from '../../../src/tools/provenance.js';
 import { renderProvenance } from '../../../src/render/provenance.js';
-import { jobList } from './helpers.js';
+import { buildProvenance } from '../../../src/tools/provenance.js';
+import { jobList, productionClient, sendJson, useLoopback } from './helpers.js';
 
-const savedProxy = { HTTP_PROXY: process.env.HTTP_PROXY, http_proxy: process.env.http_proxy };
+const api = useLoopback();
 let offline: OfflineServer;
 
-/** A scripted loopback server that records the requests it sees. */
-let scripted: Server;
-let scriptedUrl = '';
-let respond: (req: IncomingMessage, res: ServerResponse) => void = (_req, res) => res.end();
-const seen: IncomingMessage[] = [];
-
 beforeAll(async () => {
-  delete process.env.HTTP_PROXY;
-  delete process.env.http_proxy;
   offline = await startOfflineServer();
-  scripted = createServer((req, res) => {
-    seen.push(req);
-    req.resume();
-    respond(req, res);
-  });
-  await new Promise<void>((resolve) => scripted.listen(0, '127.0.0.1', resolve));
-  scriptedUrl = `http://127.0.0.1:${(scripted.address() as AddressInfo).port}`;
 });
-afterAll(async () => {
-  await offline.close();
-  await new Promise<void>((resolve) => scripted.close(() => resolve()));
-  for (const [key, value] of Object.entries(savedProxy)) if (value !== undefined) process.env[key] = value;
-});
+afterAll(() => offline.close());
 afterEach(() => {
-  seen.length = 0;
   offline.engine.faults.clear();
   offline.engine.faults.resetHits();
 });
 
-const client = (baseUrl: string, cache = true) => new ApiClient({ baseUrl, fetch: createUndiciFetch({ timeoutMs: 2000, cache }), unavailableRetries: 0, maxRetryWaitS: 0 });
-const json = (res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) => {
-  res.writeHead(status, { 'content-type': 'application/json', ...headers });
-  res.end(JSON.stringify(body));
-};
+const client = (baseUrl: string, cache = true) => productionClient(baseUrl, { cache });
 
 describe('against the offline API (ETag, public, max-age=60)', () => {
   it('a repeat call is served from the cache, reported as a hit with its age, and never reaches the API', async () => {
     const api = client(offline.url);
     const first = await api.getJob('job_ai_0001');
     expect(first.cache).toBeUndefined();
-    const second = await api.getJob('job_ai_0001');
-    // The age counts from the response's Date header, which has whole seconds: 0 or 1 here.
-    expect(second.cache).toEqual({ hit: true, ageS: expect.any(Number) });
-    expect(second.cache!.ageS).toBeLessThanOrEqual(1);
-    expect(second.data).toEqual(first.data);
-    // From the third call on, the result validated on the second is reused while the cache holds it fresh.
-    const third = await api.getJob('job_ai_0001');
-    expect(third.cache).toEqual({ hit: true, ageS: expect.any(Number) });
-    expect(third.cache!.ageS).toBeLessThanOrEqual(1);
-    expect(third.data).toBe(second.data);
-    expect(Object.isFrozen(third.data)).toBe(true);
-    // A job's detail is small enough to keep its JSON text, so a hit is not serialized again.
-    expect(third.json).toEqual(second.json);
-    expect(JSON.parse(third.json!.data)).toEqual(third.data);
-    expect(JSON.parse(third.json!.meta)).toEqual(third.meta);
+    for (let i = 0; i < 2; i++) {
+      const again = await api.getJob('job_ai_0001');
+      // The age counts from the response's Date header, which has whole seconds: 0 or 1 here.
+      expect(again.cache).toEqual({ hit: true, ageS: expect.any(Number) });
+      expect(again.cache!.ageS).toBeLessThanOrEqual(1);
+      expect(again.data).toEqual(first.data);
+    }
     expect(offline.engine.faults.hits('/api/public/v1/jobs/job_ai_0001')).toBe(1);
     // Freshness is never hidden: provenance and its rendering say it came from the cache.
+    const second = await api.getJob('job_ai_0001');
     const provenance = buildProvenance(second, 'live');
     expect(provenance.cache).toEqual({ hit: true, age_s: second.cache!.ageS });
     expect(renderProvenance(provenance)).toContain(`from cache, ${second.cache!.ageS}s old`);
-  });
-
-  it('a page above the text limit is kept without its JSON text', async () => {
-    const api = client(offline.url);
-    await api.searchJobs({ per_page: 20 });
-    await api.searchJobs({ per_page: 20 });
-    const kept = await api.searchJobs({ per_page: 20 });
-    expect(kept.cache?.hit).toBe(true);
-    expect(kept.json).toBeUndefined();
-    expect((await api.searchJobs({ per_page: 1 })).json).toBeDefined(); // a first ask, from the network
   });
 
   it('another query is another entry', async () => {
@@ -113,114 +71,96 @@ describe('against the offline API (ETag, public, max-age=60)', () => {
 
 describe('against a scripted API', () => {
   it('revalidates a stale entry with If-None-Match, and a 304 serves the cached body as a hit', async () => {
-    let calls = 0;
-    respond = (req, res) => {
-      calls++;
-      if (req.headers['if-none-match'] === '"v1"') {
-        res.writeHead(304, { etag: '"v1"', 'cache-control': 'max-age=0' });
-        res.end();
-        return;
-      }
-      json(res, 200, jobList(), { etag: '"v1"', 'cache-control': 'max-age=0' });
+    api.respond = (req, res) => {
+      if (req.headers['if-none-match'] === '"v1"') return void res.writeHead(304, { etag: '"v1"', 'cache-control': 'max-age=0' }).end();
+      sendJson(res, 200, jobList(), { etag: '"v1"', 'cache-control': 'max-age=0' });
     };
-    const api = client(scriptedUrl);
-    const first = await api.listJobs();
+    const c = client(api.url);
+    const first = await c.listJobs();
     expect(first.cache).toBeUndefined();
-    const second = await api.listJobs();
-    expect(calls).toBe(2);
-    expect(seen[1]!.headers['if-none-match']).toBe('"v1"');
+    const second = await c.listJobs();
+    expect(api.seen).toHaveLength(2);
+    expect(api.seen[1]!.headers['if-none-match']).toBe('"v1"');
     expect(second.cache).toMatchObject({ hit: true });
     expect(second.data).toEqual(first.data);
   });
 
   it('a changed resource (200 to the revalidation) is a fresh answer, not a hit', async () => {
     let version = 1;
-    respond = (_req, res) => json(res, 200, jobList([], {}), { etag: `"v${version++}"`, 'cache-control': 'no-cache' });
-    const api = client(scriptedUrl);
-    await api.listJobs();
-    const second = await api.listJobs();
-    expect(seen[1]!.headers['if-none-match']).toBe('"v1"');
+    api.respond = (_req, res) => sendJson(res, 200, jobList([], {}), { etag: `"v${version++}"`, 'cache-control': 'no-cache' });
+    const c = client(api.url);
+    await c.listJobs();
+    const second = await c.listJobs();
+    expect(api.seen[1]!.headers['if-none-match']).toBe('"v1"');
     expect(second.cache).toBeUndefined();
-    // no-cache means ask every time: no result is reused without the API's word.
-    await api.listJobs();
-    expect(seen).toHaveLength(3);
+    // no-cache means ask every time: nothing is reused without the API's word.
+    await c.listJobs();
+    expect(api.seen).toHaveLength(3);
   });
 
-  it('reuses a result only while the cache holds it fresh (max-age=1)', async () => {
-    respond = (_req, res) => json(res, 200, jobList(), { 'cache-control': 'max-age=1', etag: '"a"' });
-    const api = client(scriptedUrl);
-    await api.listJobs();
-    await api.listJobs();
-    expect((await api.listJobs()).cache?.hit).toBe(true);
-    expect(seen).toHaveLength(1);
+  it('reuses a response only while it is fresh (max-age=1)', async () => {
+    api.respond = (_req, res) => sendJson(res, 200, jobList(), { 'cache-control': 'max-age=1', etag: '"a"' });
+    const c = client(api.url);
+    await c.listJobs();
+    expect((await c.listJobs()).cache?.hit).toBe(true);
+    expect(api.seen).toHaveLength(1);
     await new Promise((resolve) => setTimeout(resolve, 1100));
-    await api.listJobs();
-    expect(seen).toHaveLength(2);
-    expect(seen[1]!.headers['if-none-match']).toBe('"a"');
+    await c.listJobs();
+    expect(api.seen).toHaveLength(2);
+    expect(api.seen[1]!.headers['if-none-match']).toBe('"a"');
   });
 
-  it('an API cannot forge a hit with the internal marker headers', async () => {
-    respond = (_req, res) => json(res, 200, jobList(), { 'x-service-mcp-cache': 'hit', 'x-service-mcp-cache-stored-at': '0', 'x-service-mcp-cache-fresh-until': String(Date.now() + 3_600_000) });
-    const api = client(scriptedUrl);
-    expect((await api.listJobs()).cache).toBeUndefined();
-    expect((await api.listJobs()).cache).toBeUndefined();
-    expect(seen).toHaveLength(2);
+  it('an API cannot forge a hit with the marker header', async () => {
+    api.respond = (_req, res) => sendJson(res, 200, jobList(), { 'x-service-mcp-cache': 'hit', age: '5' });
+    const c = client(api.url);
+    expect((await c.listJobs()).cache).toBeUndefined();
+    expect((await c.listJobs()).cache).toBeUndefined();
+    expect(api.seen).toHaveLength(2);
   });
 
   it('honours Expires when there is no max-age', async () => {
-    respond = (_req, res) => json(res, 200, jobList(), { expires: new Date(Date.now() + 60_000).toUTCString(), date: new Date().toUTCString() });
-    const api = client(scriptedUrl);
-    await api.listJobs();
-    expect((await api.listJobs()).cache?.hit).toBe(true);
-    expect(seen).toHaveLength(1);
+    api.respond = (_req, res) => sendJson(res, 200, jobList(), { expires: new Date(Date.now() + 60_000).toUTCString(), date: new Date().toUTCString() });
+    const c = client(api.url);
+    await c.listJobs();
+    expect((await c.listJobs()).cache?.hit).toBe(true);
+    expect(api.seen).toHaveLength(1);
   });
 
   it('keeps nothing without freshness information (no Cache-Control, no Expires)', async () => {
-    respond = (_req, res) => json(res, 200, jobList());
-    const api = client(scriptedUrl);
-    await api.listJobs();
-    expect((await api.listJobs()).cache).toBeUndefined();
-    expect(seen).toHaveLength(2);
+    api.respond = (_req, res) => sendJson(res, 200, jobList());
+    const c = client(api.url);
+    await c.listJobs();
+    expect((await c.listJobs()).cache).toBeUndefined();
+    expect(api.seen).toHaveLength(2);
   });
 
-  it.each([404, 429, 500, 503])('never keeps a %i, even one that says public, max-age=300', async (status) => {
-    respond = (_req, res) => json(res, status, { success: false, error: 'nope' }, { 'cache-control': 'public, max-age=300', expires: new Date(Date.now() + 300_000).toUTCString(), 'retry-after': '1' });
+  it.each([404, 410, 429, 500, 503])('never keeps a %i, even one that says public, max-age=300', async (status) => {
+    api.respond = (_req, res) =>
+      sendJson(res, status, { success: false, error: 'nope' }, { 'cache-control': 'public, max-age=300', expires: new Date(Date.now() + 300_000).toUTCString(), 'last-modified': new Date(0).toUTCString(), 'retry-after': '1' });
     // One cache, but a client (and Retry-After gate) per call, so a 429 does not hold the second back.
-    const fetch = createUndiciFetch({ timeoutMs: 2000 });
+    const fetch = createApiFetch({ timeoutMs: 5000 });
     const kinds = [];
-    for (let i = 0; i < 2; i++) kinds.push(await new ApiClient({ baseUrl: scriptedUrl, fetch, unavailableRetries: 0, maxRetryWaitS: 0 }).getJob('job-1').then(() => 'ok', (e: { kind: string }) => e.kind));
-    expect(kinds[0]).toBe(kinds[1]);
-    expect(seen).toHaveLength(2);
+    for (let i = 0; i < 2; i++) kinds.push(await new ApiClient({ baseUrl: api.url, fetch, unavailableRetries: 0, maxRetryWaitS: 0 }).getJob('job-1').then(() => 'ok', (e: { kind: string }) => e.kind));
+    expect(kinds[0]).not.toBe('ok');
+    expect(kinds[1]).toBe(kinds[0]);
+    expect(api.seen).toHaveLength(2);
   });
 
   it('an Age header from the API (a CDN) is not reported as a hit of this cache', async () => {
-    respond = (_req, res) => json(res, 200, jobList(), { age: '30' });
-    expect((await client(scriptedUrl).listJobs()).cache).toBeUndefined();
+    api.respond = (_req, res) => sendJson(res, 200, jobList(), { age: '30' });
+    expect((await client(api.url).listJobs()).cache).toBeUndefined();
   });
 
-  it('decodes gzip and br bodies, which it advertises', async () => {
-    const { gzipSync, brotliCompressSync } = await import('node:zlib');
-    for (const [encoding, compress] of [['gzip', gzipSync], ['br', brotliCompressSync]] as const) {
-      respond = (req, res) => {
-        expect(req.headers['accept-encoding']).toBe('gzip, br');
-        res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': encoding });
-        res.end(compress(Buffer.from(JSON.stringify(jobList()))));
-      };
-      expect((await client(scriptedUrl, false).listJobs()).data.jobs).toHaveLength(1);
-    }
-  });
-
-  it('follows redirects, as fetch did', async () => {
-    respond = (req, res) => {
-      if (req.url === '/api/public/v1/jobs') {
-        res.writeHead(302, { location: '/moved/jobs' });
-        res.end();
-        return;
-      }
-      json(res, 200, jobList());
+  it('keeps a compressed answer, and its hit reads the same', async () => {
+    api.respond = (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip', 'cache-control': 'max-age=60' });
+      res.end(gzipSync(JSON.stringify(jobList())));
     };
-    const result = await client(scriptedUrl, false).listJobs();
-    expect(result.data.jobs).toHaveLength(1);
-    expect(seen.map((r) => r.url)).toEqual(['/api/public/v1/jobs', '/moved/jobs']);
+    const c = client(api.url);
+    const first = await c.listJobs();
+    const hit = await c.listJobs();
+    expect(hit.cache?.hit).toBe(true);
+    expect(hit.data).toEqual(first.data);
+    expect(api.seen).toHaveLength(1);
   });
 });

@@ -1,10 +1,17 @@
 /**
- * Shared helpers for the API client tests: an msw server bound to a fake origin, and a client whose
- * fetch goes through globalThis.fetch so msw intercepts it (msw does not see the undici package's own
- * fetch: mswjs/msw#2165). API bodies come from test/helpers/fixtures.ts, as for every other test.
+ * Shared helpers for the API client tests. The client's own logic (queries, statuses, retries,
+ * validation) runs over msw, bound to a fake origin through globalThis.fetch (msw does not see the
+ * undici package's requests: mswjs/msw#2165), or over a scripted fetch on a fake clock. What the
+ * production dispatcher does (cache, sharing, redirects, decoding, caps, deadlines) runs against
+ * real loopback servers: `useLoopback()` and `productionClient()`. API bodies come from
+ * test/helpers/fixtures.ts, as for every other test.
  */
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { setupServer } from 'msw/node';
+import { afterAll, afterEach, beforeAll } from 'vitest';
 import { ApiClient, type ApiClientOptions } from '../../../src/api/client.js';
+import { createApiFetch, type DispatcherOptions } from '../../../src/api/dispatcher.js';
 import { envelope, jobList } from '../../helpers/fixtures.js';
 
 export { envelope, jobList, makeJob } from '../../helpers/fixtures.js';
@@ -112,4 +119,68 @@ export async function until(condition: () => boolean, what = 'condition'): Promi
     if (performance.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise<void>((resolve) => setImmediate(resolve));
   }
+}
+
+export interface Loopback {
+  url: string;
+  /** Every request the server received since the last test began, in order. */
+  seen: IncomingMessage[];
+  /** How the server answers; tests replace it. */
+  respond: (req: IncomingMessage, res: ServerResponse) => void;
+}
+
+/**
+ * A scripted HTTP server on 127.0.0.1 for the tests around the call: listening before they run,
+ * `seen` emptied after each, closed after all; a developer's proxy variables are set aside meanwhile.
+ */
+export function useLoopback(): Loopback {
+  withoutProxyVariables();
+  const state: Loopback = { url: '', seen: [], respond: (_req, res) => res.end() };
+  const server = createServer((req, res) => {
+    state.seen.push(req);
+    req.resume();
+    state.respond(req, res);
+  });
+  beforeAll(async () => {
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    state.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterEach(() => {
+    state.seen.length = 0;
+  });
+  afterAll(async () => {
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  });
+  return state;
+}
+
+/** Answers with `body` as JSON. */
+export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  res.writeHead(status, { 'content-type': 'application/json', ...headers });
+  res.end(JSON.stringify(body));
+}
+
+const PROXY_VARIABLES = ['HTTP_PROXY', 'http_proxy', 'HTTPS_PROXY', 'https_proxy'];
+
+/** For tests that talk to loopback: a developer's proxy variables must not carry their requests. */
+export function withoutProxyVariables(): void {
+  const saved = Object.fromEntries(PROXY_VARIABLES.map((name) => [name, process.env[name]]));
+  beforeAll(() => {
+    for (const name of PROXY_VARIABLES) delete process.env[name];
+  });
+  afterAll(() => {
+    for (const [name, value] of Object.entries(saved)) if (value !== undefined) process.env[name] = value;
+  });
+}
+
+/**
+ * A client on the production fetch (undici's dispatcher, as createBackend builds it, with the
+ * client's timeout and body cap), failing fast by default.
+ */
+export function productionClient(baseUrl: string, options: Partial<ApiClientOptions> & Pick<DispatcherOptions, 'cache' | 'connections'> = {}): ApiClient {
+  const { cache, connections, ...client } = options;
+  const timeoutMs = client.timeoutMs ?? 5000;
+  const fetch = createApiFetch({ timeoutMs, maxBodyBytes: client.maxBodyBytes, cache, connections });
+  return new ApiClient({ baseUrl, fetch, unavailableRetries: 0, maxRetryWaitS: 0, ...client, timeoutMs });
 }

@@ -1,12 +1,14 @@
 /** Real sockets, no msw: a refused connection names undici's underlying cause. */
 import { createServer } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { ApiClient } from '../../../src/api/client.js';
 import { ApiError } from '../../../src/api/errors.js';
-import { createUndiciFetch } from '../../../src/api/http.js';
+import { createApiFetch } from '../../../src/api/dispatcher.js';
+import { withoutProxyVariables } from './helpers.js';
 
 let closedPort = 0;
-const savedProxy = { HTTP_PROXY: process.env.HTTP_PROXY, http_proxy: process.env.http_proxy };
+// The production fetch honours HTTP_PROXY: a developer's proxy must not answer for the closed port.
+withoutProxyVariables();
 
 beforeAll(async () => {
   // A port that was just free: listen, note it, close.
@@ -14,12 +16,6 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   closedPort = (server.address() as { port: number }).port;
   await new Promise<void>((resolve) => server.close(() => resolve()));
-  // createUndiciFetch honours HTTP_PROXY; make sure a developer's proxy does not answer for the closed port.
-  delete process.env.HTTP_PROXY;
-  delete process.env.http_proxy;
-});
-afterAll(() => {
-  for (const [key, value] of Object.entries(savedProxy)) if (value !== undefined) process.env[key] = value;
 });
 
 describe('connection refused', () => {
@@ -34,7 +30,7 @@ describe('connection refused', () => {
   });
 
   it('via the production undici fetch: the same', async () => {
-    const client = new ApiClient({ baseUrl: `http://127.0.0.1:${closedPort}`, fetch: createUndiciFetch({ timeoutMs: 2000 }) });
+    const client = new ApiClient({ baseUrl: `http://127.0.0.1:${closedPort}`, fetch: createApiFetch({ timeoutMs: 2000 }) });
     const error = await client.discover().catch((e: unknown) => e);
     expect(error).toMatchObject({ kind: 'network' });
     expect((error as ApiError).message).toContain('ECONNREFUSED');

@@ -1,11 +1,11 @@
 /**
- * The production fetch (undici + EnvHttpProxyAgent) honours HTTP_PROXY and NO_PROXY. No msw here:
+ * The production fetch (undici's EnvHttpProxyAgent) honours HTTP_PROXY and NO_PROXY. No msw here:
  * a tiny loopback proxy answers absolute-URI GETs for a host that only it can reach.
  */
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ApiClient } from '../../../src/api/client.js';
-import { createUndiciFetch } from '../../../src/api/http.js';
+import { createApiFetch } from '../../../src/api/dispatcher.js';
 import { USER_AGENT } from '../../../src/version.js';
 import { jobList } from './helpers.js';
 
@@ -66,7 +66,7 @@ function setProxyEnv(noProxy: string) {
 describe('proxy environment', () => {
   it('HTTP_PROXY carries the request through the proxy', async () => {
     setProxyEnv('');
-    const client = new ApiClient({ baseUrl: 'http://api.example.test', fetch: createUndiciFetch({ timeoutMs: 2000 }) });
+    const client = new ApiClient({ baseUrl: 'http://api.example.test', fetch: createApiFetch({ timeoutMs: 2000 }) });
     const result = await client.listJobs({ q: 'ml' });
     expect(result.data.jobs).toHaveLength(1);
     expect(seen).toHaveLength(1);
@@ -77,7 +77,7 @@ describe('proxy environment', () => {
 
   it('NO_PROXY matching the host bypasses the proxy', async () => {
     setProxyEnv('localhost,127.0.0.1');
-    const client = new ApiClient({ baseUrl: originUrl, fetch: createUndiciFetch({ timeoutMs: 2000 }) });
+    const client = new ApiClient({ baseUrl: originUrl, fetch: createApiFetch({ timeoutMs: 2000 }) });
     await client.listJobs();
     expect(seen).toHaveLength(0);
     expect(seenByOrigin.map((s) => s.url)).toEqual(['/api/public/v1/jobs']);
@@ -85,7 +85,7 @@ describe('proxy environment', () => {
 
   it('without a NO_PROXY match even a loopback origin goes through the proxy', async () => {
     setProxyEnv('');
-    const client = new ApiClient({ baseUrl: originUrl, fetch: createUndiciFetch({ timeoutMs: 2000 }) });
+    const client = new ApiClient({ baseUrl: originUrl, fetch: createApiFetch({ timeoutMs: 2000 }) });
     await client.listJobs();
     expect(seenByOrigin).toHaveLength(0);
     expect(seen.map((s) => s.url)).toEqual([`${originUrl}/api/public/v1/jobs`]);
@@ -93,7 +93,7 @@ describe('proxy environment', () => {
 
   it('NO_PROXY for another host leaves the proxy in use', async () => {
     setProxyEnv('other.example.com');
-    const client = new ApiClient({ baseUrl: 'http://api.example.test', fetch: createUndiciFetch({ timeoutMs: 2000 }) });
+    const client = new ApiClient({ baseUrl: 'http://api.example.test', fetch: createApiFetch({ timeoutMs: 2000 }) });
     await client.discover().catch(() => undefined); // the proxy's job list is not a discovery body
     expect(seen.map((s) => s.url)).toEqual(['http://api.example.test/api/public/v1']);
   });

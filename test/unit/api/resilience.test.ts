@@ -1,4 +1,4 @@
-/** 503 retries with backoff inside a budget, 4xx never retried, timeouts and cancellation mid-request. */
+/** 503 retries with backoff inside a budget, 4xx never retried, cancellation and timeouts mid-request. */
 import { http, HttpResponse } from 'msw';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ApiError } from '../../../src/api/errors.js';
@@ -101,51 +101,12 @@ describe('503 retries (fake timers, random = 0.5)', () => {
   });
 });
 
-describe('timeout and cancellation mid-request (fake timers)', () => {
+describe('cancellation mid-request (fake timers; deadlines on the production fetch: timeouts.test.ts)', () => {
   beforeEach(() => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
   });
   afterEach(() => {
     vi.useRealTimers();
-  });
-
-  it('a hung upstream is a timeout after timeoutMs, and is not retried', async () => {
-    const up = fakeUpstream(() => new Promise<Response>(() => {}));
-    const call = rejectionOf(makeClient({ fetch: up.fetch, timeoutMs: 15_000 }).listJobs());
-    let done = false;
-    void call.then(() => (done = true));
-    await vi.advanceTimersByTimeAsync(14_999);
-    expect(done).toBe(false);
-    await vi.advanceTimersByTimeAsync(1);
-    const error = await call;
-    expect(error).toBeInstanceOf(ApiError);
-    expect(error).toMatchObject({ kind: 'timeout', path: '/api/public/v1/jobs' });
-    expect(error.message).toContain('15000 ms');
-    expect(up.calls).toHaveLength(1);
-    expect((up.calls[0]!.init.signal as AbortSignal).aborted).toBe(true);
-  });
-
-  it('the timeout holds even for a fetch that ignores its signal', async () => {
-    const fetch = vi.fn(() => new Promise<Response>(() => {}));
-    const call = rejectionOf(makeClient({ fetch, timeoutMs: 1000 }).listJobs());
-    await vi.advanceTimersByTimeAsync(1000);
-    expect(await call).toMatchObject({ kind: 'timeout' });
-  });
-
-  it('a body that stalls mid-stream is a timeout too', async () => {
-    let cancelled = false;
-    const stalled = new ReadableStream<Uint8Array>({
-      start(controller) {
-        controller.enqueue(new TextEncoder().encode('{"success":true,'));
-      },
-      cancel() {
-        cancelled = true;
-      },
-    });
-    const call = rejectionOf(makeClient({ fetch: async () => new Response(stalled, { status: 200 }), timeoutMs: 1000 }).listJobs());
-    await vi.advanceTimersByTimeAsync(1000);
-    expect(await call).toMatchObject({ kind: 'timeout' });
-    expect(cancelled).toBe(true);
   });
 
   it('an abort mid-request is cancelled, with the request signal aborted', async () => {
@@ -157,12 +118,6 @@ describe('timeout and cancellation mid-request (fake timers)', () => {
     const error = await call;
     expect(error).toMatchObject({ kind: 'cancelled', path: '/api/public/v1/jobs/j' });
     expect((up.calls[0]!.init.signal as AbortSignal).aborted).toBe(true);
-  });
-
-  it('a timer is not left behind after a call', async () => {
-    const up = fakeUpstream(() => okJobs());
-    await makeClient({ fetch: up.fetch }).listJobs();
-    expect(vi.getTimerCount()).toBe(0);
   });
 });
 

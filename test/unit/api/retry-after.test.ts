@@ -7,7 +7,7 @@ import { http, HttpResponse } from 'msw';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ApiError } from '../../../src/api/errors.js';
 import { parseRetryAfter, RetryAfterGate } from '../../../src/api/http.js';
-import { BASE, deferred, errorBody, fakeUpstream, jobList, limited, makeClient, makeServer, okJobs, rejectionOf, until } from './helpers.js';
+import { BASE, deferred, errorBody, fakeUpstream, jobList, limited, makeClient, makeServer, okJobs, productionClient, rejectionOf, sendJson, until, useLoopback } from './helpers.js';
 
 beforeEach(() => {
   vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'] });
@@ -83,6 +83,32 @@ describe('through msw', () => {
     expect(Date.now() - t0).toBe(0);
     await vi.advanceTimersByTimeAsync(60_000);
     expect(sent).toEqual([0]);
+  });
+});
+
+describe('on the production fetch (real timers, loopback)', () => {
+  const api = useLoopback();
+  beforeEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('after a 429, one probe goes when the cool-down ends, and the other calls only once it has its status', async () => {
+    const at: number[] = [];
+    const t0 = Date.now();
+    api.respond = (_req, res) => {
+      at.push(Date.now() - t0);
+      if (at.length === 1) return sendJson(res, 429, errorBody('rate_limited'), { 'retry-after': '1', 'cache-control': 'public, max-age=60' });
+      setTimeout(() => sendJson(res, 200, jobList()), 100);
+    };
+    const client = productionClient(api.url, { maxRetryWaitS: 5 });
+    const first = client.listJobs();
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const others = Array.from({ length: 4 }, (_, i) => client.listJobs({ page: i + 2 }));
+    const results = await Promise.all([first, ...others]);
+    expect(results.every((r) => r.status === 200 && r.cache === undefined)).toBe(true);
+    expect(at).toHaveLength(6);
+    expect(at[1]).toBeGreaterThanOrEqual(950);
+    expect(Math.min(...at.slice(2))).toBeGreaterThanOrEqual(at[1]! + 90);
   });
 });
 

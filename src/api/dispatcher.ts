@@ -1,0 +1,126 @@
+/**
+ * The production HTTP stack: one keep-alive undici Agent for the process (an EnvHttpProxyAgent,
+ * which honours HTTPS_PROXY / HTTP_PROXY / NO_PROXY, when a proxy variable is set) composed with
+ * undici's own interceptors, and the FetchLike the client calls over it (`dispatcher.request()`).
+ * Loaded on first use (backend.ts), so offline mode, `--help` and the stdio start-up never load undici.
+ *
+ * A request passes, outermost first:
+ * - redirect: up to 20 hops, as fetch; undici refuses a Location that is not http or https;
+ * - the answering URL (ours, below): tells the caller where the last hop went;
+ * - deduplicate: identical GETs in flight share one request (a caller that leaves: client.ts);
+ * - cache (unless --no-cache): RFC 9111 on a bounded memory store (cache.ts); each hop of a
+ *   redirect is kept under its own URL, so an answer from another origin is cached too;
+ * - decompress: gzip and br, the decoded size capped; inside the cache, so a hit is not decoded
+ *   again. undici still marks it experimental (a one-time ExperimentalWarning on stderr), but it
+ *   caps each stage, and it drops Content-Encoding, so nothing above it decodes twice;
+ * - the agent: headers and body timeouts, and the cap on the body as sent (`maxResponseSize`).
+ */
+import { Agent, cacheStores, EnvHttpProxyAgent, interceptors, type Dispatcher } from 'undici';
+import { CACHE_LIMITS, markingStore } from './cache.js';
+import { DEFAULT_MAX_BODY_BYTES } from './body.js';
+import { raceAbort, type FetchLike } from './http.js';
+
+/** fetch's redirect limit. */
+const MAX_REDIRECTIONS = 20;
+/** What this client decodes; undici's decompress interceptor knows more, but these are what APIs send. */
+const ACCEPT_ENCODING = 'gzip, br';
+const PROXY_VARIABLES = ['http_proxy', 'HTTP_PROXY', 'https_proxy', 'HTTPS_PROXY'];
+
+export interface DispatcherOptions {
+  timeoutMs: number;
+  /** The body cap, as sent and decoded. */
+  maxBodyBytes?: number;
+  /** Most sockets kept per origin; calls above it queue in undici instead of opening more. */
+  connections?: number;
+  /** The in-memory response cache: on by default, `false` turns it off (`--no-cache`). */
+  cache?: boolean;
+}
+
+type Handler = Dispatcher.DispatchHandler;
+type Controller = Dispatcher.DispatchController;
+
+/**
+ * Hands the caller, in the request's context, the URL of the hop it is about to answer from (the
+ * redirect interceptor dispatches each hop through here). Forwards everything else as it is.
+ * Upstream, `request()` returning the URL that answered (as fetch's `response.url`) would replace it.
+ */
+class AnsweringUrl implements Handler {
+  constructor(
+    private readonly handler: Handler,
+    private readonly url: string,
+  ) {}
+  onRequestStart(controller: Controller, context: unknown) {
+    this.handler.onRequestStart?.(controller, { ...(context as object | null), answeredUrl: this.url });
+  }
+  onRequestUpgrade(...args: Parameters<NonNullable<Handler['onRequestUpgrade']>>) {
+    this.handler.onRequestUpgrade?.(...args);
+  }
+  onResponseStart(...args: Parameters<NonNullable<Handler['onResponseStart']>>) {
+    this.handler.onResponseStart?.(...args);
+  }
+  onResponseData(...args: Parameters<NonNullable<Handler['onResponseData']>>) {
+    this.handler.onResponseData?.(...args);
+  }
+  onResponseEnd(...args: Parameters<NonNullable<Handler['onResponseEnd']>>) {
+    this.handler.onResponseEnd?.(...args);
+  }
+  onResponseError(...args: Parameters<NonNullable<Handler['onResponseError']>>) {
+    this.handler.onResponseError?.(...args);
+  }
+}
+
+const answeringUrl: Dispatcher.DispatcherComposeInterceptor = (dispatch) => (options, handler) => dispatch(options, new AnsweringUrl(handler, `${options.origin}${options.path}`));
+
+export function createDispatcher(options: DispatcherOptions): Dispatcher {
+  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  const agentOptions = { connections: options.connections ?? 64, keepAliveTimeout: 30_000, headersTimeout: options.timeoutMs, bodyTimeout: options.timeoutMs, maxResponseSize: maxBodyBytes };
+  // EnvHttpProxyAgent reads the proxy variables once, here, then checks NO_PROXY for every
+  // request; with no proxy set it would only ever pick its plain Agent.
+  const agent = PROXY_VARIABLES.some((name) => process.env[name]) ? new EnvHttpProxyAgent(agentOptions) : new Agent(agentOptions);
+  // compose() wraps in order: the first interceptor listed sits next to the agent.
+  return agent.compose([
+    // Error bodies too: a compressed error envelope still names the error.
+    interceptors.decompress({ maxSize: maxBodyBytes, skipErrorResponses: false }),
+    // 'shared': HTTP mode answers many clients from one cache, so `private` responses stay out of it.
+    ...(options.cache === false ? [] : [interceptors.cache({ store: markingStore(new cacheStores.MemoryCacheStore(CACHE_LIMITS)), methods: ['GET'], type: 'shared' })]),
+    // A waiter that reads slowly is failed past maxBufferSize; never for a body the client would take.
+    interceptors.deduplicate({ methods: ['GET'], maxBufferSize: maxBodyBytes }),
+    answeringUrl,
+    interceptors.redirect({ maxRedirections: MAX_REDIRECTIONS }),
+  ]);
+}
+
+/** The FetchLike over `dispatcher`: GETs only, as the client sends. */
+export function dispatcherFetch(dispatcher: Dispatcher): FetchLike {
+  return async (url, init) => {
+    const target = new URL(url);
+    const signal = init.signal ?? undefined;
+    const request = dispatcher.request({
+      origin: target.origin,
+      path: `${target.pathname}${target.search}`,
+      method: 'GET',
+      headers: { ...(init.headers as Record<string, string>), 'accept-encoding': ACCEPT_ENCODING },
+      signal,
+    });
+    // undici settles a request queued for a connection only once a connection frees, even after its
+    // signal has aborted (it is then aborted before it is sent); the caller is answered at once.
+    // Upstream, rejecting a queued request when its signal aborts would make this race needless.
+    const response = await raceAbort(request, signal);
+    const headers = response.headers;
+    return {
+      status: response.statusCode,
+      url: (response.context as { answeredUrl?: string } | undefined)?.answeredUrl ?? url,
+      // undici gives names lower-cased and a repeated header as an array; Headers.get joins them.
+      headers: {
+        get(name: string) {
+          const value = headers[name.toLowerCase()];
+          return value === undefined ? null : Array.isArray(value) ? value.join(', ') : value;
+        },
+      },
+      body: response.body,
+    };
+  };
+}
+
+/** The production FetchLike: `dispatcherFetch` over `createDispatcher(options)`. */
+export const createApiFetch = (options: DispatcherOptions): FetchLike => dispatcherFetch(createDispatcher(options));
