@@ -10,7 +10,7 @@ import { DEFAULT_MAX_BODY_BYTES, jsonTooDeep, MAX_JSON_DEPTH, readBody } from '.
 import { cacheHitOf } from './cache.js';
 import { passes } from './compiled.js';
 import { ApiError, describeNetworkCause, kindForStatus } from './errors.js';
-import { parseRetryAfter, RequestEnded, RetryAfterGate, sleep, type FetchLike, type GateWaitInfo } from './http.js';
+import { MAX_RETRY_AFTER_S, parseRetryAfter, RequestEnded, RetryAfterGate, sleep, type FetchLike, type GateWaitInfo } from './http.js';
 import {
   DiscoveryDataSchema,
   envelopeOf,
@@ -32,6 +32,14 @@ import {
 } from './schemas.js';
 
 export const API_PREFIX = '/api/public/v1';
+
+interface GetOptions {
+  /** A status (besides 2xx) whose body is an answer, not an error: health's 503. */
+  acceptStatus?: (status: number) => boolean;
+  /** The request asks for one record (a job, a company's brief): only then is a 404 `not_found`. */
+  lookup?: boolean;
+  gate?: RetryAfterGate;
+}
 /** The pause after a 429 that names no (readable) Retry-After. */
 const DEFAULT_429_PAUSE_S = 5;
 
@@ -145,6 +153,11 @@ export class ApiClient {
   private readonly random: () => number;
   /** The base URL's origin followed by a slash: an answer from elsewhere is named in the result. */
   private readonly ownOrigin: string;
+  /** The base URL's origin, and its own path: every path the client names starts with the latter. */
+  private readonly origin: string;
+  private readonly basePath: string;
+  /** The health probe's own cool-down: the probe the error hints point to is never held by another endpoint's. */
+  private readonly healthGate = new RetryAfterGate();
 
   constructor(options: ApiClientOptions) {
     this.baseUrl = options.baseUrl.replace(/\/+$/, '');
@@ -158,6 +171,8 @@ export class ApiClient {
     this.gate = options.gate ?? new RetryAfterGate();
     this.random = options.random ?? Math.random;
     this.ownOrigin = `${new URL(this.baseUrl).origin}/`;
+    this.origin = new URL(this.baseUrl).origin;
+    this.basePath = new URL(this.baseUrl).pathname.replace(/\/+$/, '');
   }
 
   discover(options?: CallOptions): Promise<ApiResult<DiscoveryData>> {
@@ -183,7 +198,7 @@ export class ApiClient {
       return Promise.reject(new ApiError('invalid_argument', `invalid_argument: job_id ${JSON.stringify(jobId)} is not a job identifier`, { path: `${API_PREFIX}/jobs/{jobId}` }));
     }
     const query = buildQuery({ include_predicted_salaries: params.include_predicted_salaries });
-    return this.getEnvelope(`${API_PREFIX}/jobs/${encodeURIComponent(jobId)}${query}`, PublicJobSchema, options);
+    return this.getEnvelope(`${API_PREFIX}/jobs/${encodeURIComponent(jobId)}${query}`, PublicJobSchema, options, { lookup: true });
   }
 
   getMarketMap(params: MarketMapParams = {}, options?: CallOptions): Promise<ApiResult<MarketMapData>> {
@@ -192,13 +207,13 @@ export class ApiClient {
 
   getCompanyInterviewBrief(params: InterviewBriefParams, options?: CallOptions): Promise<ApiResult<InterviewBriefData>> {
     const query = buildQuery({ company_id: params.company_id, slug: params.slug, name: params.name });
-    return this.getEnvelope(`${API_PREFIX}/interview/company${query}`, InterviewBriefDataSchema, options);
+    return this.getEnvelope(`${API_PREFIX}/interview/company${query}`, InterviewBriefDataSchema, options, { lookup: true });
   }
 
   /** Health: the 200 and the 503 body are both the health response, never an error. */
   async getHealth(options?: CallOptions): Promise<ApiResult<HealthResponse>> {
-    const path = `${API_PREFIX}/mcp/health`;
-    const raw = await this.get(path, 'application/json', options, (status) => status === 503);
+    const path = `${this.basePath}${API_PREFIX}/mcp/health`;
+    const raw = await this.get(path, 'application/json', options, { acceptStatus: (status) => status === 503, gate: this.healthGate });
     try {
       const body = parseJson(raw, path);
       // Tolerate a health body wrapped in the success envelope as well as the bare form.
@@ -209,14 +224,14 @@ export class ApiClient {
     } catch (error) {
       // Status before body: a 503 that is not the health response (a proxy's error page, an error
       // envelope) is the API being unavailable, not an API breaking its contract.
-      if (raw.status === 503) throw statusError(raw, path, 0, error);
+      if (raw.status === 503) throw statusError(raw, path, 0, undefined, error);
       throw error;
     }
   }
 
   /** The OpenAPI 3.1 description, as JSON. */
   async getOpenApi(options?: CallOptions): Promise<Record<string, unknown>> {
-    const path = '/openapi.json';
+    const path = `${this.basePath}/openapi.json`;
     const body = parseJson(await this.get(path, 'application/json', options), path);
     if (!isRecord(body)) throw contractError(path, '(root)', 'expected a JSON object');
     return body;
@@ -224,11 +239,12 @@ export class ApiClient {
 
   /** The agent index, as text. */
   async getLlmsTxt(options?: CallOptions): Promise<string> {
-    return (await this.get('/llms.txt', 'text/plain, text/markdown;q=0.9', options)).body;
+    return (await this.get(`${this.basePath}/llms.txt`, 'text/plain, text/markdown;q=0.9', options)).body;
   }
 
-  private async getEnvelope<T extends z.ZodType>(path: string, dataSchema: T, options?: CallOptions): Promise<ApiResult<z.output<T>>> {
-    const raw = await this.get(path, 'application/json', options);
+  private async getEnvelope<T extends z.ZodType>(relative: string, dataSchema: T, options?: CallOptions, how: GetOptions = {}): Promise<ApiResult<z.output<T>>> {
+    const path = `${this.basePath}${relative}`;
+    const raw = await this.get(path, 'application/json', options, how);
     const envelope = validate(envelopeSchema(dataSchema), parseJson(raw, path), path, '');
     return { data: envelope.data as z.output<T>, meta: envelope.meta, status: raw.status, path, retrievedAt: new Date().toISOString(), ...this.answerMembers(raw) };
   }
@@ -241,15 +257,17 @@ export class ApiClient {
   }
 
   /**
-   * One logical GET: waits at the Retry-After gate, sends, retries 429 within the caller's wait
-   * budget and 503 a bounded number of times, and turns every other non-2xx into an ApiError.
+   * One logical GET of `path` (the base URL's own path included): waits at the Retry-After gate,
+   * sends, retries 429 within the caller's wait budget and 503 a bounded number of times, and
+   * turns every other non-2xx into an ApiError.
    */
-  private async get(path: string, accept: string, options: CallOptions = {}, acceptStatus?: (status: number) => boolean): Promise<RawResponse> {
+  private async get(path: string, accept: string, options: CallOptions = {}, how: GetOptions = {}): Promise<RawResponse> {
+    const { acceptStatus, lookup = false, gate = this.gate } = how;
     const started = Date.now();
     let unavailableAttempts = 0;
     for (;;) {
       const waitedS = (Date.now() - started) / 1000;
-      const ticket = this.gate.open() ?? (await this.gate.pass({ maxWaitS: this.maxRetryWaitS - waitedS, signal: options.signal, onWait: options.onWait }).catch((error: unknown) => {
+      const ticket = gate.open() ?? (await gate.pass({ maxWaitS: this.maxRetryWaitS - waitedS, signal: options.signal, onWait: options.onWait }).catch((error: unknown) => {
         if (error instanceof ApiError) {
           // The gate's fail-fast refusal knows the seconds but not which call it refused.
           throw new ApiError(error.kind, error.message, { status: error.status, path, retryAfterS: error.retryAfterS, cause: error });
@@ -260,11 +278,11 @@ export class ApiClient {
       let retryAfterS: number | undefined;
       try {
         response = await this.attempt(path, accept, options.signal, options.logSink);
-        retryAfterS = parseRetryAfter(response.headers.get('retry-after'));
+        retryAfterS = heldRetryAfter(response.headers.get('retry-after'));
         // Shut the gate before settling the ticket, so callers waiting on this probe see the new
         // window the moment they wake rather than racing out ahead of it.
         // A 429 without a readable Retry-After still gets a pause: never hammer a limited API.
-        if (response.status === 429) this.gate.block(retryAfterS ?? DEFAULT_429_PAUSE_S);
+        if (response.status === 429) gate.block(retryAfterS ?? DEFAULT_429_PAUSE_S);
       } finally {
         ticket.settle();
       }
@@ -277,7 +295,9 @@ export class ApiClient {
         const budgetS = this.maxRetryWaitS - (Date.now() - started) / 1000;
         this.logger.info(`429 on ${path}: Retry-After ${seconds}s`, { budgetS: Math.floor(budgetS) }, options.logSink);
         if (seconds <= budgetS) continue;
-        throw new ApiError('rate_limited', `rate limited: the API asked for a ${seconds}s pause before the next request`, { status, path, upstreamError, upstreamMessage, retryAfterS: seconds });
+        const asked = seconds === MAX_RETRY_AFTER_S && (parseRetryAfter(response.headers.get('retry-after')) ?? 0) > MAX_RETRY_AFTER_S;
+        const pause = asked ? `a pause longer than ${MAX_RETRY_AFTER_S} s (held to ${MAX_RETRY_AFTER_S} s, the longest this server honours)` : `a ${seconds}s pause`;
+        throw new ApiError('rate_limited', `rate limited: the API asked for ${pause} before the next request`, { status, path, upstreamError, upstreamMessage, retryAfterS: seconds });
       }
 
       if (status === 503 || status === 502 || status === 504) {
@@ -293,7 +313,7 @@ export class ApiClient {
         }
       }
 
-      throw statusError(response, path, unavailableAttempts);
+      throw statusError(response, path, unavailableAttempts, lookup ? undefined : this.baseUrl);
     }
   }
 
@@ -318,7 +338,7 @@ export class ApiClient {
       const end = () => own.abort(new RequestEnded());
       ending.addEventListener('abort', end, { once: true });
       try {
-        const answer = await this.fetchImpl(this.baseUrl + path, { method: 'GET', headers: { accept, 'user-agent': USER_AGENT }, signal: own.signal, redirect: 'follow' });
+        const answer = await this.fetchImpl(this.origin + path, { method: 'GET', headers: { accept, 'user-agent': USER_AGENT }, signal: own.signal, redirect: 'follow' });
         const body = await readBody(answer, this.maxBodyBytes, path);
         return { status: answer.status, body, headers: answer.headers, url: answer.url };
       } catch (error) {
@@ -350,14 +370,34 @@ function upstreamEnvelope(body: string): { upstreamError: string | undefined; up
   return envelope.success ? { upstreamError: envelope.data.error, upstreamMessage: envelope.data.message } : { upstreamError: undefined, upstreamMessage: undefined };
 }
 
-/** The typed error for a non-2xx status, from the status first and the body only for detail. */
-function statusError(response: RawResponse, path: string, retries: number, cause?: unknown): ApiError {
+/**
+ * The typed error for a non-2xx status, from the status first and the body only for detail.
+ * `notARecord` is the base URL when the request asked for no record: the API answers 404 only for
+ * a job or company that is absent, so a 404 there means the address is wrong, not the data.
+ */
+function statusError(response: RawResponse, path: string, retries: number, notARecord?: string, cause?: unknown): ApiError {
   const { status } = response;
   const { upstreamError, upstreamMessage } = upstreamEnvelope(response.body);
-  const retryAfterS = parseRetryAfter(response.headers.get('retry-after'));
+  const retryAfterS = heldRetryAfter(response.headers.get('retry-after'));
   const detail = [upstreamError, upstreamMessage].filter(Boolean).join(': ');
   const message = `HTTP ${status} from GET ${path}${detail ? ` (${detail})` : ''}${retries > 0 ? ` after ${retries + 1} attempts` : ''}`;
+  if (status === 404 && notARecord !== undefined) {
+    return new ApiError('upstream_contract', `upstream_contract: ${message}, where the API has no record to miss: the base URL (${notARecord}) or a proxy in front of it is probably wrong`, {
+      status,
+      path,
+      upstreamError,
+      upstreamMessage,
+      cause,
+      hint: 'Check the base URL: it is the origin only (no /api/public/v1 in it), and any proxy in between must pass /api/public/v1 through; check_api_health and discover_api show what answers there.',
+    });
+  }
   return new ApiError(kindForStatus(status), message, { status, path, upstreamError, upstreamMessage, retryAfterS, cause });
+}
+
+/** Retry-After as seconds, held to MAX_RETRY_AFTER_S: one answer must not lock the process for years. */
+function heldRetryAfter(value: string | null): number | undefined {
+  const seconds = parseRetryAfter(value);
+  return seconds === undefined ? undefined : Math.min(seconds, MAX_RETRY_AFTER_S);
 }
 
 function safeJson(text: string): unknown {

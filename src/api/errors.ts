@@ -26,6 +26,8 @@ export interface ApiErrorDetails {
   retryAfterS?: number;
   /** For upstream_contract: JSON path of the offending member, e.g. `data.jobs[3].salary.source`. */
   jsonPath?: string;
+  /** A recovery hint more specific than the kind's, when the error knows better (a wrong base URL). */
+  hint?: string;
   cause?: unknown;
 }
 
@@ -38,6 +40,7 @@ export class ApiError extends Error {
   readonly upstreamMessage: string | undefined;
   readonly retryAfterS: number | undefined;
   readonly jsonPath: string | undefined;
+  readonly hint: string | undefined;
 
   constructor(kind: ErrorKind, message: string, details: ApiErrorDetails = {}) {
     super(redactSecrets(message), details.cause === undefined ? undefined : { cause: details.cause });
@@ -48,6 +51,7 @@ export class ApiError extends Error {
     this.upstreamMessage = details.upstreamMessage;
     this.retryAfterS = details.retryAfterS;
     this.jsonPath = details.jsonPath;
+    this.hint = details.hint;
   }
 }
 

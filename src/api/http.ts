@@ -71,6 +71,12 @@ export function raceAbort<T>(promise: Promise<T>, signal?: AbortSignal): Promise
 }
 
 /**
+ * The longest Retry-After honoured: an hour. A longer one (a misconfigured proxy, a hostile
+ * answer, an HTTP-date in year 9999) is held to it, and the error says the API asked for longer.
+ */
+export const MAX_RETRY_AFTER_S = 3_600;
+
+/**
  * Parses Retry-After: integer seconds (the spec's form) or an HTTP-date. Returns whole seconds,
  * at least 1, or undefined when absent or unreadable.
  */

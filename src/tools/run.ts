@@ -41,7 +41,7 @@ export function errorResult(kind: ErrorKind, message: string, hint: string): Cal
 export function toErrorResult(error: unknown, tool?: AnyTool): CallToolResult {
   if (error instanceof ApiError) {
     const message = error.kind === 'rate_limited' && error.retryAfterS !== undefined ? `${stripKind(error.message, error.kind)} (retry after ${error.retryAfterS} s)` : error.message;
-    return errorResult(error.kind, message, tool?.hints?.[error.kind] ?? HINTS[error.kind](error));
+    return errorResult(error.kind, message, error.hint ?? tool?.hints?.[error.kind] ?? HINTS[error.kind](error));
   }
   // A bug of ours must not take the process down or pass for an API answer: say so plainly.
   const text = oneLine(error instanceof Error ? error.message : String(error), MAX_ERROR_CHARS);

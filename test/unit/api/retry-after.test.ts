@@ -183,7 +183,7 @@ describe('the cool-down is client-wide', () => {
     expect(up.calls).toHaveLength(1);
     // 15 s in, 15 s are left: within the budget, so this caller waits and then goes.
     await vi.advanceTimersByTimeAsync(10_000);
-    const late = client.getHealth().catch((e: unknown) => e);
+    const late = client.listJobs().catch((e: unknown) => e);
     await vi.advanceTimersByTimeAsync(14_999);
     expect(up.calls).toHaveLength(1);
     await vi.advanceTimersByTimeAsync(1);
