@@ -106,7 +106,7 @@ export async function runTool(tool: AnyTool, rawArgs: unknown, context: ToolCont
     const result = await tool.call(parsed.args, context);
     const provenance = buildProvenance(result, context.mode);
     const notices: string[] = [];
-    if (context.mode === 'offline') notices.push('Offline: data from the embedded snapshot, not the live API.');
+    if (context.mode === 'offline') notices.push('Offline: fictional sample data from the embedded snapshot (invented companies, jobs and salaries), not the live API.');
     const text = `${renderData(tool, parsed.args, result)}\n${renderProvenance(provenance)}`;
     const content: CallToolResult['content'] = [{ type: 'text', text }];
     // What structuredContent holds after data and meta, once for the object and its JSON text alike.

@@ -52,7 +52,7 @@ describe('npm package', () => {
     const call = npx('call', 'search_jobs', '{"q":"engineer","per_page":2}');
     expect(call.status, call.stderr).toBe(0);
     expect(call.stdout).toMatch(/^Page 1 of \d+/);
-    expect(call.stdout).toContain('OFFLINE snapshot data, not live');
+    expect(call.stdout).toContain('OFFLINE: FICTIONAL sample data');
 
     const size = execFileSync('du', ['-sk', join(app, 'node_modules')], { encoding: 'utf8' }).split('\t')[0];
     process.stderr.write(`[package] installed with dependencies: ${(Number(size) / 1024).toFixed(1)} MB in node_modules\n`);

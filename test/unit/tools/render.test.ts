@@ -124,6 +124,10 @@ describe('provenance', () => {
     const line = renderProvenance({ source: 'snap', generated_at: '2026-11-02 06:00:00', generated_at_timezone: 'not_stated', computed_at: null, mode: 'offline', retrieved_at: '2026-11-21T00:00:00.000Z', http_status: 200 });
     expect(line).toBe('Provenance: source: snap · generated_at: 2026-11-02 06:00:00 (no timezone stated; legacy snapshot) · computed_at: not stated · OFFLINE snapshot data, not live · retrieved 2026-11-21T00:00:00.000Z');
   });
+  it('says fictional sample data when the provenance marks the data fictional', () => {
+    const line = renderProvenance({ source: 'snap', generated_at: null, generated_at_timezone: 'absent', computed_at: null, mode: 'offline', fictional: true, retrieved_at: '2026-11-21T00:00:00.000Z', http_status: 200 });
+    expect(line).toContain(' · OFFLINE: FICTIONAL sample data (companies, jobs and salaries are invented), not live · ');
+  });
 });
 
 describe('health rendering', () => {
