@@ -4,6 +4,7 @@
  * Every upstream string is shown as data (`datum` or `quote`), so none can pass for our layout.
  */
 import type { JobListData, Pagination, PublicJob } from '../api/schemas.js';
+import { renderNoMatch, type JobListArgs } from './no-match.js';
 import { renderSalary } from './salary.js';
 import { datum, fencedData, oneLine, quote } from './text.js';
 
@@ -21,10 +22,15 @@ function company(job: PublicJob): string {
   return `${quote(job.company.name, 80)}${type}`;
 }
 
-/** One job on one line (two for detail), e.g. `job_ai_0001 "Staff ML Engineer" at "Acme" (ai_lab) | …`. */
+/**
+ * One job on one line (two for detail), e.g.
+ * `job_ai_0001 "Staff ML Engineer" (staff) at "Acme" (ai_lab) | …`: the seniority label follows the
+ * title and the company type the company, so a reader sees the labels those filters take.
+ */
 export function renderJobLine(job: PublicJob): string {
+  const seniority = job.seniority_level ? ` (${datum(job.seniority_level, 30)})` : '';
   const seen = job.last_seen ? `last_seen ${datum(job.last_seen, 30)}` : 'last_seen not stated';
-  return `${datum(job.job_id, 80)} ${quote(job.title, 120)} at ${company(job)} | ${where(job)} | ${datum(job.freshness, 20)}, ${seen} | salary: ${renderSalary(job.salary)}`;
+  return `${datum(job.job_id, 80)} ${quote(job.title, 120)}${seniority} at ${company(job)} | ${where(job)} | ${datum(job.freshness, 20)}, ${seen} | salary: ${renderSalary(job.salary)}`;
 }
 
 export function renderPagination(p: Pagination, shown: number): string {
@@ -34,8 +40,11 @@ export function renderPagination(p: Pagination, shown: number): string {
   return `Page ${p.page} of ${p.total_pages}, ${p.total} total (${range})${next}.`;
 }
 
-export function renderJobList(data: JobListData, includePredicted = false): string {
+/** A page of jobs; `args` are the tool's arguments, named when nothing matched them. */
+export function renderJobList(data: JobListData, args: JobListArgs = {}): string {
+  const includePredicted = args.include_predicted_salaries === true;
   const lines = [renderPagination(data.pagination, data.jobs.length)];
+  if (data.jobs.length === 0 && data.pagination.total === 0) lines.push(renderNoMatch(args));
   let hiddenPredictions = false;
   data.jobs.forEach((job, index) => {
     lines.push(`${index + 1}. ${renderJobLine(job)}`);

@@ -49,13 +49,13 @@ describe('rendering of fresh cache hits', () => {
     const data = (jobListBody([makeJob({ job_id: 'a', salary: { min: 1, max: 2, currency: 'USD', source: 'predicted', display: '$1–2' } }), makeJob({ job_id: 'b', salary: null })]) as { data: unknown }).data;
     const context = hitClient(data);
     const search = findTool('search_jobs')!;
-    expect(renderJobList(data as never, true)).not.toBe(renderJobList(data as never, false));
+    expect(renderJobList(data as never, { include_predicted_salaries: true })).not.toBe(renderJobList(data as never, {}));
     const plain = text(await runTool(search, {}, context));
     const predicted = text(await runTool(search, { include_predicted_salaries: true }, context));
     const plainAgain = text(await runTool(search, {}, context));
-    expect(plain.startsWith(`${renderJobList(data as never, false)}\n`)).toBe(true);
-    expect(predicted.startsWith(`${renderJobList(data as never, true)}\n`)).toBe(true);
-    expect(plainAgain.startsWith(`${renderJobList(data as never, false)}\n`)).toBe(true);
+    expect(plain.startsWith(`${renderJobList(data as never, {})}\n`)).toBe(true);
+    expect(predicted.startsWith(`${renderJobList(data as never, { include_predicted_salaries: true })}\n`)).toBe(true);
+    expect(plainAgain.startsWith(`${renderJobList(data as never, {})}\n`)).toBe(true);
     expect(plainAgain).toContain('retrieved 2026-01-01T00:00:03.000Z');
   });
 });

@@ -44,7 +44,7 @@ describe('salary rendering keeps evidence classes distinct', () => {
 describe('job rendering', () => {
   it('shows job_id, title, company, location/remote, freshness, last_seen and salary class', () => {
     const line = renderJobLine(makeJob());
-    expect(line).toBe('job_ai_0001 "Staff ML Engineer" at "Acme Labs" (ai_lab) | "San Francisco", US; hybrid | live, last_seen 2026-11-19T08:12:00Z | salary: "$180k–$220k / year" [disclosed]');
+    expect(line).toBe('job_ai_0001 "Staff ML Engineer" (staff) at "Acme Labs" (ai_lab) | "San Francisco", US; hybrid | live, last_seen 2026-11-19T08:12:00Z | salary: "$180k–$220k / year" [disclosed]');
   });
   it('says when last_seen and location are not stated', () => {
     const line = renderJobLine(makeJob({ last_seen: null, location_text: null, location_country: null, remote_status: null }));
@@ -66,7 +66,7 @@ describe('job rendering', () => {
   it('explains a null salary when model estimates were not asked for, and only then', () => {
     const jobs = [makeJob({ salary: null })];
     expect(renderJobList(jobListBody(jobs).data)).toContain('salary: none = no disclosed or extracted range; model estimates are left out unless include_predicted_salaries=true.');
-    expect(renderJobList(jobListBody(jobs).data, true)).not.toContain('model estimates are left out');
+    expect(renderJobList(jobListBody(jobs).data, { include_predicted_salaries: true })).not.toContain('model estimates are left out');
     expect(renderJobList(jobListBody([makeJob()]).data)).not.toContain('model estimates are left out');
   });
   it('says when a page is past the last one, and which pages exist', () => {

@@ -91,7 +91,7 @@ describe('hostile upstream values cannot forge the job text', () => {
   it('a job list: one line per job in our layout, each parsing back to its true salary class', () => {
     fc.assert(
       fc.property(fc.array(job, { minLength: 1, maxLength: 4 }), fc.boolean(), (jobs, includePredicted) => {
-        const lines = renderJobList(jobListBody(jobs).data, includePredicted).split('\n');
+        const lines = renderJobList(jobListBody(jobs).data, { include_predicted_salaries: includePredicted }).split('\n');
         expect(lines[0]).toMatch(/^Page 1 of 1, \d+ total \(jobs 1–\d+\); last page\.$/);
         jobs.forEach((j, i) => {
           const parsed = parseJobLine(lines[i + 1]!);
