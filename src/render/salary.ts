@@ -3,7 +3,7 @@
  * posting text and a model's prediction are different kinds of evidence and are never merged.
  */
 import type { PublicJobSalary } from '../api/schemas.js';
-import { datum, oneLine, visible } from './text.js';
+import { datum, visible } from './text.js';
 
 export const SALARY_CLASSES = {
   disclosed: 'disclosed by the employer',
@@ -24,7 +24,9 @@ export function isKnownSalaryClass(source: string): source is KnownSalaryClass {
  */
 export function renderSalary(salary: PublicJobSalary | null): string {
   if (salary === null) return 'none';
-  const amount = oneLine(salary.display, 60) === '' ? renderRange(salary) : datum(salary.display, 60);
+  const shown = datum(salary.display, 60);
+  // A display that is empty once cleaned says nothing: the numbers speak instead.
+  const amount = shown === '""' ? renderRange(salary) : shown;
   const { source } = salary;
   if (source === 'predicted') return `${amount} [predicted: ${SALARY_CLASSES.predicted}]`;
   if (isKnownSalaryClass(source)) return `${amount} [${source}]`;

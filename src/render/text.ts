@@ -59,13 +59,19 @@ export function oneLine(text: string, max = 160): string {
 // Characters a reader takes for a double quote: escaped inside quotes too, so that a value holding
 // one cannot seem to close its own quotes and go on as our text.
 const QUOTE_LIKE = /[\u201C-\u201F\u2033\u2036\u301D-\u301F\uFF02]/g;
+const isQuoteLike = (c: number) => (c >= 0x201c && c <= 0x201f) || c === 0x2033 || c === 0x2036 || (c >= 0x301d && c <= 0x301f) || c === 0xff02;
 
 const escapeCode = (unit: number) => `\\u${unit.toString(16).toUpperCase().padStart(4, '0')}`;
 
 function quoteLine(line: string): string {
-  // Most text has neither character, and includes() is far cheaper than a replace that finds nothing.
+  // Most text has none of these characters, and a scan is far cheaper than a replace that finds nothing.
   let body = line.includes('\\') || line.includes('"') ? line.replace(/\\/g, '\\\\').replace(/"/g, '\\"') : line;
-  if (!PRINTABLE_ASCII.test(body)) body = body.replace(QUOTE_LIKE, (c) => escapeCode(c.charCodeAt(0)));
+  for (let i = 0; i < body.length; i++) {
+    if (isQuoteLike(body.charCodeAt(i))) {
+      body = body.replace(QUOTE_LIKE, (c) => escapeCode(c.charCodeAt(0)));
+      break;
+    }
+  }
   return `"${body}"`;
 }
 
@@ -74,19 +80,33 @@ export function quote(text: string, max = 160): string {
   return quoteLine(oneLine(text, max));
 }
 
-// One word from a closed ASCII alphabet, or an ISO date or date-time: with no space, colon, quote,
-// bracket, bar, comma or semicolon in it, it cannot pass for a field, a separator, a salary label or
-// an instruction, so it may stay bare (job ids, labels such as ai_lab or remote, timestamps).
-const BARE_WORD = /^[A-Za-z0-9/][A-Za-z0-9_.+/-]*$/;
+const isAlphanumeric = (c: number) => (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a);
+
+/**
+ * One word from a closed ASCII alphabet (letters, digits, `_ . + / -`): with no space, colon,
+ * quote, bracket, bar, comma or semicolon in it, it cannot pass for a field, a separator, a salary
+ * label or an instruction, so it may stay bare (job ids, labels such as ai_lab or remote, paths).
+ * A loop, not a pattern: it runs for most fields of every job.
+ */
+function isBareWord(line: string): boolean {
+  if (line === '') return false;
+  for (let i = 0; i < line.length; i++) {
+    const c = line.charCodeAt(i);
+    if (!isAlphanumeric(c) && c !== 0x2f && (i === 0 || (c !== 0x5f && c !== 0x2e && c !== 0x2b && c !== 0x2d))) return false;
+  }
+  return true;
+}
+
+// An ISO date or date-time, bare for the same reason (its colons and space cannot start a field).
 const TIMESTAMP = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}(?::?\d{2})?)?)?$/;
 
 /**
- * A single-line upstream value shown as data: bare when it is one plain word (see BARE_WORD),
- * else quoted as `quote` does. Every upstream string on a line of ours goes through this or `quote`.
+ * A single-line upstream value shown as data: bare when it is one plain word or a timestamp, else
+ * quoted as `quote` does. Every upstream string on a line of ours goes through this or `quote`.
  */
 export function datum(text: string, max = 160): string {
   const line = oneLine(text, max);
-  return BARE_WORD.test(line) || TIMESTAMP.test(line) ? line : quoteLine(line);
+  return isBareWord(line) || TIMESTAMP.test(line) ? line : quoteLine(line);
 }
 
 // Everything a reader could not see or could misread in a short code: controls, format and private-use
