@@ -17,7 +17,7 @@ import type { Dataset, InterviewCompany, MarketMapDimension, Readiness, SalaryPe
 
 export const SEED = 20261119;
 export const SNAPSHOT_PATH = fileURLToPath(new URL('../src/offline/snapshot.json', import.meta.url));
-const SOURCE = 'offline-snapshot (embedded service-mcp dataset, not live)';
+const SOURCE = 'offline-snapshot (embedded service-mcp dataset of fictional sample data, not live)';
 const SNAPSHOT_AT = Date.UTC(2026, 10, 19, 6, 0, 0);
 const DAY = 86_400_000;
 const JOB_COUNT = 362;

@@ -21,8 +21,8 @@ export interface RawOptions {
 
 /** Each option, its flag, its environment variable and its default: the table of CONTRACT.md. */
 export const OPTION_TABLE = [
-  { key: 'baseUrl', flag: '--base-url <url>', env: 'SERVICE_MCP_BASE_URL', description: "the hosted API's origin (no live default: without it the embedded offline API is used)" },
-  { key: 'offline', flag: '--offline', env: 'SERVICE_MCP_OFFLINE', description: 'use the embedded offline API (bundled snapshot data, not live)' },
+  { key: 'baseUrl', flag: '--base-url <url>', env: 'SERVICE_MCP_BASE_URL', description: "the hosted API's origin (no live default: without it the embedded offline API, with fictional sample data, is used)" },
+  { key: 'offline', flag: '--offline', env: 'SERVICE_MCP_OFFLINE', description: 'use the embedded offline API (bundled fictional sample data, not live)' },
   { key: 'timeoutMs', flag: '--timeout-ms <n>', env: 'SERVICE_MCP_TIMEOUT_MS', description: 'per-request timeout in milliseconds', default: 15_000 },
   { key: 'maxRetryWaitS', flag: '--max-retry-wait-s <n>', env: 'SERVICE_MCP_MAX_RETRY_WAIT_S', description: 'longest Retry-After waited out inside one tool call, in seconds', default: 20 },
   { key: 'logLevel', flag: '--log-level <level>', env: 'SERVICE_MCP_LOG_LEVEL', description: 'error, warn, info or debug, to stderr', default: 'warn' },

@@ -16,7 +16,7 @@ import type { LogLevel } from './config.js';
 import { silentLogger, type Logger, type LogSink } from './log.js';
 import { LIST_CACHE_HINTS } from './mcp/cache-hints.js';
 import { SERVER_CAPABILITIES, SERVER_INFO } from './mcp/capabilities.js';
-import { INSTRUCTIONS } from './mcp/instructions.js';
+import { instructionsFor } from './mcp/instructions.js';
 import { registerPrompts } from './mcp/prompts.js';
 import { registerResources } from './mcp/resources.js';
 import { toolCatalog } from './tools/catalog.js';
@@ -74,7 +74,7 @@ export function createServer({ backend, logger = silentLogger }: CreateServerOpt
   const { client, mode } = backend;
   // Tools are declared here and answered below; declared to McpServer, it would install its own.
   const { tools, ...registered } = SERVER_CAPABILITIES;
-  const mcp = new McpServer(SERVER_INFO, { capabilities: registered, instructions: INSTRUCTIONS, cacheHints: LIST_CACHE_HINTS });
+  const mcp = new McpServer(SERVER_INFO, { capabilities: registered, instructions: instructionsFor(mode), cacheHints: LIST_CACHE_HINTS });
   mcp.server.registerCapabilities({ tools });
 
   mcp.server.setRequestHandler('tools/list', () => ({ tools: toolCatalog() }));

@@ -63,13 +63,28 @@ export function annualUsdRange(stored: StoredJob, fxToUsd: Record<string, number
   return [low * factor, high * factor];
 }
 
+const WORD_CHAR = /[\p{L}\p{N}\p{M}]/u;
+
+/**
+ * Whether `term` starts a word of `haystack` (both lowercase): found where the character before is
+ * no letter, digit or mark. A term that begins with a symbol (".net", "#rust") needs no boundary.
+ * Matching inside words made "eu" find "Neural" and "go" find "Django".
+ */
+function startsAWord(haystack: string, term: string): boolean {
+  const needsBoundary = WORD_CHAR.test(term[0]!);
+  for (let at = haystack.indexOf(term); at !== -1; at = haystack.indexOf(term, at + 1)) {
+    if (!needsBoundary || at === 0 || !WORD_CHAR.test(haystack[at - 1]!)) return true;
+  }
+  return false;
+}
+
 function matchesText(job: PublicJob, q: string): boolean {
   const haystack = [job.title, job.company.name, ...job.skills].join('\n').toLowerCase();
   return q
     .toLowerCase()
     .split(/\s+/)
     .filter((term) => term !== '')
-    .every((term) => haystack.includes(term));
+    .every((term) => startsAWord(haystack, term));
 }
 
 function matchesSkills(job: PublicJob, skills: string[], mode: 'any' | 'all'): boolean {

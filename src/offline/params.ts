@@ -39,7 +39,7 @@ export type ParamSpec = StringParam | IntegerParam | NumberParam | BooleanParam;
 
 export const API_PREFIX = '/api/public/v1';
 
-const q: StringParam = { name: 'q', type: 'string', minLength: 1, maxLength: 200, description: 'Free-text terms, case-insensitive; every term must appear in the title, the company name or a skill.' };
+const q: StringParam = { name: 'q', type: 'string', minLength: 1, maxLength: 200, description: 'Free-text terms, case-insensitive; every term must begin a word of the title, the company name or a skill (a term may be the start of a longer word).' };
 const domain: StringParam = { name: 'domain', type: 'string', enum: DOMAINS, description: 'Hiring vertical; all verticals when omitted.' };
 const skills: StringParam = { name: 'skills', type: 'string', minLength: 1, list: true, description: 'Comma-separated skill names, matched case-insensitively against whole skills.' };
 const skillMatch: StringParam = { name: 'skill_match', type: 'string', enum: SKILL_MATCHES, default: 'any', description: 'Whether any or all of the skills must match.' };

@@ -1,27 +1,36 @@
 /**
  * Jobs as compact lines for a model: every field the contract requires (job_id, title, company,
  * location/remote, freshness, last_seen, salary with its evidence class), nothing else, in one pass.
+ * Every upstream string is shown as data (`datum` or `quote`), so none can pass for our layout.
  */
 import type { JobListData, Pagination, PublicJob } from '../api/schemas.js';
+import { renderNoMatch, type JobListArgs } from './no-match.js';
 import { renderSalary } from './salary.js';
-import { fencedData, oneLine, quote } from './text.js';
+import { datum, fencedData, oneLine, quote } from './text.js';
 
 function where(job: PublicJob): string {
   const place = job.location_text ? oneLine(job.location_text, 60) : '';
   const country = job.location_country ? oneLine(job.location_country, 8) : '';
-  const location = place && country && !place.includes(country) ? `${place}, ${country}` : place || country || 'location not stated';
-  return job.remote_status ? `${location}; ${oneLine(job.remote_status, 20)}` : location;
+  let location = 'location not stated';
+  if (place && country && !place.includes(country)) location = `${datum(place, 60)}, ${datum(country, 8)}`;
+  else if (place || country) location = datum(place || country, 60);
+  return job.remote_status ? `${location}; ${datum(job.remote_status, 20)}` : location;
 }
 
 function company(job: PublicJob): string {
-  const type = job.company.type ? ` (${oneLine(job.company.type, 30)})` : '';
+  const type = job.company.type ? ` (${datum(job.company.type, 30)})` : '';
   return `${quote(job.company.name, 80)}${type}`;
 }
 
-/** One job on one line (two for detail), e.g. `job_ai_0001 "Staff ML Engineer" at "Acme" (ai_lab) | …`. */
+/**
+ * One job on one line (two for detail), e.g.
+ * `job_ai_0001 "Staff ML Engineer" (staff) at "Acme" (ai_lab) | …`: the seniority label follows the
+ * title and the company type the company, so a reader sees the labels those filters take.
+ */
 export function renderJobLine(job: PublicJob): string {
-  const seen = job.last_seen ? `last_seen ${oneLine(job.last_seen, 30)}` : 'last_seen not stated';
-  return `${oneLine(job.job_id, 80)} ${quote(job.title, 120)} at ${company(job)} | ${where(job)} | ${oneLine(job.freshness, 20)}, ${seen} | salary: ${renderSalary(job.salary)}`;
+  const seniority = job.seniority_level ? ` (${datum(job.seniority_level, 30)})` : '';
+  const seen = job.last_seen ? `last_seen ${datum(job.last_seen, 30)}` : 'last_seen not stated';
+  return `${datum(job.job_id, 80)} ${quote(job.title, 120)}${seniority} at ${company(job)} | ${where(job)} | ${datum(job.freshness, 20)}, ${seen} | salary: ${renderSalary(job.salary)}`;
 }
 
 export function renderPagination(p: Pagination, shown: number): string {
@@ -31,8 +40,11 @@ export function renderPagination(p: Pagination, shown: number): string {
   return `Page ${p.page} of ${p.total_pages}, ${p.total} total (${range})${next}.`;
 }
 
-export function renderJobList(data: JobListData, includePredicted = false): string {
+/** A page of jobs; `args` are the tool's arguments, named when nothing matched them. */
+export function renderJobList(data: JobListData, args: JobListArgs = {}): string {
+  const includePredicted = args.include_predicted_salaries === true;
   const lines = [renderPagination(data.pagination, data.jobs.length)];
+  if (data.jobs.length === 0 && data.pagination.total === 0) lines.push(renderNoMatch(args));
   let hiddenPredictions = false;
   data.jobs.forEach((job, index) => {
     lines.push(`${index + 1}. ${renderJobLine(job)}`);
@@ -46,9 +58,9 @@ export function renderJobList(data: JobListData, includePredicted = false): stri
 /** Detail view: the summary line, then the remaining fields a reader needs to judge the posting. */
 export function renderJobDetail(job: PublicJob): string {
   const lines = [renderJobLine(job)];
-  lines.push(`role: ${quote(job.role.label, 80)}${job.role.confidence === null ? '' : ` (confidence ${job.role.confidence})`} | seniority: ${job.seniority_level ? oneLine(job.seniority_level, 30) : 'not stated'} | domain: ${job.domain_id} (${job.domain_assignment})`);
-  if (job.skills.length > 0) lines.push(`skills: ${job.skills.map((s) => oneLine(s, 40)).join(', ')}`);
-  if (job.url) lines.push(`url: ${oneLine(job.url, 300)}`);
+  lines.push(`role: ${quote(job.role.label, 80)}${job.role.confidence === null ? '' : ` (confidence ${job.role.confidence})`} | seniority: ${job.seniority_level ? datum(job.seniority_level, 30) : 'not stated'} | domain: ${job.domain_id} (${job.domain_assignment})`);
+  if (job.skills.length > 0) lines.push(`skills: ${job.skills.map((s) => datum(s, 40)).join(', ')}`);
+  if (job.url) lines.push(`url: ${datum(job.url, 300)}`);
   const extras = Object.fromEntries((['requirements', 'operating_expectations', 'proof_signals', 'evidence_quality'] as const).filter((key) => job[key] !== undefined).map((key) => [key, job[key]]));
   if (Object.keys(extras).length > 0) lines.push(`Posting details (upstream data):\n${fencedData(extras, 3_000)}`);
   return lines.join('\n');

@@ -1,36 +1,147 @@
 /**
- * The market map's data is free-form in the spec. Dimensions, when present as a list, get one line
- * each with their readiness; everything is also given as fenced upstream data.
+ * The market map's data is free-form in the spec. When dimensions come as a list they are grouped by
+ * layer, one line each: readiness, then the figures (job and company counts, median salary with the
+ * class it was computed from, trend, top skills, coverage, suppressions, a note or an error). A
+ * member the renderer does not know, or one of a shape it does not expect, goes with the rest of the
+ * map into the fenced upstream data, so nothing the API sent is left out of the text.
  */
 import type { MarketMapData } from '../api/schemas.js';
-import { fencedData, oneLine } from './text.js';
+import { isKnownSalaryClass } from './salary.js';
+import { datum, fencedData, quote } from './text.js';
 
-const pickString = (record: Record<string, unknown>, keys: readonly string[]): string | undefined => {
-  for (const key of keys) {
-    const value = record[key];
-    if (typeof value === 'string' && value !== '') return value;
-  }
+type Member = Record<string, unknown>;
+
+const isObject = (value: unknown): value is Member => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isNumber = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value);
+const isText = (value: unknown): value is string => typeof value === 'string' && value !== '';
+
+/** The first of `keys` holding a non-empty string, and that key. */
+function pick(d: Member, keys: readonly string[]): [string, string] | undefined {
+  for (const key of keys) if (isText(d[key])) return [key, d[key]];
   return undefined;
-};
+}
+
+const NAME_KEYS = ['label', 'name', 'title'];
+const ID_KEYS = ['id', 'key'];
+const READINESS_KEYS = ['readiness', 'status'];
+
+// `median_disclosed_salary_usd`: the class the median was computed from is in the member's name.
+const MEDIAN = /^median_(?:([a-z]+)_)?salary_([a-z]{3})$/;
+const TREND = /^trend_(\d{1,4})d_pct$/;
+
+const signed = (n: number) => (n > 0 ? `+${n}` : String(n));
+const list = (items: readonly string[]) => items.map((item) => datum(item, 40)).join(', ');
+const isTextList = (value: unknown): value is string[] => Array.isArray(value) && value.every((item) => typeof item === 'string');
+
+function coverageWindow(coverage: Member): string | undefined {
+  const { observed_from: from, observed_to: to } = coverage;
+  return isText(from) && isText(to) ? `${datum(from, 30)} to ${datum(to, 30)}` : undefined;
+}
+
+/** Coverage with only the members it is known to have (a source count, a complete window), and some. */
+function isPlainCoverage(value: unknown): value is Member {
+  if (!isObject(value)) return false;
+  const keys = Object.keys(value);
+  const hasWindow = 'observed_from' in value || 'observed_to' in value;
+  return keys.length > 0 && keys.every((key) => ['sources', 'observed_from', 'observed_to'].includes(key)) && (value.sources === undefined || isNumber(value.sources)) && (!hasWindow || coverageWindow(value) !== undefined);
+}
+
+const isSuppression = (value: unknown): value is { field: string; reason: string } => isObject(value) && Object.keys(value).length === 2 && isText(value.field) && isText(value.reason);
+
+interface DimensionText {
+  line: string;
+  /** Members not shown on the line, for the fenced data. */
+  rest: Member;
+}
+
+/** One dimension as a line; `sharedWindow` is the coverage window said once for all, if any. */
+function renderDimension(d: Member, sharedWindow: string | undefined): DimensionText {
+  const used = new Set<string>(['layer']);
+  const take = <T>(key: string, value: T): T => (used.add(key), value);
+  const name = pick(d, NAME_KEYS);
+  const id = pick(d, ID_KEYS);
+  const readiness = pick(d, READINESS_KEYS);
+  const tags = [id && take(id[0], datum(id[1], 80)), isText(d.domain_id) && take('domain_id', datum(d.domain_id, 20))].filter(Boolean);
+  const head = `${name ? take(name[0], quote(name[1], 80)) : '(unnamed)'}${tags.length > 0 ? ` (${tags.join(', ')})` : ''}: ${readiness ? take(readiness[0], datum(readiness[1], 20)) : 'readiness not stated'}`;
+
+  const counts: string[] = [];
+  // Figures in a fixed order whatever the member order: [rank, text].
+  const figures: Array<[number, string]> = [];
+  for (const [key, value] of Object.entries(d)) {
+    if (used.has(key)) continue;
+    const median = MEDIAN.exec(key);
+    const trend = TREND.exec(key);
+    if ((key === 'job_count' || key === 'company_count') && (isNumber(value) || value === null)) {
+      if (value !== null) counts.push(`${value} ${key === 'job_count' ? 'jobs' : 'companies'}`);
+    } else if (median && (median[1] === undefined || isKnownSalaryClass(median[1])) && (isNumber(value) || value === null)) {
+      if (value !== null) figures.push([1, `median salary ${median[2]!.toUpperCase()} ${value} [${median[1] ?? 'class not stated'}]`]);
+    } else if (trend && isNumber(value)) figures.push([2, `trend ${signed(value)}% (${trend[1]}d)`]);
+    else if (key === 'top_skills' && isTextList(value)) {
+      if (value.length > 0) figures.push([3, `top skills: ${list(value)}`]);
+    } else if (key === 'coverage' && isPlainCoverage(value)) {
+      const window = coverageWindow(value);
+      const text = [isNumber(value.sources) ? `${value.sources} sources` : '', window && window !== sharedWindow ? `observed ${window}` : ''].filter(Boolean).join(', ');
+      if (text) figures.push([4, text]);
+    } else if (key === 'suppressed' && Array.isArray(value) && value.every(isSuppression)) {
+      if (value.length > 0) figures.push([5, `suppressed: ${value.map((s) => `${datum(s.field, 60)} (${quote(s.reason, 120)})`).join(', ')}`]);
+    } else if ((key === 'note' || key === 'error') && isText(value)) figures.push([key === 'note' ? 6 : 7, `${key}: ${quote(value, 300)}`]);
+    else continue;
+    used.add(key);
+  }
+  figures.sort((a, b) => a[0] - b[0]);
+  const parts = [head, ...(counts.length > 0 ? [counts.join(', ')] : []), ...figures.map(([, text]) => text)];
+  const rest = Object.fromEntries(Object.entries(d).filter(([key]) => !used.has(key) || (key === 'layer' && !isText(d.layer))));
+  return { line: `- ${parts.join(' | ')}`, rest };
+}
+
+/** The coverage window, when every dimension that states coverage states the same one. */
+function sharedCoverageWindow(dimensions: readonly Member[]): string | undefined {
+  const windows = new Set(dimensions.filter((d) => isPlainCoverage(d.coverage)).map((d) => coverageWindow(d.coverage as Member)));
+  const [only] = windows;
+  return windows.size === 1 ? only : undefined;
+}
+
+function groupByLayer(dimensions: readonly Member[], advertised: unknown): Map<string | undefined, Member[]> {
+  const groups = new Map<string | undefined, Member[]>();
+  if (isTextList(advertised)) for (const layer of advertised) groups.set(layer, []);
+  for (const d of dimensions) {
+    const layer = isText(d.layer) ? d.layer : undefined;
+    if (!groups.has(layer)) groups.set(layer, []);
+    groups.get(layer)!.push(d);
+  }
+  return groups;
+}
 
 export function renderMarketMap(data: MarketMapData): string {
   const lines: string[] = [];
-  const dimensions = Array.isArray(data.dimensions) ? data.dimensions.filter((d): d is Record<string, unknown> => typeof d === 'object' && d !== null) : [];
-  if (dimensions.length > 0) {
+  const fenced: Member = Object.fromEntries(Object.entries(data).filter(([key]) => key !== 'dimensions' || !Array.isArray(data.dimensions)));
+  if (Array.isArray(data.dimensions)) {
+    const dimensions = data.dimensions.filter(isObject);
+    const others = data.dimensions.filter((d) => !isObject(d));
     const counts = new Map<string, number>();
     for (const d of dimensions) {
-      const readiness = pickString(d, ['readiness', 'status']) ?? 'unstated';
+      const readiness = pick(d, READINESS_KEYS)?.[1] ?? 'not stated';
       counts.set(readiness, (counts.get(readiness) ?? 0) + 1);
     }
-    lines.push(`Market map: ${dimensions.length} dimensions (${[...counts].map(([k, n]) => `${n} ${oneLine(k, 20)}`).join(', ')}).`);
-    for (const d of dimensions) {
-      const name = pickString(d, ['label', 'name', 'title', 'id', 'key']) ?? '(unnamed)';
-      const layer = pickString(d, ['layer']);
-      const readiness = pickString(d, ['readiness', 'status']) ?? 'unstated';
-      lines.push(`- ${layer ? `[${oneLine(layer, 30)}] ` : ''}"${oneLine(name, 80)}": ${oneLine(readiness, 20)}`);
+    const summary = [...counts].map(([readiness, n]) => `${n} ${datum(readiness, 20)}`).join(', ');
+    lines.push(dimensions.length === 0 ? 'Market map: no dimensions in this answer.' : `Market map: ${dimensions.length} dimensions (${summary}), by layer.`);
+    const window = sharedCoverageWindow(dimensions);
+    if (window) lines.push(`Coverage window of every dimension that states one: ${window}.`);
+    const unshown: Member[] = [];
+    for (const [layer, members] of groupByLayer(dimensions, data.layers)) {
+      if (members.length === 0) continue;
+      lines.push(`Layer ${layer === undefined ? 'not stated' : datum(layer, 40)} (${members.length}):`);
+      for (const d of members) {
+        const { line, rest } = renderDimension(d, window);
+        lines.push(line);
+        const id = pick(d, ID_KEYS);
+        // Keyed by the dimension's id, so the reader knows whose members these are.
+        if (Object.keys(rest).length > 0) unshown.push({ ...(id ? { [id[0]]: id[1] } : {}), ...rest });
+      }
     }
+    if (unshown.length > 0) fenced.dimension_members_not_shown_above = unshown;
+    if (others.length > 0) fenced.dimensions_that_are_not_objects = others;
   }
-  const rest = Object.fromEntries(Object.entries(data).filter(([key]) => key !== 'dimensions'));
-  if (Object.keys(rest).length > 0) lines.push(`Other market-map data (upstream data):\n${fencedData(rest, 2_500)}`);
+  if (Object.keys(fenced).length > 0) lines.push(`Other market-map data (upstream data):\n${fencedData(fenced, 2_500)}`);
   return lines.length > 0 ? lines.join('\n') : 'The market map is empty.';
 }

@@ -1,13 +1,14 @@
 import type { Provenance } from '../tools/provenance.js';
-import { oneLine } from './text.js';
+import { datum } from './text.js';
 
 /** The closing line of every result: where the data comes from and how old it is. */
 export function renderProvenance(p: Provenance): string {
-  const parts = [`source: ${p.source === null ? 'not stated' : oneLine(p.source, 120)}`];
+  const parts = [`source: ${p.source === null ? 'not stated' : datum(p.source, 120)}`];
   if (p.generated_at === null) parts.push('generated_at: not stated');
-  else parts.push(`generated_at: ${oneLine(p.generated_at, 40)}${p.generated_at_timezone === 'not_stated' ? ' (no timezone stated; legacy snapshot)' : ''}`);
-  parts.push(`computed_at: ${p.computed_at === null ? 'not stated' : oneLine(p.computed_at, 40)}`);
-  parts.push(p.mode === 'offline' ? 'OFFLINE snapshot data, not live' : 'live API');
+  else parts.push(`generated_at: ${datum(p.generated_at, 40)}${p.generated_at_timezone === 'not_stated' ? ' (no timezone stated; legacy snapshot)' : ''}`);
+  parts.push(`computed_at: ${p.computed_at === null ? 'not stated' : datum(p.computed_at, 40)}`);
+  if (p.fictional) parts.push('OFFLINE: FICTIONAL sample data (companies, jobs and salaries are invented), not live');
+  else parts.push(p.mode === 'offline' ? 'OFFLINE snapshot data, not live' : 'live API');
   parts.push(`retrieved ${p.retrieved_at}`);
   if (p.cache?.hit) parts.push(`from cache, ${p.cache.age_s}s old`);
   return `Provenance: ${parts.join(' · ')}`;

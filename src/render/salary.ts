@@ -3,7 +3,7 @@
  * posting text and a model's prediction are different kinds of evidence and are never merged.
  */
 import type { PublicJobSalary } from '../api/schemas.js';
-import { oneLine } from './text.js';
+import { datum, visible } from './text.js';
 
 export const SALARY_CLASSES = {
   disclosed: 'disclosed by the employer',
@@ -17,18 +17,24 @@ export function isKnownSalaryClass(source: string): source is KnownSalaryClass {
   return Object.hasOwn(SALARY_CLASSES, source);
 }
 
-/** `$180k–$220k / year [disclosed]`, `… [predicted: model estimate, not disclosed]`, or `none`. */
+/**
+ * `"$180k–$220k / year" [disclosed]`, `… [predicted: model estimate, not disclosed]`, or `none`.
+ * The label comes from `salary.source` alone, compared exactly: a class with anything added (an
+ * invisible character included) is another class, shown escaped and marked unrecognised.
+ */
 export function renderSalary(salary: PublicJobSalary | null): string {
   if (salary === null) return 'none';
-  const amount = oneLine(salary.display, 60) || renderRange(salary);
-  const source = oneLine(salary.source, 40);
+  const shown = datum(salary.display, 60);
+  // A display that is empty once cleaned says nothing: the numbers speak instead.
+  const amount = shown === '""' ? renderRange(salary) : shown;
+  const { source } = salary;
   if (source === 'predicted') return `${amount} [predicted: ${SALARY_CLASSES.predicted}]`;
   if (isKnownSalaryClass(source)) return `${amount} [${source}]`;
-  return `${amount} [source "${source}": unrecognised evidence class, shown as given]`;
+  return `${amount} [source ${visible(source, 40)}: unrecognised evidence class, shown as given]`;
 }
 
 function renderRange(salary: PublicJobSalary): string {
-  const currency = oneLine(salary.currency, 8);
+  const currency = datum(salary.currency, 8);
   if (salary.min !== null && salary.max !== null) return `${currency} ${salary.min}–${salary.max}`;
   if (salary.min !== null) return `${currency} from ${salary.min}`;
   if (salary.max !== null) return `${currency} up to ${salary.max}`;

@@ -56,11 +56,75 @@ export function oneLine(text: string, max = 160): string {
   return folded.length > max ? `${folded.slice(0, max - 1)}…` : folded;
 }
 
+// Characters a reader takes for a double quote: escaped inside quotes too, so that a value holding
+// one cannot seem to close its own quotes and go on as our text.
+const QUOTE_LIKE = /[\u201C-\u201F\u2033\u2036\u301D-\u301F\uFF02]/g;
+const isQuoteLike = (c: number) => (c >= 0x201c && c <= 0x201f) || c === 0x2033 || c === 0x2036 || (c >= 0x301d && c <= 0x301f) || c === 0xff02;
+
+const escapeCode = (unit: number) => `\\u${unit.toString(16).toUpperCase().padStart(4, '0')}`;
+
+function quoteLine(line: string): string {
+  // Most text has none of these characters, and a scan is far cheaper than a replace that finds nothing.
+  let body = line.includes('\\') || line.includes('"') ? line.replace(/\\/g, '\\\\').replace(/"/g, '\\"') : line;
+  for (let i = 0; i < body.length; i++) {
+    if (isQuoteLike(body.charCodeAt(i))) {
+      body = body.replace(QUOTE_LIKE, (c) => escapeCode(c.charCodeAt(0)));
+      break;
+    }
+  }
+  return `"${body}"`;
+}
+
 /** A single-line upstream string in double quotes (inner quotes escaped), for unambiguous data. */
 export function quote(text: string, max = 160): string {
+  return quoteLine(oneLine(text, max));
+}
+
+const isAlphanumeric = (c: number) => (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a);
+
+/**
+ * One word from a closed ASCII alphabet (letters, digits, `_ . + / -`): with no space, colon,
+ * quote, bracket, bar, comma or semicolon in it, it cannot pass for a field, a separator, a salary
+ * label or an instruction, so it may stay bare (job ids, labels such as ai_lab or remote, paths).
+ * A loop, not a pattern: it runs for most fields of every job.
+ */
+function isBareWord(line: string): boolean {
+  if (line === '') return false;
+  for (let i = 0; i < line.length; i++) {
+    const c = line.charCodeAt(i);
+    if (!isAlphanumeric(c) && c !== 0x2f && (i === 0 || (c !== 0x5f && c !== 0x2e && c !== 0x2b && c !== 0x2d))) return false;
+  }
+  return true;
+}
+
+// An ISO date or date-time, bare for the same reason (its colons and space cannot start a field).
+const TIMESTAMP = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}(?::?\d{2})?)?)?$/;
+
+/**
+ * A single-line upstream value shown as data: bare when it is one plain word or a timestamp, else
+ * quoted as `quote` does. Every upstream string on a line of ours goes through this or `quote`.
+ */
+export function datum(text: string, max = 160): string {
   const line = oneLine(text, max);
-  // Most text has neither character, and includes() is far cheaper than a replace that finds nothing.
-  return `"${line.includes('\\') || line.includes('"') ? line.replace(/\\/g, '\\\\').replace(/"/g, '\\"') : line}"`;
+  return isBareWord(line) || TIMESTAMP.test(line) ? line : quoteLine(line);
+}
+
+// Everything a reader could not see or could misread in a short code: controls, format and private-use
+// characters, unassigned and lone surrogate code points, spaces other than U+0020, combining marks
+// (variation selectors among them), Hangul fillers, quotes and what looks like one, backslashes and
+// square brackets.
+const NOT_PLAIN = /[\p{Cc}\p{Cf}\p{Co}\p{Cn}\p{Cs}\p{M}\u115F\u1160\u3164\uFFA0\u201C-\u201F\u2033\u2036\u301D-\u301F\uFF02"\\[\]]|[^\P{Z} ]/gu;
+
+/**
+ * A short upstream code (an unrecognised salary class) in double quotes with every character that is
+ * not plainly visible written as a JSON escape (`"disclosed\u200B"`): removing it would show the code
+ * as one it is not. JSON.parse reads the result back to the exact value (cut at `max` code points).
+ */
+export function visible(text: string, max = 40): string {
+  const points = Array.from(text);
+  const head = points.length > max ? points.slice(0, max).join('') : text;
+  const body = head.replace(NOT_PLAIN, (c) => (c === '"' || c === '\\' ? `\\${c}` : Array.from({ length: c.length }, (_, i) => escapeCode(c.charCodeAt(i))).join('')));
+  return `"${body}"${points.length > max ? '…' : ''}`;
 }
 
 /** Returns a deep copy of a JSON value with every string sanitized (keys too). */

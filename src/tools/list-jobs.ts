@@ -12,5 +12,5 @@ export const listJobs = defineTool({
   example: { domain: 'web3', seniority_level: 'senior', per_page: 3 },
   data: JobListDataSchema,
   call: (args, { client, ...options }) => client.listJobs(args, options),
-  render: (data, args) => renderJobList(data, args.include_predicted_salaries === true),
+  render: (data, args) => renderJobList(data, args),
 });

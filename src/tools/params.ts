@@ -5,38 +5,43 @@
  */
 import { z } from 'zod';
 import { COUNTRY_PATTERN, DOMAINS, MARKET_MAP_STATUSES, SKILL_MATCHES, SLUG_PATTERN } from '../api/schemas.js';
+import { findCandidateData } from './candidate-data.js';
 
-const EMAIL = /[^\s@]+@[^\s@]+\.[^\s@]+/;
-// Written phone numbers (international, North American, UK trunk, bare 10-15 digits), but not
-// runs of years such as "2024 2025 2026", which are ordinary search terms.
-const PHONE = /\+\d[\d\s().-]{6,}\d|\(\d{2,4}\)\s?\d{3,4}[\s.-]?\d{3,4}\b|\b\d{3}[\s.-]\d{3,4}[\s.-]\d{4}\b|\b0\d{3,4}[\s.-]?\d{6,7}\b|\b\d{10,15}\b/;
+/**
+ * Refuses candidate data (an e-mail address or a phone number, in any of the forms
+ * candidate-data.ts knows) in an argument that goes into a public query string. A check, not a
+ * pattern: invisible in the JSON Schema clients see, and linear in the length of the value.
+ */
+function refuseCandidateData(value: string, ctx: z.RefinementCtx): void {
+  const found = findCandidateData(value);
+  if (found) ctx.addIssue({ code: 'custom', message: `must not contain ${found}: candidate data never goes into public search queries` });
+}
 
-// The length checks abort: the privacy patterns backtrack quadratically on long input, so a
-// 1 MB q must be refused for its length before they run (it blocked the process for minutes).
-export const q = z
-  .string()
-  .min(1, { abort: true })
-  .max(200, { abort: true })
-  .refine((value) => !EMAIL.test(value), 'must not contain an e-mail address: candidate data never goes into public search queries')
-  .refine((value) => !PHONE.test(value), 'must not contain a phone number: candidate data never goes into public search queries')
-  .describe('Text over title, company, skills.');
+/**
+ * Free text for a public query string. The length checks abort, so an over-long value is refused
+ * for its length alone and never scanned.
+ */
+const publicText = (max: number) => z.string().min(1, { abort: true }).max(max, { abort: true }).superRefine(refuseCandidateData);
+
+export const q = publicText(200).describe('Text over title, company, skills.');
 export const domain = z.enum(DOMAINS);
 export const skills = z
   .array(
     z
       .string()
-      .min(1)
-      .max(60)
+      .min(1, { abort: true })
+      .max(60, { abort: true })
       .regex(/^[^,]+$/, 'must not contain a comma (give each skill as its own item)')
       // The API trims items and drops empty ones, so [" "] would be refused upstream as no skill at
       // all. A refine, not a second regex: that would double the pattern in every client's catalog.
-      .refine((value) => /\S/.test(value), 'must not be blank'),
+      .refine((value) => /\S/.test(value), 'must not be blank')
+      .superRefine(refuseCandidateData),
   )
   .min(1)
   .max(20)
   .describe('e.g. ["python","rust"]');
 export const skill_match = z.enum(SKILL_MATCHES);
-export const label = z.string().min(1).max(60);
+export const label = publicText(60);
 export const remote_only = z.boolean();
 export const location_country = z.string().regex(COUNTRY_PATTERN).describe('ISO alpha-2, e.g. US');
 // The spec gives no maximum; the safe-integer bound only keeps the value a plain JSON number.
@@ -60,10 +65,10 @@ export const job_id = z
   .refine((value) => value !== '.' && value !== '..', 'must be a job identifier, not "." or ".."')
   .describe('From search_jobs/list_jobs.');
 export const market_status = z.enum(MARKET_MAP_STATUSES);
-export const layer = z.string().min(1).max(60).describe('As listed by an unfiltered call.');
-export const company_id = z.string().min(1).max(200);
-export const slug = z.string().max(160).regex(SLUG_PATTERN);
-export const company_name = z.string().min(1).max(160);
+export const layer = publicText(60).describe('As listed by an unfiltered call.');
+export const company_id = publicText(200);
+export const slug = z.string().max(160, { abort: true }).regex(SLUG_PATTERN).superRefine(refuseCandidateData);
+export const company_name = publicText(160);
 
 /** Arguments both job-list tools take. */
 export const jobListShape = {

@@ -11,6 +11,9 @@ export const ProvenanceSchema = z.object({
   generated_at_timezone: z.enum(['stated', 'not_stated', 'absent']),
   computed_at: z.string().nullable(),
   mode: z.enum(['live', 'offline']),
+  // Present only for the embedded offline API, whose companies, jobs and salaries are invented:
+  // "not live" alone reads as "real but stale", and a model could recommend a job that never existed.
+  fictional: z.literal(true).optional().describe('The data is fictional sample data (invented companies, jobs and salaries), not real.'),
   retrieved_at: z.string(),
   http_status: z.number().int(),
   cache: z.object({ hit: z.boolean(), age_s: z.number() }).optional(),
@@ -40,6 +43,7 @@ export function buildProvenance(result: ApiResult<unknown>, mode: Mode): Provena
     generated_at_timezone: timezoneState(str(meta.generated_at)),
     computed_at: str(meta.computed_at),
     mode,
+    ...(mode === 'offline' ? { fictional: true as const } : {}),
     retrieved_at: result.retrievedAt,
     http_status: result.status,
     ...(result.cache ? { cache: { hit: result.cache.hit, age_s: result.cache.ageS } } : {}),

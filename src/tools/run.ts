@@ -85,7 +85,7 @@ export async function runTool(tool: AnyTool, rawArgs: unknown, context: ToolCont
     const result = await tool.call(parsed.args, context);
     const provenance = buildProvenance(result, context.mode);
     const notices: string[] = [];
-    if (context.mode === 'offline') notices.push('Offline: data from the embedded snapshot, not the live API.');
+    if (context.mode === 'offline') notices.push('Offline: fictional sample data from the embedded snapshot (invented companies, jobs and salaries), not the live API.');
     const text = `${tool.render(result.data, parsed.args, result)}\n${renderProvenance(provenance)}`;
     return {
       content: [{ type: 'text', text }],

@@ -24,5 +24,5 @@ export const searchJobs = defineTool({
   example: { q: 'machine learning engineer', domain: 'ai', remote_only: true, per_page: 3 },
   data: JobListDataSchema,
   call: (args, { client, ...options }) => client.searchJobs({ ...args, min_salary_usd: toCents(args.min_salary_usd), max_salary_usd: toCents(args.max_salary_usd) }, options),
-  render: (data, args) => renderJobList(data, args.include_predicted_salaries === true),
+  render: (data, args) => renderJobList(data, args),
 });

@@ -3,8 +3,8 @@
  * process) sent through the built binary over stdio, against an upstream that records what it
  * receives: each call ends in a correct result or an invalid_argument naming a refused argument
  * with nothing sent, every URL the upstream saw is within the spec's limits, and the process
- * survives it all. Plus the privacy rule end to end: a q with an e-mail or phone is refused before
- * any request.
+ * survives it all. Plus the privacy rule end to end: an e-mail address or phone number, plain or
+ * disguised, in q or any other free-text argument is refused before any request.
  */
 import type { CallToolResult } from '@modelcontextprotocol/client';
 import fc from 'fast-check';
@@ -93,6 +93,21 @@ describe('candidate data never goes into a public search query', () => {
     expect(result.isError).toBe(true);
     expect(textOf(result)).toMatch(/^invalid_argument: q: must not contain an? (e-mail address|phone number): candidate data never goes into public search queries\nHint: .*nothing was sent to the API/);
     expect(textOf(result)).toMatch(kind);
+    expect(api.seen.length).toBe(before);
+  });
+
+  it.each([
+    ['search_jobs', { q: 'jane at example dot com' }, 'q'],
+    ['search_jobs', { company_type: '＋１ ４１５ ５５５ ０１００' }, 'company_type'],
+    ['list_jobs', { seniority_level: '4 1 5 5 5 5 0 1 0 0' }, 'seniority_level'],
+    ['search_jobs', { skills: ['rust', 'ｊａｎｅ＠ｅｘａｍｐｌｅ．ｃｏｍ'] }, 'skills[1]'],
+    ['get_market_map', { layer: '٤١٥ ٥٥٥ ٠١٠٠' }, 'layer'],
+    ['get_company_interview_brief', { name: 'jane(at)example(dot)com' }, 'name'],
+  ])('%s %j: disguised candidate data in any free-text argument is refused before any request', async (name, args, argument) => {
+    const before = api.seen.length;
+    const result = await call(name, args);
+    expect(textOf(result)).toMatch(/^invalid_argument: (\S+): must not contain an? (e-mail address|phone number): candidate data never goes into public search queries\n/);
+    expect(textOf(result).startsWith(`invalid_argument: ${argument}: `)).toBe(true);
     expect(api.seen.length).toBe(before);
   });
 

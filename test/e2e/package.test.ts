@@ -61,7 +61,7 @@ describe('npm package', () => {
     const call = npx('call', 'search_jobs', '{"q":"engineer","per_page":2}');
     expect(call.status, call.stderr).toBe(0);
     expect(call.stdout).toMatch(/^Page 1 of \d+/);
-    expect(call.stdout).toContain('OFFLINE snapshot data, not live');
+    expect(call.stdout).toContain('OFFLINE: FICTIONAL sample data');
 
     const installedMb = Number(execFileSync('du', ['-sk', join(app, 'node_modules')], { encoding: 'utf8' }).split('\t')[0]) / 1024;
     const readmeMb = Number(/takes about (\d+) MB of\s+`node_modules`/.exec(readFileSync(join(ROOT, 'README.md'), 'utf8'))?.[1]);

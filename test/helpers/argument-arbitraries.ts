@@ -14,8 +14,11 @@ const HUGE = fc.constantFrom('x'.repeat(MB), 'é'.repeat(MB), 'a@'.repeat(MB / 2
 
 const AWKWARD = ['\u0000', '\u0007', '\u001B', '\u007F', '\u0085', '\u00AD', '\u200B', '\u200D', '\u202E', '\u2066', '\uFEFF', '\u2028', '\uD800', '\uDFFF', '\uFFFF', '日', 'é', '🙂', '\n', '\t', ' ', '"', "'", '\\', '/', '?', '#', '&', '=', '%', '+', ',', ';', '<', '>'];
 const anyChar = fc.oneof(fc.constantFrom(...AWKWARD), fc.string({ unit: 'grapheme-ascii', minLength: 1, maxLength: 1 }), fc.string({ unit: 'binary', minLength: 1, maxLength: 1 }));
-/** No ASCII digit and no '@': personal data enters `q` only through the planted samples. */
-const qChar = anyChar.map((c) => c.replace(/[0-9@]/g, 'x'));
+/**
+ * No digit of any script and no '@', nor anything NFKC folds into one (＠, ４, ①): personal data
+ * enters a free-text argument only through the planted samples.
+ */
+const textChar = anyChar.map((c) => (/[\p{Nd}@]/u.test(c.normalize('NFKC')) ? 'x' : c));
 
 /**
  * Strings of `length` characters (code points, as the spec and zod count them): a random head of at
@@ -55,9 +58,10 @@ const salary = mix(
 const integer = (min: number, max: number) =>
   mix(fc.integer({ min, max }), fc.oneof(fc.constantFrom(min - 1, max + 1, 1.5, 2 ** 53, 1e21, -1), fc.integer({ min: -5, max: Math.min(max, 1_000) + 5 })));
 
-function qValue(): fc.Arbitrary<unknown> {
-  const planted = fc.tuple(text(0, 40, qChar), fc.constantFrom(...PERSONAL_DATA), text(0, 40, qChar)).map(([a, pii, b]) => `${a} ${pii} ${b}`);
-  return mix(fc.oneof(text(1, 200, qChar), fc.constantFrom(...CLEAN_PHRASES_WITH_DIGITS)), fc.oneof(planted, text(0, 205, qChar)));
+/** A free-text argument of `min`-`max` characters: mostly text or `known` values, else edge lengths and planted personal data. */
+function freeText(min: number, max: number, known: readonly string[]): fc.Arbitrary<unknown> {
+  const planted = fc.tuple(text(0, 40, textChar), fc.constantFrom(...PERSONAL_DATA), text(0, 40, textChar)).map(([a, pii, b]) => `${a} ${pii} ${b}`);
+  return mix(fc.oneof(text(min, max, textChar), fc.constantFrom(...known, ...CLEAN_PHRASES_WITH_DIGITS)), fc.oneof(planted, text(Math.max(0, min - 1), max + 1, textChar)));
 }
 
 export interface Fixtures {
@@ -70,7 +74,7 @@ export interface Fixtures {
 export function valueOf(name: string, fx: Fixtures): fc.Arbitrary<unknown> {
   switch (name) {
     case 'q':
-      return qValue();
+      return freeText(1, 200, []);
     case 'domain':
       return enumOf(['ai', 'web3']);
     case 'skill_match':
@@ -79,14 +83,18 @@ export function valueOf(name: string, fx: Fixtures): fc.Arbitrary<unknown> {
       return enumOf(['all', 'ready', 'partial', 'missing', 'error']);
     case 'skills':
       return mix(
-        fc.array(fc.oneof(fc.constantFrom('Python', 'Rust', 'solidity', 'C++', 'LLM APIs'), text(1, 60).map((s) => s.replace(/,/g, ';'))), { minLength: 1, maxLength: 20 }),
-        fc.oneof(fc.integer({ min: 0, max: 21 }).chain((n) => fc.array(fc.constantFrom('python', 'a,b', '', 'x'.repeat(61), ' '), { minLength: n, maxLength: n })), fc.array(wrongType, { minLength: 1, maxLength: 2 })),
+        fc.array(fc.oneof(fc.constantFrom('Python', 'Rust', 'solidity', 'C++', 'LLM APIs'), text(1, 60, textChar).map((s) => s.replace(/,/g, ';'))), { minLength: 1, maxLength: 20 }),
+        fc.oneof(
+          fc.integer({ min: 0, max: 21 }).chain((n) => fc.array(fc.constantFrom('python', 'a,b', '', 'x'.repeat(61), ' '), { minLength: n, maxLength: n })),
+          fc.array(wrongType, { minLength: 1, maxLength: 2 }),
+          fc.tuple(fc.constantFrom('python', 'rust'), fc.constantFrom(...PERSONAL_DATA)),
+        ),
       );
     case 'company_type':
     case 'seniority_level':
-      return mix(fc.oneof(fc.constantFrom('senior', 'staff', 'ai_lab', 'startup'), text(1, 60)), text(0, 61));
+      return freeText(1, 60, ['senior', 'staff', 'ai_lab', 'startup']);
     case 'layer':
-      return mix(fc.oneof(fc.constantFrom(...fx.layers, 'all'), text(1, 60)), text(0, 61));
+      return freeText(1, 60, [...fx.layers, 'all']);
     case 'remote_only':
     case 'include_predicted_salaries':
       return bool;
@@ -108,14 +116,15 @@ export function valueOf(name: string, fx: Fixtures): fc.Arbitrary<unknown> {
         fc.oneof(fc.constantFrom('.', '..', '', '%2e%2e', '../market-map', 'job/../x', '?x=1', '#f', 'a/b', 'x'.repeat(201)), text(0, 201)),
       );
     case 'company_id':
-      return mix(fc.oneof(fc.constantFrom(...fx.companies.map((c) => c.company_id)), text(1, 200)), text(0, 201));
+      return freeText(1, 200, fx.companies.map((c) => c.company_id));
     case 'slug':
+      // Letters only in the generated segments: a long run of random digits could be a phone number.
       return mix(
-        fc.oneof(fc.constantFrom(...fx.companies.map((c) => c.slug)), fc.stringMatching(/^[a-z0-9]{1,20}(-[a-z0-9]{1,20}){0,3}$/)),
-        fc.oneof(fc.constantFrom('', '-a', 'a-', 'a--b', 'Acme', 'a_b', 'é', 'a b', 'x'.repeat(160), 'x'.repeat(161)), text(0, 161)),
+        fc.oneof(fc.constantFrom(...fx.companies.map((c) => c.slug), 'acme-2024', 'web3-labs'), fc.stringMatching(/^[a-z]{1,20}(-[a-z]{1,20}){0,3}$/)),
+        fc.oneof(fc.constantFrom('', '-a', 'a-', 'a--b', 'Acme', 'a_b', 'é', 'a b', 'x'.repeat(160), 'x'.repeat(161), 'jane-at-example-dot-com', '415-555-0100'), text(0, 161, textChar)),
       );
     case 'name':
-      return mix(fc.oneof(fc.constantFrom(...fx.companies.map((c) => c.name)), text(1, 160)), text(0, 161));
+      return freeText(1, 160, fx.companies.map((c) => c.name));
     default:
       throw new Error(`no generator for argument ${name}`);
   }

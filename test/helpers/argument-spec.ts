@@ -16,14 +16,19 @@ const isInteger = (min: number, max = Number.MAX_SAFE_INTEGER): Rule => (v) => N
 const LETTERS2 = /^[A-Za-z]{2}$/;
 const SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 
+/** E-mail addresses as people write them to slip past a filter: words, brackets, full-width forms. */
+export const OBFUSCATED_EMAILS = ['jane at example dot com', 'jane(at)example(dot)com', 'jane [at] example [dot] com', 'JANE AT EXAMPLE DOT COM', 'jane @ example . com', 'ｊａｎｅ＠ｅｘａｍｐｌｅ．ｃｏｍ', 'jane-at-example-dot-com', 'jane_at_example_dot_co_dot_uk'];
+/** Phone numbers the same way: full-width and other-script digits, digits spaced out. */
+export const OBFUSCATED_PHONES = ['＋１ ４１５ ５５５ ０１００', '٤١٥ ٥٥٥ ٠١٠٠', '4 1 5 5 5 5 0 1 0 0', '4-1-5-5-5-5-0-1-0-0', '415.555.0100', '06.12.34.56.78'];
 /**
- * Personal data the generators plant in `q`. The spec forbids candidate data in public search
- * query strings; the generators only ever put digits or '@' into `q` through these samples (or
- * the known-clean phrases below), so the oracle knows exactly which values carry personal data.
+ * Personal data the generators plant in free-text arguments (`q`, the labels, `layer`, the interview
+ * brief's identifiers, skills). The spec forbids candidate data in public search query strings; the
+ * generators only ever put digits, '@' or their look-alikes into those arguments through these
+ * samples (or the known-clean phrases below), so the oracle knows exactly which values carry it.
  */
-export const PERSONAL_DATA = ['jane.doe@example.com', 'a.b+tag@mail.example.org', '+1 415 555 0100', '(415) 555-0100', '415-555-0100', '020 7946 0958', '+44 20 7946 0958', '4155550100'];
-/** Search terms with digits that are not personal data and must stay searchable. */
-export const CLEAN_PHRASES_WITH_DIGITS = ['web3', 'python 3', 'gpt-4o engineer', '2024 2025 2026', 'l2 rollups', 'top 100'];
+export const PERSONAL_DATA = ['jane.doe@example.com', 'a.b+tag@mail.example.org', '+1 415 555 0100', '(415) 555-0100', '415-555-0100', '020 7946 0958', '+44 20 7946 0958', '4155550100', ...OBFUSCATED_EMAILS, ...OBFUSCATED_PHONES];
+/** Search terms with digits or symbols that are not personal data and must stay searchable. */
+export const CLEAN_PHRASES_WITH_DIGITS = ['web3', 'python 3', 'gpt-4o engineer', '2024 2025 2026', 'l2 rollups', 'top 100', 'c++', 'node.js 22', 'salary 150000 200000', 'kubernetes 1.29.3', 'since 2024-01-15'];
 
 export const hasPersonalData = (text: string) => PERSONAL_DATA.some((sample) => text.includes(sample));
 
@@ -33,10 +38,10 @@ export const ARGUMENT_RULES: Record<string, Rule> = {
   domain: oneOf('ai', 'web3'),
   // Spec: comma-separated skill names. Ours, documented in the schema: 1-20 names of 1-60
   // characters; a blank one is no name (the API trims the items and drops empty ones).
-  skills: (v) => Array.isArray(v) && v.length >= 1 && v.length <= 20 && v.every((s) => isText(1, 60)(s) && !(s as string).includes(',') && /\S/.test(s as string)),
+  skills: (v) => Array.isArray(v) && v.length >= 1 && v.length <= 20 && v.every((s) => isText(1, 60)(s) && !(s as string).includes(',') && /\S/.test(s as string) && !hasPersonalData(s as string)),
   skill_match: oneOf('any', 'all'),
-  company_type: isText(1, 60),
-  seniority_level: isText(1, 60),
+  company_type: (v) => isText(1, 60)(v) && !hasPersonalData(v as string),
+  seniority_level: (v) => isText(1, 60)(v) && !hasPersonalData(v as string),
   remote_only: isBoolean,
   location_country: (v) => typeof v === 'string' && LETTERS2.test(v),
   // Spec: at least 0. Ours: at most the largest exact JSON integer, so the value stays a plain decimal.
@@ -49,10 +54,10 @@ export const ARGUMENT_RULES: Record<string, Rule> = {
   // lone surrogate cannot be percent-encoded into a path at all.
   job_id: (v) => isText(1, 200)(v) && v !== '.' && v !== '..' && !/\p{Surrogate}/u.test(v as string),
   status: oneOf('all', 'ready', 'partial', 'missing', 'error'),
-  layer: isText(1, 60),
-  company_id: isText(1, 200),
-  slug: (v) => typeof v === 'string' && chars(v) <= 160 && SLUG.test(v),
-  name: isText(1, 160),
+  layer: (v) => isText(1, 60)(v) && !hasPersonalData(v as string),
+  company_id: (v) => isText(1, 200)(v) && !hasPersonalData(v as string),
+  slug: (v) => typeof v === 'string' && chars(v) <= 160 && SLUG.test(v) && !hasPersonalData(v),
+  name: (v) => isText(1, 160)(v) && !hasPersonalData(v as string),
 };
 
 const JOB_LIST = ['q', 'domain', 'skills', 'seniority_level', 'remote_only', 'location_country', 'page', 'per_page', 'include_predicted_salaries'];
@@ -98,10 +103,11 @@ export function judge(tool: string, args: Record<string, unknown>): Verdict {
 const WIRE_DECIMAL = /^(?:0|[1-9]\d*)(?:\.\d+)?$/;
 const WIRE_INTEGER = /^[1-9]\d*$/;
 const wireInteger = (max: number) => (v: string) => WIRE_INTEGER.test(v) && Number.isSafeInteger(Number(v)) && Number(v) <= max;
-const wireText = (min: number, max: number) => (v: string) => chars(v) >= min && chars(v) <= max;
+// Free text on the wire: within its limits, and no candidate data (spec, Authentication 4).
+const wireText = (min: number, max: number) => (v: string) => chars(v) >= min && chars(v) <= max && !hasPersonalData(v);
 
 const WIRE_RULES: Record<string, (value: string) => boolean> = {
-  q: (v) => wireText(1, 200)(v) && !hasPersonalData(v),
+  q: wireText(1, 200),
   domain: (v) => ['ai', 'web3'].includes(v),
   skills: (v) => v.split(',').length <= 20 && v.split(',').every((s) => wireText(1, 60)(s) && /\S/.test(s)),
   skill_match: (v) => ['any', 'all'].includes(v),
@@ -117,7 +123,7 @@ const WIRE_RULES: Record<string, (value: string) => boolean> = {
   status: (v) => ['all', 'ready', 'partial', 'missing', 'error'].includes(v),
   layer: wireText(1, 60),
   company_id: wireText(1, 200),
-  slug: (v) => chars(v) <= 160 && SLUG.test(v),
+  slug: (v) => chars(v) <= 160 && SLUG.test(v) && !hasPersonalData(v),
   name: wireText(1, 160),
 };
 

@@ -16,6 +16,8 @@ beforeAll(async () => {
 
 const lower = (s: string | null) => (s ?? '').toLowerCase();
 const text = (j: StoredJob) => [j.job.title, j.job.company.name, ...j.job.skills].join(' ').toLowerCase();
+/** Written independently of the engine: `term` begins a word (nothing alphanumeric just before it). */
+const hasWord = (j: StoredJob, term: string) => new RegExp(`(?<![\\p{L}\\p{N}\\p{M}])${term.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`, 'u').test(text(j));
 const hasSkill = (j: StoredJob, skill: string) => j.job.skills.some((s) => s.toLowerCase() === skill.toLowerCase());
 
 /** Written independently of the engine: annual USD range of a usable salary, or null. */
@@ -36,10 +38,13 @@ interface Case {
 }
 
 const CASES: Case[] = [
-  { name: 'q single term (skill)', params: { q: 'rust' }, keep: (j) => text(j).includes('rust') },
-  { name: 'q is case-insensitive', params: { q: 'SOLIDITY' }, keep: (j) => text(j).includes('solidity') },
-  { name: 'q matches the company name', params: { q: 'northwind' }, keep: (j) => lower(j.job.company.name).includes('northwind') },
-  { name: 'q needs every term', params: { q: 'senior  infrastructure' }, keep: (j) => text(j).includes('senior') && text(j).includes('infrastructure') },
+  { name: 'q single term (skill)', params: { q: 'rust' }, keep: (j) => hasWord(j, 'rust') },
+  { name: 'q is case-insensitive', params: { q: 'SOLIDITY' }, keep: (j) => hasWord(j, 'solidity') },
+  { name: 'q matches the company name', params: { q: 'northwind' }, keep: (j) => lower(j.job.company.name).startsWith('northwind') },
+  { name: 'q needs every term', params: { q: 'senior  infrastructure' }, keep: (j) => hasWord(j, 'senior') && hasWord(j, 'infrastructure') },
+  { name: 'q matches at word starts, not inside words ("sql" is not in "PostgreSQL")', params: { q: 'sql' }, keep: (j) => hasWord(j, 'sql') },
+  { name: 'q: a term may be the start of a longer word', params: { q: 'learn' }, keep: (j) => hasWord(j, 'learn') },
+  { name: 'q: a term with symbols', params: { q: 'c++' }, keep: (j) => hasWord(j, 'c++') },
   { name: 'domain ai', params: { domain: 'ai' }, keep: (j) => j.job.domain_id === 'ai' },
   { name: 'domain web3', params: { domain: 'web3' }, keep: (j) => j.job.domain_id === 'web3' },
   { name: 'skills any (default)', params: { skills: ['Rust', 'Go'] }, keep: (j) => hasSkill(j, 'rust') || hasSkill(j, 'go') },
@@ -93,7 +98,7 @@ describe('search filters against a brute-force oracle', () => {
 });
 
 const LIST_CASES: Array<{ name: string; params: JobListParams; keep: (j: StoredJob) => boolean }> = [
-  { name: 'q', params: { q: 'protocol' }, keep: (j) => text(j).includes('protocol') },
+  { name: 'q', params: { q: 'protocol' }, keep: (j) => hasWord(j, 'protocol') },
   { name: 'domain', params: { domain: 'ai' }, keep: (j) => j.job.domain_id === 'ai' },
   { name: 'skills (any)', params: { skills: ['Kubernetes', 'Terraform'] }, keep: (j) => hasSkill(j, 'kubernetes') || hasSkill(j, 'terraform') },
   { name: 'seniority_level', params: { seniority_level: 'principal' }, keep: (j) => j.job.seniority_level === 'principal' },
@@ -127,5 +132,27 @@ describe('list filters against a brute-force oracle', () => {
     const ids = await allIds((page) => offlineClient(engine).listJobs({ page, per_page: 100 }));
     expect(ids.filter((id) => inactive.has(id))).toEqual([]);
     expect(ids).toHaveLength(engine.dataset.jobs.length - inactive.size);
+  });
+});
+
+describe('q matches at word starts (issue 18)', () => {
+  const search = async (q: string) => (await allIds((page) => offlineClient(engine).searchJobs({ q, page, per_page: 100 }))).map((id) => engine.dataset.jobs.find((j) => j.job.job_id === id)!);
+
+  it('"eu" finds no "Neural": a term never matches inside a word', async () => {
+    expect(engine.dataset.jobs.some((j) => j.active && text(j).includes('neural'))).toBe(true);
+    for (const job of await search('EU')) expect(text(job)).toMatch(/(?:^|[^\p{L}\p{N}])eu/u);
+    expect(await search('machine learning EU')).toEqual([]);
+  });
+
+  it('"sql" finds SQL but not PostgreSQL; "learn" finds Learning', async () => {
+    const sql = await search('sql');
+    expect(sql.length).toBeGreaterThan(0);
+    expect(engine.dataset.jobs.some((j) => j.active && !hasWord(j, 'sql') && text(j).includes('postgresql'))).toBe(true);
+    for (const job of sql) expect(text(job)).toMatch(/(?:^|[^\p{L}\p{N}])sql/u);
+    expect((await search('learn')).length).toBe((await search('learning')).length);
+  });
+
+  it('a term that begins with a symbol needs no boundary before it', async () => {
+    expect((await search('++')).length).toBe((await search('c++')).length);
   });
 });

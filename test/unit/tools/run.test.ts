@@ -98,12 +98,21 @@ describe('results', () => {
     expect(text(result)).toMatch(/\nProvenance: source: jobs-read-model · generated_at: 2026-11-20T06:00:00Z · computed_at: 2026-11-20T06:05:00Z · live API · retrieved /);
   });
 
-  it('offline results say so in text, provenance and notices', async () => {
+  it('offline results say in text, provenance and notices that the data is fictional, not only that it is not live', async () => {
     respond(() => HttpResponse.json(jobListBody([makeJob()])));
     const result = await runTool(tool('list_jobs'), {}, { ...context(), mode: 'offline' });
-    expect(text(result)).toContain('OFFLINE snapshot data, not live');
-    expect((result.structuredContent as any).provenance.mode).toBe('offline');
-    expect((result.structuredContent as any).notices[0]).toMatch(/not the live API/);
+    expect(text(result)).toMatch(/\nProvenance: .* · OFFLINE: FICTIONAL sample data \(companies, jobs and salaries are invented\), not live · retrieved /);
+    expect((result.structuredContent as any).provenance).toMatchObject({ mode: 'offline', fictional: true });
+    expect((result.structuredContent as any).notices[0]).toMatch(/^Offline: fictional sample data .*not the live API/);
+    expect(outputSchemaOf(tool('list_jobs')).safeParse(result.structuredContent).success).toBe(true);
+  });
+
+  it('live results say nothing of fiction: no fictional member, no notice', async () => {
+    respond(() => HttpResponse.json(jobListBody([makeJob()])));
+    const result = await runTool(tool('list_jobs'), {}, context());
+    expect(text(result)).not.toMatch(/fictional/i);
+    expect((result.structuredContent as any).provenance).not.toHaveProperty('fictional');
+    expect(result.structuredContent).not.toHaveProperty('notices');
   });
 
   it('a 503 health is a result that says degraded, not an error', async () => {

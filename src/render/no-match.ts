@@ -1,0 +1,39 @@
+/**
+ * What a job list with no results says: which filters were applied, and how to find values that do
+ * match. It names only what is knowable (the arguments, and where valid values can be read); it
+ * never guesses a label the API might accept.
+ */
+import { quote } from './text.js';
+
+/** The arguments of search_jobs or list_jobs, as validated. */
+export type JobListArgs = Readonly<Record<string, unknown>>;
+
+/** Arguments that page or shape the answer rather than select jobs. */
+const NOT_FILTERS = new Set(['page', 'per_page', 'include_predicted_salaries']);
+
+/** Filters whose value must be one of the API's normalised labels, and where results show it. */
+const LABELS: Record<string, string> = {
+  seniority_level: 'the seniority label follows each job title',
+  company_type: 'the company type follows each company name',
+};
+
+function shown(value: unknown): string {
+  if (typeof value === 'string') return quote(value, 80);
+  if (Array.isArray(value)) return `[${value.map(shown).join(', ')}]`;
+  return String(value);
+}
+
+export function renderNoMatch(args: JobListArgs): string {
+  const filters = Object.entries(args).filter(([key, value]) => value !== undefined && !NOT_FILTERS.has(key));
+  if (filters.length === 0) return 'No jobs at all: the API returned none with no filter applied.';
+  const lines = [`No job matches all of these filters: ${filters.map(([key, value]) => `${key} ${shown(value)}`).join(', ')}.`];
+  const labels = filters.map(([key]) => key).filter((key) => Object.hasOwn(LABELS, key));
+  if (labels.length > 0) {
+    lines.push(
+      `${labels.join(' and ')} ${labels.length > 1 ? 'take' : 'takes'} the API's normalised labels, and a label it does not use matches nothing. ` +
+        `To see the labels in use, search again without ${labels.length > 1 ? 'them' : 'it'} and read them in the results (${labels.map((key) => LABELS[key]).join('; ')}), or check what discover_api advertises.`,
+    );
+  }
+  lines.push(filters.length > 1 ? 'Otherwise drop or loosen one filter at a time to see which one excludes every job.' : 'Otherwise loosen or drop this filter.');
+  return lines.join('\n');
+}
