@@ -1,10 +1,15 @@
 import { readFileSync } from 'node:fs';
 import { defineConfig } from 'tsup';
+import { buildViews } from './scripts/build-views.js';
 
 const pkg = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8')) as { version: string };
 
+const define = { __SERVICE_MCP_VERSION__: JSON.stringify(pkg.version) };
+
 // One ESM bundle for the CLI. Dependencies stay external: npm installs them, and bundling the
-// SDK would duplicate zod instances across the schema boundary.
+// SDK would duplicate zod instances across the schema boundary. The MCP Apps views are browser
+// documents, bundled whole (dependencies included) into dist/apps once the CLI is built, since
+// tsup's clean would empty dist/ under a build running beside it.
 export default defineConfig({
   entry: { cli: 'src/cli.ts' },
   format: ['esm'],
@@ -16,5 +21,6 @@ export default defineConfig({
   sourcemap: false,
   splitting: true,
   dts: false,
-  define: { __SERVICE_MCP_VERSION__: JSON.stringify(pkg.version) },
+  define,
+  onSuccess: () => buildViews({ outDir: new URL('./dist/apps/', import.meta.url), define }),
 });
