@@ -93,7 +93,6 @@ export async function buildViews({ outDir, define }: BuildViewsOptions): Promise
         minify: true,
         write: false,
         define,
-        legalComments: 'none',
         plugins: [zodNamespaceImport, sdkWithoutSideEffects],
         logLevel: 'warning',
       });
