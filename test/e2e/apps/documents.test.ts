@@ -7,22 +7,18 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { RESOURCE_MIME_TYPE, RESOURCE_URI_META_KEY } from '@modelcontextprotocol/ext-apps/server';
-import { Client, type ClientCapabilities } from '@modelcontextprotocol/client';
-import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import type { ClientCapabilities } from '@modelcontextprotocol/client';
 import { describe, expect, it } from 'vitest';
 import { VIEW_LIST } from '../../../src/apps/views.js';
 import { VIEW_UI_META } from '../../../src/mcp/app-resources.js';
-import { BIN, cleanEnv, ROOT } from '../helpers.js';
+import { cleanEnv, connectStdio, ROOT } from '../helpers.js';
 
 const MAX_BYTES = 300 * 1024;
 const UI: ClientCapabilities = { extensions: { 'io.modelcontextprotocol/ui': { mimeTypes: [RESOURCE_MIME_TYPE] } } };
 const documentOf = (id: string) => readFileSync(join(ROOT, 'dist/apps', `${id}.html`), 'utf8');
 
-async function stdio(capabilities: ClientCapabilities, era: 'modern' | 'legacy'): Promise<Client> {
-  const client = new Client({ name: 'views-e2e', version: '0.0.0' }, { capabilities, ...(era === 'modern' ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {}) });
-  await client.connect(new StdioClientTransport({ command: process.execPath, args: [BIN, '--offline'], env: cleanEnv(), cwd: ROOT, stderr: 'ignore' }));
-  return client;
-}
+const stdio = async (capabilities: ClientCapabilities, era: 'modern' | 'legacy') =>
+  (await connectStdio(['--offline'], cleanEnv(), { capabilities, ...(era === 'modern' ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {}) })).client;
 
 describe('built views', () => {
   it.each(VIEW_LIST.map((view) => [view.id, view] as const))('%s: one document under 300 KB, script and style inline, no address to load, its own strict CSP', (_id, view) => {

@@ -48,6 +48,7 @@ interface Shown {
   uri: string;
   csp: Json;
   structured: Json;
+  text: string;
 }
 
 /** Opens the host page and has it call `tool` and show the tool's view. */
@@ -57,8 +58,8 @@ async function show(tool: string, args: Json, theme: 'light' | 'dark' = 'light')
   await page.goto(`${host.origin}/?server=${encodeURIComponent(server.url)}`);
   const shown = await page.evaluate(([name, input, mode]) => (window as unknown as { host: { show: (...a: unknown[]) => Promise<Json> } }).host.show(name, input, mode), [tool, args, theme] as const);
   const view = page.frames().find((frame) => frame !== page.mainFrame())!;
-  await view.locator('h1').waitFor();
-  return { page, view, traffic, uri: shown.uri, csp: shown.csp, structured: shown.result.structuredContent };
+  await view.locator('h1, [role="alert"]:not([hidden])').first().waitFor();
+  return { page, view, traffic, uri: shown.uri, csp: shown.csp, structured: shown.result.structuredContent, text: shown.result.content[0].text };
 }
 
 /** The host page's tools/call requests for `tool`, with the results the server sent back. */
@@ -146,6 +147,15 @@ describe('MCP Apps views in Chromium, through ext-apps AppBridge, against the bu
     await expectReadable(view);
     await screenshot(page, 'job-list');
 
+    // Tab goes from the heading through the sort controls to each job in turn.
+    await view.locator('h1').focus();
+    const reached: string[] = [];
+    for (let i = 0; i < 4; i++) {
+      await page.keyboard.press('Tab');
+      reached.push(await view.evaluate(() => (document.activeElement as HTMLElement).dataset.sort ?? (document.activeElement as HTMLElement).dataset.jobId ?? ''));
+    }
+    expect(reached).toEqual(['last_seen', 'salary', jobs[0]!.job_id, jobs[1]!.job_id]);
+
     // Sorted by salary, highest first within each currency; jobs without a salary last.
     await view.locator('button[data-sort="salary"]').click();
     await expect.poll(() => view.locator('th[aria-sort="descending"] button[data-sort="salary"]').count()).toBe(1);
@@ -220,6 +230,14 @@ describe('MCP Apps views in Chromium, through ext-apps AppBridge, against the bu
     await expect.poll(() => view.locator('h1').textContent()).toBe(hostile);
     expect(await view.locator('img, main script').count()).toBe(0);
     expect(await view.evaluate(() => document.title)).toBe('Job posting');
+    expectNothingLeftTheView(traffic);
+    await page.close();
+  }, 60_000);
+
+  it('job: a failed call shows the error text of the tool result', async () => {
+    const { page, view, traffic, text } = await show('get_job', { job_id: 'job_ai_9999' });
+    expect(text).toMatch(/^not_found: /);
+    expect(await view.locator('[role="alert"]').textContent()).toBe(text);
     expectNothingLeftTheView(traffic);
     await page.close();
   }, 60_000);
