@@ -7,5 +7,7 @@ import { readFileSync } from 'node:fs';
 export function buildDefines(): Record<string, string> {
   const pkg = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8')) as { version: string };
   const icon = readFileSync(new URL('./assets/icon.svg', import.meta.url), 'utf8').trim();
-  return { __SERVICE_MCP_VERSION__: JSON.stringify(pkg.version), __SERVICE_MCP_ICON_SVG__: JSON.stringify(icon) };
+  // A data URI, encoded here rather than at run time: the views' browser bundles have no Buffer.
+  const iconUri = `data:image/svg+xml;base64,${Buffer.from(icon).toString('base64')}`;
+  return { __SERVICE_MCP_VERSION__: JSON.stringify(pkg.version), __SERVICE_MCP_ICON__: JSON.stringify(iconUri) };
 }

@@ -8,17 +8,24 @@
  * error that names the tools, and a bad argument is an `invalid_argument` result naming the
  * argument, with a hint, from the one boundary every surface shares (tools/run.ts). The JSON
  * Schemas are converted once per process (tools/catalog.ts), not once per HTTP request.
+ *
+ * For the same reason ext-apps' registerAppTool (a wrapper of McpServer.registerTool) cannot link
+ * our tools to their MCP Apps views: the catalog writes the link itself, with ext-apps' constants,
+ * and only for a client that renders views (mcp/ui-capability.ts). The views' `ui://` documents
+ * are McpServer resources, registered with ext-apps' registerAppResource (mcp/app-resources.ts).
  */
 import { McpServer, ProtocolError, ProtocolErrorCode, type LoggingLevel, type ServerContext } from '@modelcontextprotocol/server';
 import type { GateWaitInfo } from './api/http.js';
 import type { Backend } from './backend.js';
 import type { LogLevel } from './config.js';
 import { silentLogger, type Logger, type LogSink } from './log.js';
+import { registerAppResources } from './mcp/app-resources.js';
 import { LIST_CACHE_HINTS } from './mcp/cache-hints.js';
 import { SERVER_CAPABILITIES, SERVER_INFO } from './mcp/capabilities.js';
 import { instructionsFor } from './mcp/instructions.js';
 import { registerPrompts } from './mcp/prompts.js';
 import { registerResources } from './mcp/resources.js';
+import { clientRendersViews } from './mcp/ui-capability.js';
 import { toolCatalog } from './tools/catalog.js';
 import { findTool, TOOLS } from './tools/index.js';
 import { runTool } from './tools/run.js';
@@ -77,7 +84,7 @@ export function createServer({ backend, logger = silentLogger }: CreateServerOpt
   const mcp = new McpServer(SERVER_INFO, { capabilities: registered, instructions: instructionsFor(mode), cacheHints: LIST_CACHE_HINTS });
   mcp.server.registerCapabilities({ tools });
 
-  mcp.server.setRequestHandler('tools/list', () => ({ tools: toolCatalog() }));
+  mcp.server.setRequestHandler('tools/list', (_request, ctx) => ({ tools: toolCatalog({ views: clientRendersViews(ctx, mcp.server) }) }));
   mcp.server.setRequestHandler('tools/call', async (request, ctx) => {
     const { name, arguments: args } = request.params;
     const tool = findTool(name);
@@ -94,6 +101,7 @@ export function createServer({ backend, logger = silentLogger }: CreateServerOpt
   });
 
   registerResources(mcp, client, mode);
+  registerAppResources(mcp);
   registerPrompts(mcp, client);
   return mcp;
 }

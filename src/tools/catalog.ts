@@ -2,6 +2,7 @@
  * The tools/list entries, converted from the zod schemas once per process: the zod object is the
  * only schema, and tools/list is answered from this cache rather than re-converted per request.
  */
+import { RESOURCE_URI_META_KEY } from '@modelcontextprotocol/ext-apps/server';
 import type { Tool } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { TOOL_ANNOTATIONS, type AnyTool } from './define.js';
@@ -21,7 +22,22 @@ function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): Tool['inputSchem
   return rest as Tool['inputSchema'];
 }
 
-export function describeTool(tool: AnyTool): Tool {
+export interface CatalogOptions {
+  /** The client renders MCP Apps views: link each tool that has one. */
+  views?: boolean;
+}
+
+/**
+ * The view link is written as ext-apps' registerAppTool writes it (which we cannot call: see
+ * server.ts), the nested `ui.resourceUri` and the flat key older hosts read, so hosts see the
+ * same `_meta` as from any server built on the helper.
+ */
+function viewMeta(tool: AnyTool): Tool['_meta'] {
+  const resourceUri = tool.view!.uri;
+  return { ui: { resourceUri }, [RESOURCE_URI_META_KEY]: resourceUri };
+}
+
+export function describeTool(tool: AnyTool, { views = false }: CatalogOptions = {}): Tool {
   return {
     name: tool.name,
     title: tool.title,
@@ -29,12 +45,14 @@ export function describeTool(tool: AnyTool): Tool {
     inputSchema: jsonSchema(tool.input, 'input'),
     outputSchema: jsonSchema(outputSchemaOf(tool), 'output') as Tool['outputSchema'],
     annotations: { title: tool.title, ...TOOL_ANNOTATIONS },
+    ...(views && tool.view ? { _meta: viewMeta(tool) } : {}),
   };
 }
 
-let cached: Tool[] | undefined;
+const cached = new Map<boolean, Tool[]>();
 
-export function toolCatalog(): Tool[] {
-  cached ??= TOOLS.map(describeTool);
-  return cached;
+export function toolCatalog({ views = false }: CatalogOptions = {}): Tool[] {
+  let catalog = cached.get(views);
+  if (!catalog) cached.set(views, (catalog = TOOLS.map((tool) => describeTool(tool, { views }))));
+  return catalog;
 }

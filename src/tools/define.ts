@@ -6,6 +6,7 @@
 import type { z } from 'zod';
 import type { ApiClient, ApiResult, CallOptions } from '../api/client.js';
 import type { ErrorKind } from '../api/errors.js';
+import type { ViewDefinition } from '../apps/views.js';
 import type { Mode } from './provenance.js';
 
 export interface ToolContext extends CallOptions {
@@ -27,6 +28,8 @@ export interface ToolDefinition<Input extends z.ZodObject = z.ZodObject, Data = 
   /** Recovery hints that say more than the generic one for an error kind, for this tool. */
   hints?: Partial<Record<ErrorKind, string>>;
   render(data: Data, args: z.output<Input>, result: ApiResult<Data>): string;
+  /** The MCP Apps view that shows this tool's structuredContent to hosts that render views. */
+  view?: ViewDefinition;
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a registry holds tools of many input types

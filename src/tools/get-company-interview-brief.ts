@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { InterviewBriefDataSchema } from '../api/schemas.js';
+import { VIEWS } from '../apps/views.js';
 import { renderInterviewBrief } from '../render/interview-brief.js';
 import { defineTool } from './define.js';
 import { company_id, company_name, slug } from './params.js';
@@ -23,4 +24,5 @@ export const getCompanyInterviewBrief = defineTool({
   },
   call: (args, { client, ...options }) => client.getCompanyInterviewBrief(args, options),
   render: (data) => renderInterviewBrief(data),
+  view: VIEWS.interviewBrief,
 });

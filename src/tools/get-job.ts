@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { PublicJobSchema } from '../api/schemas.js';
+import { VIEWS } from '../apps/views.js';
 import { renderJobDetail } from '../render/jobs.js';
 import { defineTool } from './define.js';
 import { include_predicted_salaries, job_id } from './params.js';
@@ -13,4 +14,5 @@ export const getJob = defineTool({
   data: PublicJobSchema,
   call: ({ job_id: id, include_predicted_salaries: predicted }, { client, ...options }) => client.getJob(id, { include_predicted_salaries: predicted }, options),
   render: (job) => renderJobDetail(job),
+  view: VIEWS.job,
 });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { MarketMapDataSchema } from '../api/schemas.js';
+import { VIEWS } from '../apps/views.js';
 import { renderMarketMap } from '../render/market-map.js';
 import { defineTool } from './define.js';
 import { layer, market_status } from './params.js';
@@ -13,4 +14,5 @@ export const getMarketMap = defineTool({
   data: MarketMapDataSchema,
   call: (args, { client, ...options }) => client.getMarketMap(args, options),
   render: (data) => renderMarketMap(data),
+  view: VIEWS.marketMap,
 });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { JobListDataSchema } from '../api/schemas.js';
+import { VIEWS } from '../apps/views.js';
 import { renderJobList } from '../render/jobs.js';
 import { defineTool } from './define.js';
 import { jobListShape } from './params.js';
@@ -13,4 +14,5 @@ export const listJobs = defineTool({
   data: JobListDataSchema,
   call: (args, { client, ...options }) => client.listJobs(args, options),
   render: (data, args) => renderJobList(data, args),
+  view: VIEWS.jobList,
 });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { JobListDataSchema } from '../api/schemas.js';
+import { VIEWS } from '../apps/views.js';
 import { renderJobList } from '../render/jobs.js';
 import { defineTool } from './define.js';
 import { jobListShape, label, salary_usd, skill_match, toCents } from './params.js';
@@ -25,4 +26,5 @@ export const searchJobs = defineTool({
   data: JobListDataSchema,
   call: (args, { client, ...options }) => client.searchJobs({ ...args, min_salary_usd: toCents(args.min_salary_usd), max_salary_usd: toCents(args.max_salary_usd) }, options),
   render: (data, args) => renderJobList(data, args),
+  view: VIEWS.jobList,
 });

@@ -6,7 +6,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { Client } from '@modelcontextprotocol/client';
+import { Client, type ClientOptions } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -106,12 +106,12 @@ export interface StdioSession {
   close(): Promise<void>;
 }
 
-/** The SDK's real Client over stdio to the built binary. */
-export async function connectStdio(args: string[], env: Record<string, string> = cleanEnv()): Promise<StdioSession> {
+/** The SDK's real Client over stdio to the built binary; `options` are the Client's (capabilities, era). */
+export async function connectStdio(args: string[], env: Record<string, string> = cleanEnv(), options: ClientOptions = { capabilities: {} }): Promise<StdioSession> {
   const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, ...args], env, cwd: ROOT, stderr: 'pipe' });
   let stderr = '';
   transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const client = new Client({ name: 'service-mcp-e2e', version: '0.0.0' }, { capabilities: {} });
+  const client = new Client({ name: 'service-mcp-e2e', version: '0.0.0' }, options);
   await client.connect(transport);
   return { client, transport, stderr: () => stderr, close: () => client.close() };
 }

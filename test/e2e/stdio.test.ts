@@ -3,6 +3,7 @@
  * embedded offline API over real HTTP (mock-api) as upstream.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { VIEW_LIST } from '../../src/apps/views.js';
 import { activeJob, company, inactiveJob } from './dataset.js';
 import { cleanEnv, closedPort, connectStdio, startMockApi, textOf, type MockApi, type StdioSession } from './helpers.js';
 
@@ -31,7 +32,10 @@ describe('initialize and catalogs', () => {
     const { prompts } = await session.client.listPrompts();
     expect(prompts.map((p) => p.name)).toEqual(['research_role_market', 'prepare_company_interview']);
     const { resources } = await session.client.listResources();
-    expect(resources.map((r) => r.uri)).toEqual(['service-mcp://api/openapi.json', 'service-mcp://api/llms.txt', 'service-mcp://api/discovery']);
+    // The MCP Apps views are listed for every client (the extension allows either); only a client
+    // that renders them finds them linked from tools/list.
+    expect(resources.map((r) => r.uri)).toEqual(['service-mcp://api/openapi.json', 'service-mcp://api/llms.txt', 'service-mcp://api/discovery', ...VIEW_LIST.map((view) => view.uri)]);
+    expect(tools.filter((tool) => tool._meta !== undefined)).toEqual([]);
   });
 });
 

@@ -1,0 +1,41 @@
+/**
+ * Where the numbers on screen come from, shown under every view as the text results end with it:
+ * the API's source and timestamps (saying when generated_at states no timezone), live or offline
+ * (offline data is fictional sample data), when it was retrieved and whether from the cache.
+ */
+import type { Provenance } from './data.js';
+import { facts, h } from './dom.js';
+
+function generated(p: Provenance): Node | string {
+  if (p.generated_at === null) return 'not stated';
+  if (p.generated_at_timezone !== 'not_stated') return p.generated_at;
+  return h('span', {}, p.generated_at, ' ', h('span', { class: 'badge warn', 'data-flag': 'no-timezone' }, 'no timezone stated (legacy snapshot)'));
+}
+
+function mode(p: Provenance): HTMLElement {
+  return p.mode === 'offline'
+    ? h('span', { class: 'badge offline', 'data-mode': 'offline' }, 'offline · fictional sample data, not live')
+    : h('span', { class: 'badge live', 'data-mode': 'live' }, 'live API');
+}
+
+function cache(p: Provenance): string {
+  if (p.cache?.hit) return `from the response cache, ${p.cache.age_s} s old`;
+  return 'fetched for this call (not from the cache)';
+}
+
+export function provenanceFooter(p: Provenance, notices: readonly string[]): HTMLElement {
+  return h(
+    'footer',
+    { class: 'provenance', 'aria-label': 'Provenance' },
+    h('h2', {}, 'Provenance'),
+    facts([
+      ['Data', mode(p)],
+      ['Source', p.source ?? 'not stated'],
+      ['Generated at', generated(p)],
+      ['Computed at', p.computed_at ?? 'not stated'],
+      ['Retrieved', p.retrieved_at],
+      ['Cache', cache(p)],
+    ]),
+    notices.length > 0 ? h('ul', { class: 'notices' }, ...notices.map((notice) => h('li', {}, notice))) : null,
+  );
+}

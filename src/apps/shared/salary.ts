@@ -1,0 +1,45 @@
+/**
+ * A salary is never shown without its evidence class. The class is a badge whose colour and words
+ * both say which it is, with the same wording as the text results (render/salary.ts): disclosed,
+ * extracted and predicted stay apart, a prediction says it is a model estimate, and a class this
+ * view does not know is shown as given and called unrecognised.
+ */
+import { isKnownSalaryClass, SALARY_CLASSES } from '../../render/salary.js';
+import { num, str, type Json } from './data.js';
+import { h } from './dom.js';
+
+/** The badge for an evidence class as the API names it. */
+export function classBadge(source: string): HTMLElement {
+  if (isKnownSalaryClass(source)) {
+    const label = source === 'predicted' ? 'predicted · model estimate' : source;
+    return h('span', { class: `badge salary-${source}`, title: SALARY_CLASSES[source], 'data-class': source }, label);
+  }
+  return h('span', { class: 'badge salary-unknown', title: 'unrecognised evidence class, shown as given', 'data-class': source }, `"${source}" · unrecognised class`);
+}
+
+function range(salary: Json): string {
+  const currency = str(salary.currency) ?? '';
+  const [min, max] = [num(salary.min), num(salary.max)];
+  if (min !== undefined && max !== undefined) return `${currency} ${min}–${max}`;
+  if (min !== undefined) return `${currency} from ${min}`;
+  if (max !== undefined) return `${currency} up to ${max}`;
+  return `${currency} (no amount)`;
+}
+
+/** A job's salary: amount and class badge, or a plain "none" with why one may be missing. */
+export function salaryCell(salary: unknown, predictionsHidden: boolean): HTMLElement {
+  if (salary === null || typeof salary !== 'object') {
+    return h('span', { class: 'salary none' }, 'none', predictionsHidden ? h('span', { class: 'hint' }, ' (no disclosed or extracted range; model estimates hidden)') : null);
+  }
+  const record = salary as Json;
+  const source = str(record.source) ?? 'not stated';
+  return h('span', { class: 'salary' }, h('span', { class: 'amount' }, str(record.display) ?? range(record)), ' ', classBadge(source));
+}
+
+/** Sort key of a salary: its currency, then its upper bound (missing salaries sort last). */
+export function salaryKey(salary: unknown): { currency: string; amount: number } | undefined {
+  if (salary === null || typeof salary !== 'object') return undefined;
+  const record = salary as Json;
+  const amount = num(record.max) ?? num(record.min);
+  return amount === undefined ? undefined : { currency: str(record.currency) ?? '', amount };
+}
