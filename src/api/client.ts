@@ -170,9 +170,10 @@ export class ApiClient {
     this.logger = options.logger ?? silentLogger;
     this.gate = options.gate ?? new RetryAfterGate();
     this.random = options.random ?? Math.random;
-    this.ownOrigin = `${new URL(this.baseUrl).origin}/`;
-    this.origin = new URL(this.baseUrl).origin;
-    this.basePath = new URL(this.baseUrl).pathname.replace(/\/+$/, '');
+    const base = new URL(this.baseUrl);
+    this.origin = base.origin;
+    this.ownOrigin = `${base.origin}/`;
+    this.basePath = base.pathname.replace(/\/+$/, '');
   }
 
   discover(options?: CallOptions): Promise<ApiResult<DiscoveryData>> {

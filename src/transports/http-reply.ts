@@ -7,7 +7,6 @@ import type { ServerResponse } from 'node:http';
 
 /** JSON-RPC's "server error" range; the SDK's transport uses the same code for HTTP-level refusals. */
 export const TRANSPORT_ERROR = -32000;
-export const PARSE_ERROR = -32700;
 
 export type Headers = Record<string, string>;
 

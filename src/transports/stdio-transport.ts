@@ -16,7 +16,7 @@
  * failures, pause-on-backpressure, and a drain at end of input); with them this file can go.
  */
 import type { Readable } from 'node:stream';
-import { deserializeMessage, serializeMessage, type JSONRPCMessage, type RequestId, type Transport } from '@modelcontextprotocol/server';
+import { deserializeMessage, INVALID_REQUEST, PARSE_ERROR, serializeMessage, type JSONRPCMessage, type RequestId, type Transport } from '@modelcontextprotocol/server';
 import { isRecord } from '../is-record.js';
 import { condenseErrorMessage } from '../mcp/protocol-errors.js';
 
@@ -37,8 +37,6 @@ export interface LineTransportOptions {
 
 export const MAX_LINE_BYTES = 10 * 1024 * 1024;
 
-const PARSE_ERROR = -32700;
-const INVALID_REQUEST = -32600;
 /** How far into a line that is not JSON an id is looked for: it comes near the start. */
 const ID_SCAN_CHARS = 200;
 

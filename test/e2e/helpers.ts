@@ -32,6 +32,11 @@ export interface RunResult {
   stderr: string;
 }
 
+/** Node arguments that make this Node 22 report `version` (e.g. v20.11.1), to play an older Node. */
+export function pretendNode(version: string): string[] {
+  return ['--import', `data:text/javascript,Object.defineProperty(process,'version',{value:'${version}'});Object.defineProperty(process.versions,'node',{value:'${version.slice(1)}'});`];
+}
+
 /** Runs the binary to completion; `nodeArgs` go to node itself, before the binary. */
 export function runCli(args: string[], env: Record<string, string> = cleanEnv(), input?: string, nodeArgs: string[] = []): Promise<RunResult> {
   return new Promise((resolve, reject) => {

@@ -4,12 +4,11 @@
  * An older Node is played by Node 22 with its reported version changed before the bin runs.
  */
 import { describe, expect, it } from 'vitest';
-import { cleanEnv, runCli } from './helpers.js';
+import { cleanEnv, pretendNode, runCli } from './helpers.js';
 
 const OLD = 'v20.11.1';
-const PRETEND = `data:text/javascript,Object.defineProperty(process,'version',{value:'${OLD}'});Object.defineProperty(process.versions,'node',{value:'${OLD.slice(1)}'});`;
 
-const runOld = (args: string[], input: string) => runCli(args, cleanEnv(), input, ['--import', PRETEND]);
+const runOld = (args: string[], input: string) => runCli(args, cleanEnv(), input, pretendNode(OLD));
 
 describe('on a Node.js older than 22', () => {
   it('stdio mode answers the first request with a JSON-RPC error naming the version found and needed', async () => {

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { VIEW_LIST } from '../../src/apps/views.js';
-import { ROOT } from './helpers.js';
+import { pretendNode, ROOT } from './helpers.js';
 
 const ALLOWED = [/^LICENSE$/, /^README\.md$/, /^CHANGELOG\.md$/, /^package\.json$/, /^server\.json$/, /^bin\/service-mcp\.js$/, /^dist\/[\w-]+\.js$/, /^dist\/apps\/[\w-]+\.html$/, /^assets\/icon\.svg$/];
 const REQUIRED = ['LICENSE', 'README.md', 'CHANGELOG.md', 'package.json', 'server.json', 'bin/service-mcp.js', 'dist/cli.js', ...VIEW_LIST.map((view) => `dist/apps/${view.id}.html`)];
@@ -100,8 +100,7 @@ describe('packing', () => {
   }, 120_000);
 
   it('scripts on a Node older than 22 (the pinned one not installed) stop with one sentence saying what to do', () => {
-    const pretend = "data:text/javascript,Object.defineProperty(process,'version',{value:'v20.11.1'});Object.defineProperty(process.versions,'node',{value:'20.11.1'});";
-    const run = spawnSync(process.execPath, ['--import', pretend, join(ROOT, 'scripts/require-node.mjs')], { encoding: 'utf8' });
+    const run = spawnSync(process.execPath, [...pretendNode('v20.11.1'), join(ROOT, 'scripts/require-node.mjs')], { encoding: 'utf8' });
     expect(run.status).toBe(1);
     expect(run.stdout).toBe('');
     expect(run.stderr.trim().split('\n')).toHaveLength(1);
