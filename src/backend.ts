@@ -12,6 +12,7 @@ import { ApiClient } from './api/client.js';
 import { RetryAfterGate, type FetchLike } from './api/http.js';
 import type { Config } from './config.js';
 import type { Logger } from './log.js';
+import type { OfflineEngine } from './offline/engine.js';
 import { OFFLINE_BASE_URL } from './offline/fetch.js';
 import type { Mode } from './tools/provenance.js';
 
@@ -30,9 +31,9 @@ function lazyFetch(load: () => Promise<FetchLike>): FetchLike {
   };
 }
 
-async function loadOfflineFetch(): Promise<FetchLike> {
+async function loadOfflineFetch(engine?: OfflineEngine): Promise<FetchLike> {
   const [{ createOfflineFetch }, { createOfflineEngine }] = await Promise.all([import('./offline/fetch.js'), import('./offline/engine.js')]);
-  return createOfflineFetch(createOfflineEngine());
+  return createOfflineFetch(engine ?? createOfflineEngine());
 }
 
 async function loadLiveFetch(config: Config): Promise<FetchLike> {
@@ -40,10 +41,16 @@ async function loadLiveFetch(config: Config): Promise<FetchLike> {
   return createApiFetch({ timeoutMs: config.timeoutMs, cache: config.cache });
 }
 
-export function createBackend(config: Config, logger: Logger, gate: RetryAfterGate = new RetryAfterGate()): Backend {
-  const offline = config.offline || config.baseUrl === undefined;
+export interface BackendOptions {
+  gate?: RetryAfterGate;
+  /** Serve this offline engine in-process (mock-api's MCP endpoint shares the engine, faults and all, with its REST routes). */
+  engine?: OfflineEngine;
+}
+
+export function createBackend(config: Config, logger: Logger, { gate = new RetryAfterGate(), engine }: BackendOptions = {}): Backend {
+  const offline = engine !== undefined || config.offline || config.baseUrl === undefined;
   const baseUrl = offline ? OFFLINE_BASE_URL : config.baseUrl!;
-  const fetch = lazyFetch(offline ? loadOfflineFetch : () => loadLiveFetch(config));
+  const fetch = lazyFetch(offline ? () => loadOfflineFetch(engine) : () => loadLiveFetch(config));
   const client = new ApiClient({ baseUrl, fetch, timeoutMs: config.timeoutMs, maxRetryWaitS: config.maxRetryWaitS, logger, gate });
   return { client, mode: offline ? 'offline' : 'live', baseUrl };
 }

@@ -110,15 +110,15 @@ export function buildProgram(): Command {
 
   program
     .command('mock-api')
-    .description('serve the embedded offline API over HTTP (same paths as the hosted API)')
+    .description('serve the embedded offline API over HTTP (same paths as the hosted API, the tool endpoint POST /api/public/v1/mcp included)')
     .option('--port <n>', 'port to listen on (0 picks a free one)', '4010')
     .option('--host <host>', 'interface to bind', '127.0.0.1')
     .action(async (options: { port: string; host: string }, command: Command) => {
-      const { logger } = configFrom(command);
+      const { config, logger } = configFrom(command);
       const port = parsePort(options.port);
-      const { startOfflineServer } = await import('./offline/server.js');
-      const server = await startOfflineServer({ host: options.host, port });
-      await print(`mock-api listening on ${server.url} (embedded offline snapshot; try ${server.url}/api/public/v1)`);
+      const { startMockApi } = await import('./mock-api.js');
+      const server = await startMockApi({ config, logger, host: options.host, port });
+      await print(`mock-api listening on ${server.url} (embedded offline snapshot; try ${server.url}/api/public/v1, and MCP at POST ${server.url}/api/public/v1/mcp?surface=market)`);
       const stop = () => void server.close().finally(() => process.exit(EXIT_OK));
       process.once('SIGINT', stop);
       process.once('SIGTERM', stop);
@@ -129,7 +129,7 @@ export function buildProgram(): Command {
 
   program
     .command('serve')
-    .description('serve MCP over stateless Streamable HTTP at POST /mcp (loopback only unless --host says otherwise)')
+    .description('serve MCP over stateless Streamable HTTP at POST /mcp and POST /api/public/v1/mcp (loopback only unless --host says otherwise)')
     .option('--http', 'use the Streamable HTTP transport (required: stdio is the default command)')
     .option('--host <host>', 'interface to bind (0.0.0.0 exposes it beyond this machine)', '127.0.0.1')
     .option('--port <n>', 'port to listen on (0 picks a free one)', '3333')

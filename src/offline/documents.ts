@@ -15,7 +15,7 @@ const OTHER_ADDRESSES = [
   { path: '/.well-known/mcp/server-card.json', method: 'GET', description: 'Tool-server card.' },
   { path: '/.well-known/agent-skills/index.json', method: 'GET', description: 'Agent skills index.' },
   { path: '/sitemap.xml', method: 'GET', description: 'Sitemap.' },
-  { path: `${API_PREFIX}/mcp`, method: 'POST', description: 'Hosted tool protocol (stateless Streamable HTTP). Not served by the offline snapshot: run service-mcp locally instead.' },
+  { path: `${API_PREFIX}/mcp`, method: 'POST', description: 'Hosted tool protocol (stateless Streamable HTTP); surface=market (the default) is the read-only market surface. Served over HTTP by `service-mcp mock-api`, with the same tools as the local package.' },
 ];
 
 export const TOOL_NAMES = ['discover_api', 'search_jobs', 'list_jobs', 'get_job', 'get_market_map', 'get_company_interview_brief', 'check_api_health'] as const;
@@ -83,7 +83,7 @@ export function serverCard(origin: string): Record<string, unknown> {
     title: 'Hiring intelligence (market surface, offline snapshot)',
     description: `${OFFLINE_NOTICE} Read-only tools for jobs, the market map and company interview briefs.`,
     version: '1.0.0',
-    transport: { type: 'streamable-http', url: `${origin}${API_PREFIX}/mcp?surface=market`, available_offline: false },
+    transport: { type: 'streamable-http', url: `${origin}${API_PREFIX}/mcp?surface=market` },
     authentication: { required: false },
     capabilities: { tools: { listChanged: false } },
     tools: TOOL_NAMES.map((name) => ({ name, read_only: true })),

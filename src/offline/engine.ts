@@ -120,7 +120,7 @@ function route(dataset: Dataset, request: Request): Response {
   const pathname = url.pathname.length > 1 && url.pathname.endsWith('/') ? url.pathname.slice(0, -1) : url.pathname;
   const method = request.method.toUpperCase();
   if (pathname === MCP_PATH) {
-    if (method === 'POST') return errorResponse(501, 'not_implemented', 'the offline snapshot does not host the tool endpoint; run service-mcp locally for the same tools');
+    if (method === 'POST') return errorResponse(501, 'not_implemented', 'the tool endpoint is not part of the offline API itself: `service-mcp mock-api` serves it over HTTP, and the local package serves the same tools over stdio');
     return errorResponse(405, 'method_not_allowed', `${MCP_PATH} accepts POST only`, {}, { allow: 'POST' });
   }
   const ctx: RouteContext = { dataset, url };

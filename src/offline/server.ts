@@ -18,7 +18,14 @@ export interface OfflineServerOptions {
   engine?: OfflineEngine;
   /** Replaces the engine's rules; when neither this nor `engine` is given, SERVICE_MCP_MOCK_FAULTS is read. */
   faults?: FaultRule[];
+  /**
+   * Handlers that answer a pathname instead of the engine (mock-api mounts the MCP endpoint at
+   * the hosted path). They are not the API's, so the engine stays an API and knows nothing of them.
+   */
+  mounts?: Readonly<Record<string, Mount>>;
 }
+
+export type Mount = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
 
 export interface OfflineServer {
   /** Origin without a trailing slash, e.g. http://127.0.0.1:40123. */
@@ -40,8 +47,14 @@ export async function startOfflineServer(options: OfflineServerOptions = {}): Pr
   const engine = options.engine ?? (await createOfflineEngine({ faults: options.faults ?? faultsFromEnv() }));
   if (options.engine && options.faults) engine.faults.set(options.faults);
 
+  const mounts = options.mounts ?? {};
   const server = createServer((req, res) => {
-    void serve(engine, req, res);
+    const mount = Object.hasOwn(mounts, pathOf(req)) ? mounts[pathOf(req)] : undefined;
+    if (!mount) return void serve(engine, req, res);
+    mount(req, res).catch((error: unknown) => {
+      if (!res.headersSent) void writeResponse(errorResponse(500, 'internal_error', `offline server error: ${error instanceof Error ? error.message : String(error)}`), res, new AbortController().signal);
+      else res.destroy();
+    });
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -62,6 +75,10 @@ export async function startOfflineServer(options: OfflineServerOptions = {}): Pr
         server.closeAllConnections();
       }),
   };
+}
+
+function pathOf(req: IncomingMessage): string {
+  return new URL(req.url ?? '/', 'http://localhost').pathname;
 }
 
 async function serve(engine: OfflineEngine, req: IncomingMessage, res: ServerResponse): Promise<void> {

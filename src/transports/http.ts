@@ -1,9 +1,9 @@
 /**
- * Stateless Streamable HTTP adapter (`serve --http`): node:http around the SDK's
- * `createMcpHandler` at /mcp, plus /healthz and the server card. The SDK serves both protocol
- * eras per request (2026-07-28 natively, 2025 clients through its stateless legacy mode) and
- * answers every protocol message; this file owns what is in front of it: the Host and Origin
- * checks, the body and time limits, CORS, and shutdown.
+ * Stateless Streamable HTTP adapter (`serve --http`): node:http around the MCP endpoint
+ * (mcp-endpoint.ts) at /mcp and at the hosted path /api/public/v1/mcp, plus /healthz and the
+ * server card. The SDK serves both protocol eras per request (2026-07-28 natively, 2025 clients
+ * through its stateless legacy mode) and answers every protocol message; this file owns the
+ * server around it: routing, time limits, start-up and shutdown.
  *
  * Each request gets its own server instance from the factory, while the backend, and with it the
  * HTTP client, its cache and the Retry-After gate, is one per process: a 429 seen by one request
@@ -11,16 +11,13 @@
  */
 import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { toNodeHandler, type NodeIncomingMessageLike, type NodeServerResponseLike } from '@modelcontextprotocol/node';
-import { createMcpHandler } from '@modelcontextprotocol/server';
 import type { Backend } from '../backend.js';
 import type { Logger } from '../log.js';
 import { onLauncherGone } from '../launcher.js';
-import { condenseWireText, DUMP_MARK } from '../mcp/protocol-errors.js';
-import { createServer } from '../server.js';
-import { DEFAULT_BODY_LIMIT_BYTES, readBody, refuseTooLarge } from './http-body.js';
-import { buildPolicy, checkHost, checkOrigin, checkSingleTarget, isLoopbackHost, isWildcardHost, normalisedOrigin, type AccessPolicy } from './http-guard.js';
-import { sendJson, sendRpcError, type Headers } from './http-reply.js';
+import { DEFAULT_BODY_LIMIT_BYTES } from './http-body.js';
+import { buildPolicy, isLoopbackHost, isWildcardHost, type AccessPolicy } from './http-guard.js';
+import { sendJson, sendRpcError } from './http-reply.js';
+import { corsHeaders, createMcpEndpoint, HOSTED_MCP_PATH, refuseUnsafe } from './mcp-endpoint.js';
 import { buildServerCard, SERVER_CARD_PATHS } from './server-card.js';
 
 export const DEFAULT_HTTP_HOST = '127.0.0.1';
@@ -71,51 +68,8 @@ export interface RunningHttpServer {
   close(graceMs?: number): Promise<boolean>;
 }
 
-const MCP_PATH = '/mcp';
-// The 2026-07-28 standard headers (SEP-2243) with the 2025 era's, so browsers may send and read them.
-const CORS_ALLOW_HEADERS = 'Content-Type, Accept, MCP-Protocol-Version, Mcp-Method, Mcp-Name, Mcp-Session-Id, Last-Event-ID';
-const CORS_EXPOSE_HEADERS = 'MCP-Protocol-Version, Mcp-Method, Mcp-Name';
-
-/** The request with its body already read (under our limits), for the SDK's Node adapter to read again. */
-function withBody(req: IncomingMessage, body: Buffer): NodeIncomingMessageLike {
-  // In origin form: an absolute-form target (checked to name this host) would be joined to Host again.
-  const target = new URL(req.url ?? '/', 'http://localhost');
-  return {
-    method: req.method,
-    url: `${target.pathname}${target.search}`,
-    headers: req.headers,
-    async *[Symbol.asyncIterator]() {
-      yield body;
-    },
-  };
-}
-
-/**
- * The response as the SDK's adapter writes it, with the SDK's multi-line dumps of schema issues
- * said on one line (mcp/protocol-errors.ts). Its length is left to chunked encoding, since a
- * condensed body is shorter than the one the SDK measured.
- */
-function condensing(res: ServerResponse): NodeServerResponseLike {
-  const condense = (chunk: string | Uint8Array | undefined) => {
-    if (chunk === undefined) return chunk;
-    // Looked for in the bytes: the text is decoded only for the rare chunk that holds a dump.
-    const bytes = typeof chunk === 'string' ? undefined : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
-    if (bytes ? !bytes.includes(DUMP_MARK) : !(chunk as string).includes(DUMP_MARK)) return chunk;
-    return condenseWireText(bytes ? bytes.toString('utf8') : (chunk as string));
-  };
-  return {
-    writeHead: (status, headers = {}) => {
-      const { 'content-length': _measured, ...rest } = headers;
-      return res.writeHead(status, rest);
-    },
-    write: (chunk) => res.write(condense(chunk)!),
-    end: (chunk) => res.end(condense(chunk)),
-    on: (event, listener) => res.on(event, listener),
-    get destroyed() {
-      return res.destroyed;
-    },
-  };
-}
+/** The local path, and the hosted service's, so a client configured for either finds us. */
+export const MCP_PATHS = ['/mcp', HOSTED_MCP_PATH] as const;
 
 /** The host part of a URL this machine can use: a wildcard bind is reached through loopback. */
 function urlHost(host: string): string {
@@ -130,11 +84,7 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
   // Validate the allow-lists before binding, so a typo fails without ever listening.
   buildPolicy({ host, port: 0, allowedHosts: options.allowedHosts, allowedOrigins: options.allowedOrigins });
 
-  const mcpHandler = createMcpHandler(() => createServer({ backend, logger }), { legacy: 'stateless' });
-  const serveMcp = toNodeHandler(mcpHandler, {
-    maxRequestBodySize: limits.bodyBytes,
-    onerror: (error) => logger.error(`MCP HTTP handler failed: ${error.stack ?? error.message}`),
-  });
+  const endpoint = createMcpEndpoint({ backend, logger, limits });
   let policy: AccessPolicy | undefined;
   let draining = false;
   let active = 0;
@@ -177,54 +127,18 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
       if (method !== 'GET' && method !== 'HEAD') return sendRpcError(res, 405, 'Method Not Allowed', { allow: 'GET, HEAD' });
       return sendJson(res, 200, { status: 'ok' });
     }
-    const unclear = checkSingleTarget(req.rawHeaders, req.url, req.headers.host);
-    if (unclear) {
-      logger.warn(`refused ${method} ${path}: ${unclear}`);
-      req.resume();
-      return sendRpcError(res, 400, unclear, { connection: 'close' });
-    }
-    const refusal = checkHost(req.headers.host, access) ?? checkOrigin(req.headers.origin, access);
-    if (refusal) {
-      logger.warn(`refused ${method} ${path}: ${refusal}`);
-      req.resume();
-      return sendRpcError(res, 403, refusal);
-    }
+    if ((MCP_PATHS as readonly string[]).includes(path)) return endpoint.serve(req, res, access);
+    if (refuseUnsafe(req, res, access, logger)) return;
     const cors = corsHeaders(req, access);
-    if (path === MCP_PATH) return handleMcp(req, res, cors, access.cors);
     if ((SERVER_CARD_PATHS as readonly string[]).includes(path)) {
       req.resume();
       if (method !== 'GET' && method !== 'HEAD') return sendRpcError(res, 405, 'Method Not Allowed', { ...cors, allow: 'GET, HEAD' });
       // Host was checked above, so echoing it cannot advertise a foreign name.
       const scheme = req.headers['x-forwarded-proto'] === 'https' ? 'https' : 'http';
-      return sendJson(res, 200, buildServerCard(`${scheme}://${req.headers.host}${MCP_PATH}`), { ...cors, 'cache-control': 'public, max-age=300' });
+      return sendJson(res, 200, buildServerCard(`${scheme}://${req.headers.host}`), { ...cors, 'cache-control': 'public, max-age=300' });
     }
     req.resume();
-    return sendRpcError(res, 404, `Not Found: ${path}; the MCP endpoint is POST ${MCP_PATH}`, cors);
-  }
-
-  async function handleMcp(req: IncomingMessage, res: ServerResponse, cors: Headers, corsEnabled: boolean): Promise<void> {
-    if (req.method === 'OPTIONS' && corsEnabled) {
-      req.resume();
-      const allow = 'POST, OPTIONS';
-      res.writeHead(204, { ...cors, allow, 'access-control-allow-methods': allow, 'access-control-allow-headers': CORS_ALLOW_HEADERS, 'access-control-max-age': '600' });
-      res.end();
-      return;
-    }
-    for (const [name, value] of Object.entries(cors)) res.setHeader(name, value);
-    // Any other method is the SDK's to answer (a stateless server: 405, Allow: POST).
-    if (req.method !== 'POST') return serveMcp(req, condensing(res));
-    const encoding = req.headers['content-encoding'];
-    if (encoding !== undefined && encoding.trim().toLowerCase() !== 'identity') {
-      req.resume();
-      return sendRpcError(res, 415, `Unsupported Media Type: request bodies are read as sent, not decoded (Content-Encoding: ${encoding.slice(0, 40)}); send it uncompressed`, cors);
-    }
-    const body = await readBody(req, limits.bodyBytes);
-    if (!body.ok) {
-      if (body.reason === 'too_large') refuseTooLarge(req, res, limits.bodyBytes, limits.refusedBodyDrainMs);
-      else res.destroy();
-      return;
-    }
-    await serveMcp(withBody(req, body.bytes), condensing(res));
+    return sendRpcError(res, 404, `Not Found: ${path}; the MCP endpoint is POST ${MCP_PATHS.join(' or POST ')}`, cors);
   }
 
   await new Promise<void>((resolve, reject) => {
@@ -244,7 +158,7 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
   }
 
   return {
-    url: `http://${urlHost(host)}:${port}${MCP_PATH}`,
+    url: `http://${urlHost(host)}:${port}${MCP_PATHS[0]}`,
     port,
     inFlight: () => active,
     close: async (graceMs = limits.shutdownGraceMs) => {
@@ -260,20 +174,12 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
           resolve(true);
         };
       });
-      await mcpHandler.close().catch(() => {});
+      await endpoint.close().catch(() => {});
       server.closeAllConnections();
       await closed;
       return drained;
     },
   };
-}
-
-/** CORS only when --allowed-origins was given, and only ever reflecting an allowed origin. */
-function corsHeaders(req: IncomingMessage, access: AccessPolicy): Headers {
-  const origin = req.headers.origin;
-  if (!access.cors || origin === undefined) return {};
-  // checkOrigin already passed, so this origin parses and is on the list; it is echoed as listed.
-  return { 'access-control-allow-origin': normalisedOrigin(origin), vary: 'Origin', 'access-control-expose-headers': CORS_EXPOSE_HEADERS };
 }
 
 /**

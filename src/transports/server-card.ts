@@ -9,6 +9,7 @@
 import { description, name } from '../../server.json';
 import { SERVER_CAPABILITIES, SERVER_INFO } from '../mcp/capabilities.js';
 import { TOOLS } from '../tools/index.js';
+import { HOSTED_MCP_PATH, SURFACE } from './mcp-endpoint.js';
 
 export const SERVER_CARD_PATHS = ['/mcp/server-card', '/.well-known/mcp/server-card.json'] as const;
 
@@ -24,8 +25,11 @@ export interface ServerCard {
   tools: Array<{ name: string; title: string }>;
 }
 
-/** `mcpUrl` is the absolute URL of POST /mcp as the caller reached it. */
-export function buildServerCard(mcpUrl: string): ServerCard {
+/**
+ * `origin` is this server's as the caller reached it. Both MCP addresses are listed: /mcp, and
+ * the hosted service's path, so a client configured for the hosted service can switch by origin.
+ */
+export function buildServerCard(origin: string): ServerCard {
   return {
     name,
     title: SERVER_INFO.title,
@@ -33,7 +37,7 @@ export function buildServerCard(mcpUrl: string): ServerCard {
     description,
     websiteUrl: SERVER_INFO.websiteUrl,
     icons: SERVER_INFO.icons,
-    remotes: [{ type: 'streamable-http', url: mcpUrl }],
+    remotes: [`${origin}/mcp`, `${origin}${HOSTED_MCP_PATH}?surface=${SURFACE}`].map((url) => ({ type: 'streamable-http' as const, url })),
     capabilities: SERVER_CAPABILITIES,
     tools: TOOLS.map((tool) => ({ name: tool.name, title: tool.title })),
   };

@@ -167,7 +167,11 @@ describe('HTTP surface', () => {
         description: registryEntry.description,
         websiteUrl: registryEntry.websiteUrl,
         icons: session.client.getServerVersion()!.icons,
-        remotes: [{ type: 'streamable-http', url: server.url }],
+        // Both addresses: a client configured for the hosted service switches by changing the origin.
+        remotes: [
+          { type: 'streamable-http', url: server.url },
+          { type: 'streamable-http', url: `${server.origin}/api/public/v1/mcp?surface=market` },
+        ],
         capabilities,
         tools: TOOL_NAMES.map((name) => ({ name, title: expect.any(String) })),
       });
@@ -241,7 +245,10 @@ describe('deliberate exposure and lifecycle', () => {
       expect(preflight.headers['access-control-allow-methods']).toBe('POST, OPTIONS');
       expect(preflight.headers['access-control-allow-headers']).toMatch(/MCP-Protocol-Version, Mcp-Method, Mcp-Name/);
       const card = await rawRequest(exposed.origin, { path: '/.well-known/mcp/server-card.json', headers: { host: 'mcp.example.com', 'x-forwarded-proto': 'https' } });
-      expect(card.json<{ remotes: unknown }>().remotes).toEqual([{ type: 'streamable-http', url: 'https://mcp.example.com/mcp' }]);
+      expect(card.json<{ remotes: unknown }>().remotes).toEqual([
+        { type: 'streamable-http', url: 'https://mcp.example.com/mcp' },
+        { type: 'streamable-http', url: 'https://mcp.example.com/api/public/v1/mcp?surface=market' },
+      ]);
     } finally {
       await exposed.stop();
     }

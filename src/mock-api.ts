@@ -1,0 +1,54 @@
+/**
+ * `mock-api`: the embedded offline API over HTTP with the hosted tool endpoint beside it, as the
+ * spec's one service of two surfaces. The engine stays an API; this module composes it with the
+ * same MCP endpoint `serve --http` mounts, over a backend that calls that very engine in-process,
+ * so the tools behind POST /api/public/v1/mcp see the snapshot and every injected fault the REST
+ * routes do, and count in the same hit statistics.
+ */
+import { createBackend } from './backend.js';
+import type { Config } from './config.js';
+import type { Logger } from './log.js';
+import { createOfflineEngine } from './offline/engine.js';
+import { faultsFromEnv } from './offline/faults.js';
+import { startOfflineServer, type OfflineServer } from './offline/server.js';
+import { DEFAULT_LIMITS } from './transports/http.js';
+import { buildPolicy, type AccessPolicy } from './transports/http-guard.js';
+import { sendRpcError } from './transports/http-reply.js';
+import { createMcpEndpoint, HOSTED_MCP_PATH } from './transports/mcp-endpoint.js';
+
+export interface MockApiOptions {
+  config: Config;
+  logger: Logger;
+  /** Default 127.0.0.1. */
+  host?: string;
+  /** Default 0: an ephemeral port. */
+  port?: number;
+}
+
+export async function startMockApi(options: MockApiOptions): Promise<OfflineServer> {
+  const { config, logger, host = '127.0.0.1' } = options;
+  const engine = await createOfflineEngine({ faults: faultsFromEnv() });
+  const endpoint = createMcpEndpoint({ backend: createBackend(config, logger, { engine }), logger, limits: DEFAULT_LIMITS });
+  let access: AccessPolicy | undefined;
+  const server = await startOfflineServer({
+    host,
+    port: options.port ?? 0,
+    engine,
+    mounts: {
+      [HOSTED_MCP_PATH]: async (req, res) => {
+        if (access) return endpoint.serve(req, res, access);
+        req.resume();
+        sendRpcError(res, 503, 'Service Unavailable: the server is starting', { 'retry-after': '1' });
+      },
+    },
+  });
+  // Host and Origin are checked against the address actually bound (--port 0 included).
+  access = buildPolicy({ host, port: server.port });
+  return {
+    ...server,
+    close: async () => {
+      await server.close();
+      await endpoint.close().catch(() => {});
+    },
+  };
+}

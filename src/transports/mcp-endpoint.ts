@@ -1,0 +1,160 @@
+/**
+ * The MCP endpoint as node:http sees it: the SDK's `createMcpHandler` (stateless, both protocol
+ * eras) behind the checks every address it is served at shares: one target, Host and Origin,
+ * the surface asked for, CORS, the body limit and Content-Encoding. `serve --http` mounts it at
+ * /mcp and at the hosted path; `mock-api` mounts it at the hosted path beside the offline API.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { toNodeHandler, type NodeIncomingMessageLike, type NodeServerResponseLike } from '@modelcontextprotocol/node';
+import { createMcpHandler } from '@modelcontextprotocol/server';
+import type { Backend } from '../backend.js';
+import type { Logger } from '../log.js';
+import { condenseWireText, DUMP_MARK } from '../mcp/protocol-errors.js';
+import { createServer } from '../server.js';
+import { readBody, refuseTooLarge } from './http-body.js';
+import { checkHost, checkOrigin, checkSingleTarget, normalisedOrigin, type AccessPolicy } from './http-guard.js';
+import { sendRpcError, type Headers } from './http-reply.js';
+
+/** The path the hosted service answers at (the spec's `POST /api/public/v1/mcp`). */
+export const HOSTED_MCP_PATH = '/api/public/v1/mcp';
+/** The only surface served: the read-only market surface, which is also the default. */
+export const SURFACE = 'market';
+
+// The 2026-07-28 standard headers (SEP-2243) with the 2025 era's, so browsers may send and read them.
+const CORS_ALLOW_HEADERS = 'Content-Type, Accept, MCP-Protocol-Version, Mcp-Method, Mcp-Name, Mcp-Session-Id, Last-Event-ID';
+const CORS_EXPOSE_HEADERS = 'MCP-Protocol-Version, Mcp-Method, Mcp-Name';
+
+export interface McpEndpointLimits {
+  bodyBytes: number;
+  /** How long the rest of a body refused with 413 is read and thrown away before the connection is cut. */
+  refusedBodyDrainMs: number;
+}
+
+export interface McpEndpoint {
+  /** Answers one request addressed to an MCP path, refusals included. */
+  serve(req: IncomingMessage, res: ServerResponse, access: AccessPolicy): Promise<void>;
+  close(): Promise<void>;
+}
+
+/**
+ * Refuses (and answers) a request that names two targets, or a Host or Origin the policy does not
+ * allow; true when it did. Every guarded address calls this first.
+ */
+export function refuseUnsafe(req: IncomingMessage, res: ServerResponse, access: AccessPolicy, logger: Logger): boolean {
+  const what = `${req.method ?? 'GET'} ${new URL(req.url ?? '/', 'http://localhost').pathname}`;
+  const unclear = checkSingleTarget(req.rawHeaders, req.url, req.headers.host);
+  if (unclear) {
+    logger.warn(`refused ${what}: ${unclear}`);
+    req.resume();
+    sendRpcError(res, 400, unclear, { connection: 'close' });
+    return true;
+  }
+  const refusal = checkHost(req.headers.host, access) ?? checkOrigin(req.headers.origin, access);
+  if (refusal) {
+    logger.warn(`refused ${what}: ${refusal}`);
+    req.resume();
+    sendRpcError(res, 403, refusal);
+    return true;
+  }
+  return false;
+}
+
+/** CORS only when --allowed-origins was given, and only ever reflecting an allowed origin. */
+export function corsHeaders(req: IncomingMessage, access: AccessPolicy): Headers {
+  const origin = req.headers.origin;
+  if (!access.cors || origin === undefined) return {};
+  // checkOrigin already passed, so this origin parses and is on the list; it is echoed as listed.
+  return { 'access-control-allow-origin': normalisedOrigin(origin), vary: 'Origin', 'access-control-expose-headers': CORS_EXPOSE_HEADERS };
+}
+
+/** Why the `surface` asked for is not served, or undefined when it is (market, or none: the default). */
+export function surfaceRefusal(target: string | undefined): string | undefined {
+  const asked = new URL(target ?? '/', 'http://localhost').searchParams.getAll('surface');
+  if (asked.length === 0 || (asked.length === 1 && asked[0] === SURFACE)) return undefined;
+  const named = asked.length === 1 ? `surface ${JSON.stringify(asked[0]!.slice(0, 40))} is` : 'more than one surface is';
+  return `Bad Request: ${named} not served here; the surfaces served are: ${SURFACE} (the read-only market surface, also the default when surface is omitted)`;
+}
+
+/** The request with its body already read (under our limits), for the SDK's Node adapter to read again. */
+function withBody(req: IncomingMessage, body: Buffer): NodeIncomingMessageLike {
+  // In origin form: an absolute-form target (checked to name this host) would be joined to Host again.
+  const target = new URL(req.url ?? '/', 'http://localhost');
+  return {
+    method: req.method,
+    url: `${target.pathname}${target.search}`,
+    headers: req.headers,
+    async *[Symbol.asyncIterator]() {
+      yield body;
+    },
+  };
+}
+
+/**
+ * The response as the SDK's adapter writes it, with the SDK's multi-line dumps of schema issues
+ * said on one line (mcp/protocol-errors.ts). Its length is left to chunked encoding, since a
+ * condensed body is shorter than the one the SDK measured.
+ */
+function condensing(res: ServerResponse): NodeServerResponseLike {
+  const condense = (chunk: string | Uint8Array | undefined) => {
+    if (chunk === undefined) return chunk;
+    // Looked for in the bytes: the text is decoded only for the rare chunk that holds a dump.
+    const bytes = typeof chunk === 'string' ? undefined : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+    if (bytes ? !bytes.includes(DUMP_MARK) : !(chunk as string).includes(DUMP_MARK)) return chunk;
+    return condenseWireText(bytes ? bytes.toString('utf8') : (chunk as string));
+  };
+  return {
+    writeHead: (status, headers = {}) => {
+      const { 'content-length': _measured, ...rest } = headers;
+      return res.writeHead(status, rest);
+    },
+    write: (chunk) => res.write(condense(chunk)!),
+    end: (chunk) => res.end(condense(chunk)),
+    on: (event, listener) => res.on(event, listener),
+    get destroyed() {
+      return res.destroyed;
+    },
+  };
+}
+
+export function createMcpEndpoint(options: { backend: Backend; logger: Logger; limits: McpEndpointLimits }): McpEndpoint {
+  const { backend, logger, limits } = options;
+  const mcpHandler = createMcpHandler(() => createServer({ backend, logger }), { legacy: 'stateless' });
+  const serveMcp = toNodeHandler(mcpHandler, {
+    maxRequestBodySize: limits.bodyBytes,
+    onerror: (error) => logger.error(`MCP HTTP handler failed: ${error.stack ?? error.message}`),
+  });
+
+  async function serve(req: IncomingMessage, res: ServerResponse, access: AccessPolicy): Promise<void> {
+    if (refuseUnsafe(req, res, access, logger)) return;
+    const cors = corsHeaders(req, access);
+    if (req.method === 'OPTIONS' && access.cors) {
+      req.resume();
+      const allow = 'POST, OPTIONS';
+      res.writeHead(204, { ...cors, allow, 'access-control-allow-methods': allow, 'access-control-allow-headers': CORS_ALLOW_HEADERS, 'access-control-max-age': '600' });
+      res.end();
+      return;
+    }
+    const wrongSurface = surfaceRefusal(req.url);
+    if (wrongSurface) {
+      req.resume();
+      return sendRpcError(res, 400, wrongSurface, cors);
+    }
+    for (const [name, value] of Object.entries(cors)) res.setHeader(name, value);
+    // Any other method is the SDK's to answer (a stateless server: 405, Allow: POST).
+    if (req.method !== 'POST') return serveMcp(req, condensing(res));
+    const encoding = req.headers['content-encoding'];
+    if (encoding !== undefined && encoding.trim().toLowerCase() !== 'identity') {
+      req.resume();
+      return sendRpcError(res, 415, `Unsupported Media Type: request bodies are read as sent, not decoded (Content-Encoding: ${encoding.slice(0, 40)}); send it uncompressed`, cors);
+    }
+    const body = await readBody(req, limits.bodyBytes);
+    if (!body.ok) {
+      if (body.reason === 'too_large') refuseTooLarge(req, res, limits.bodyBytes, limits.refusedBodyDrainMs);
+      else res.destroy();
+      return;
+    }
+    await serveMcp(withBody(req, body.bytes), condensing(res));
+  }
+
+  return { serve, close: () => mcpHandler.close() };
+}
