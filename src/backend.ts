@@ -51,6 +51,6 @@ export function createBackend(config: Config, logger: Logger, { gate = new Retry
   const offline = engine !== undefined || config.offline || config.baseUrl === undefined;
   const baseUrl = offline ? OFFLINE_BASE_URL : config.baseUrl!;
   const fetch = lazyFetch(offline ? () => loadOfflineFetch(engine) : () => loadLiveFetch(config));
-  const client = new ApiClient({ baseUrl, fetch, timeoutMs: config.timeoutMs, maxRetryWaitS: config.maxRetryWaitS, logger, gate });
+  const client = new ApiClient({ baseUrl, fetch, timeoutMs: config.timeoutMs, maxRetryWaitS: config.maxRetryWaitS, logger, gate, checkCatalog: true });
   return { client, mode: offline ? 'offline' : 'live', baseUrl };
 }

@@ -8,6 +8,7 @@ import { USER_AGENT } from '../version.js';
 import { silentLogger, type Logger, type LogSink } from '../log.js';
 import { DEFAULT_MAX_BODY_BYTES, jsonTooDeep, MAX_JSON_DEPTH, readBody } from './body.js';
 import { cacheHitOf } from './cache.js';
+import { DeployedCatalog, operationOf, type CatalogCheck } from './catalog.js';
 import { passes } from './compiled.js';
 import { ApiError, describeNetworkCause, kindForStatus } from './errors.js';
 import { MAX_RETRY_AFTER_S, parseRetryAfter, RequestEnded, RetryAfterGate, sleep, type FetchLike, type GateWaitInfo } from './http.js';
@@ -30,8 +31,7 @@ import {
   type PublicJob,
   type ResponseMeta,
 } from './schemas.js';
-
-export const API_PREFIX = '/api/public/v1';
+import { OPERATIONS, type OperationId } from './operations.js';
 
 interface GetOptions {
   /** A status (besides 2xx) whose body is an answer, not an error: health's 503. */
@@ -39,7 +39,13 @@ interface GetOptions {
   /** The request asks for one record (a job, a company's brief): only then is a 404 `not_found`. */
   lookup?: boolean;
   gate?: RetryAfterGate;
+  /** The operation, checked against the deployed catalog before anything is sent (discovery itself is not). */
+  operation?: OperationId;
+  /** One quick attempt: no wait for a Retry-After, no retry of a 503, this deadline instead of the client's. */
+  quickMs?: number;
 }
+/** How long a tool call may wait for the catalog read before it: discovery is one small document. */
+const CATALOG_TIMEOUT_MS = 5_000;
 /** The pause after a 429 that names no (readable) Retry-After. */
 const DEFAULT_429_PAUSE_S = 5;
 
@@ -90,6 +96,10 @@ export interface ApiResult<T> {
   cache?: { hit: boolean; ageS: number } | undefined;
   /** The origin that answered, when redirects led away from the base URL's. */
   answeredBy?: string | undefined;
+  /** Whether the deployed catalog was read and lists the operation (absent for discovery itself). */
+  catalog?: CatalogCheck | undefined;
+  /** Discovery only: which operation of this client each catalog endpoint is, in the catalog's order. */
+  endpointOperations?: Array<OperationId | undefined> | undefined;
 }
 
 export interface ApiClientOptions {
@@ -104,6 +114,11 @@ export interface ApiClientOptions {
   logger?: Logger;
   /** Shared Retry-After gate; one per process unless a test wants its own. */
   gate?: RetryAfterGate;
+  /**
+   * Check each operation against the deployed catalog (catalog.ts) before calling it. The backend
+   * turns it on; off, every request the client sends is one its caller asked for (request-level tests).
+   */
+  checkCatalog?: boolean;
   random?: () => number;
 }
 
@@ -158,6 +173,9 @@ export class ApiClient {
   private readonly basePath: string;
   /** The health probe's own cool-down: the probe the error hints point to is never held by another endpoint's. */
   private readonly healthGate = new RetryAfterGate();
+  /** Discovery's own, for the catalog reads: a 429 there must not hold the tools. */
+  private readonly catalogGate = new RetryAfterGate();
+  private readonly catalog: DeployedCatalog | undefined;
 
   constructor(options: ApiClientOptions) {
     this.baseUrl = options.baseUrl.replace(/\/+$/, '');
@@ -174,46 +192,61 @@ export class ApiClient {
     this.origin = base.origin;
     this.ownOrigin = `${base.origin}/`;
     this.basePath = base.pathname.replace(/\/+$/, '');
+    this.catalog = options.checkCatalog !== true ? undefined : new DeployedCatalog({
+      basePath: this.basePath,
+      read: () => this.readCatalog(),
+      mayRead: () => this.gate.open() !== undefined,
+      onUnchecked: (reason, forS) => this.logger.info(`deployed catalog not read: ${reason}; tools run unchecked for ${forS} s`),
+    });
   }
 
-  discover(options?: CallOptions): Promise<ApiResult<DiscoveryData>> {
-    return this.getEnvelope(API_PREFIX, DiscoveryDataSchema, options);
+  async discover(options?: CallOptions): Promise<ApiResult<DiscoveryData>> {
+    const { result, headers } = await this.getEnvelopeWithHeaders(OPERATIONS.discoverPublicApi.path, DiscoveryDataSchema, options);
+    this.catalog?.learn({ data: result.data, headers });
+    return { ...result, endpointOperations: result.data.endpoints.map((endpoint) => operationOf(endpoint, this.basePath)) };
+  }
+
+  /** Discovery for the catalog check: briefly bounded, never waiting out a 429, never holding the tools' gate. */
+  private async readCatalog(): Promise<{ data: DiscoveryData; headers: Pick<Headers, 'get'> }> {
+    const { result, headers } = await this.getEnvelopeWithHeaders(OPERATIONS.discoverPublicApi.path, DiscoveryDataSchema, {}, { gate: this.catalogGate, quickMs: Math.min(this.timeoutMs, CATALOG_TIMEOUT_MS) });
+    return { data: result.data, headers };
   }
 
   searchJobs(params: SearchJobsParams = {}, options?: CallOptions): Promise<ApiResult<JobListData>> {
     const { q, domain, skills, skill_match, company_type, seniority_level, remote_only, location_country, min_salary_usd, max_salary_usd, page, per_page, include_predicted_salaries } = params;
     const query = buildQuery({ q, domain, skills, skill_match, company_type, seniority_level, remote_only, location_country, min_salary_usd, max_salary_usd, page, per_page, include_predicted_salaries });
-    return this.getEnvelope(`${API_PREFIX}/search/jobs${query}`, JobListDataSchema, options);
+    return this.getEnvelope(`${OPERATIONS.searchPublicJobs.path}${query}`, JobListDataSchema, options, { operation: 'searchPublicJobs' });
   }
 
   listJobs(params: JobListParams = {}, options?: CallOptions): Promise<ApiResult<JobListData>> {
     const { q, domain, skills, seniority_level, remote_only, location_country, page, per_page, include_predicted_salaries } = params;
     const query = buildQuery({ q, domain, skills, seniority_level, remote_only, location_country, page, per_page, include_predicted_salaries });
-    return this.getEnvelope(`${API_PREFIX}/jobs${query}`, JobListDataSchema, options);
+    return this.getEnvelope(`${OPERATIONS.listPublicJobs.path}${query}`, JobListDataSchema, options, { operation: 'listPublicJobs' });
   }
 
   getJob(jobId: string, params: { include_predicted_salaries?: boolean | undefined } = {}, options?: CallOptions): Promise<ApiResult<PublicJob>> {
     // '' would address the job list, and '.' / '..' are dot segments that URL parsing resolves
     // away (encoding cannot help: %2e counts as a dot), reaching discovery. Refuse, don't send.
     if (jobId === '' || jobId === '.' || jobId === '..') {
-      return Promise.reject(new ApiError('invalid_argument', `invalid_argument: job_id ${JSON.stringify(jobId)} is not a job identifier`, { path: `${API_PREFIX}/jobs/{jobId}` }));
+      return Promise.reject(new ApiError('invalid_argument', `invalid_argument: job_id ${JSON.stringify(jobId)} is not a job identifier`, { path: OPERATIONS.getPublicJob.path }));
     }
     const query = buildQuery({ include_predicted_salaries: params.include_predicted_salaries });
-    return this.getEnvelope(`${API_PREFIX}/jobs/${encodeURIComponent(jobId)}${query}`, PublicJobSchema, options, { lookup: true });
+    return this.getEnvelope(`${OPERATIONS.listPublicJobs.path}/${encodeURIComponent(jobId)}${query}`, PublicJobSchema, options, { lookup: true, operation: 'getPublicJob' });
   }
 
   getMarketMap(params: MarketMapParams = {}, options?: CallOptions): Promise<ApiResult<MarketMapData>> {
-    return this.getEnvelope(`${API_PREFIX}/market-map${buildQuery({ status: params.status, layer: params.layer })}`, MarketMapDataSchema, options);
+    return this.getEnvelope(`${OPERATIONS.getPublicMarketMap.path}${buildQuery({ status: params.status, layer: params.layer })}`, MarketMapDataSchema, options, { operation: 'getPublicMarketMap' });
   }
 
   getCompanyInterviewBrief(params: InterviewBriefParams, options?: CallOptions): Promise<ApiResult<InterviewBriefData>> {
     const query = buildQuery({ company_id: params.company_id, slug: params.slug, name: params.name });
-    return this.getEnvelope(`${API_PREFIX}/interview/company${query}`, InterviewBriefDataSchema, options, { lookup: true });
+    return this.getEnvelope(`${OPERATIONS.getCompanyInterviewBrief.path}${query}`, InterviewBriefDataSchema, options, { lookup: true, operation: 'getCompanyInterviewBrief' });
   }
 
   /** Health: the 200 and the 503 body are both the health response, never an error. */
   async getHealth(options?: CallOptions): Promise<ApiResult<HealthResponse>> {
-    const path = `${this.basePath}${API_PREFIX}/mcp/health`;
+    const path = `${this.basePath}${OPERATIONS.getHostedMcpHealth.path}`;
+    const catalog = this.catalog ? await this.checkCatalog('getHostedMcpHealth', path, options) : undefined;
     const raw = await this.get(path, 'application/json', options, { acceptStatus: (status) => status === 503, gate: this.healthGate });
     try {
       const body = parseJson(raw, path);
@@ -221,7 +254,7 @@ export class ApiClient {
       const wrapped = isRecord(body) && body.success === true && isRecord(body.data) && 'probes' in body.data;
       const data = validate(HealthResponseSchema, wrapped ? body.data : body, path, wrapped ? 'data' : '');
       const meta = wrapped ? validate(ResponseMetaSchema, (body as Record<string, unknown>).meta ?? {}, path, 'meta') : {};
-      return { data, meta, status: raw.status, path, retrievedAt: new Date().toISOString(), ...this.answerMembers(raw) };
+      return { data, meta, status: raw.status, path, retrievedAt: new Date().toISOString(), ...this.answerMembers(raw), ...(catalog ? { catalog } : {}) };
     } catch (error) {
       // Status before body: a 503 that is not the health response (a proxy's error page, an error
       // envelope) is the API being unavailable, not an API breaking its contract.
@@ -244,10 +277,22 @@ export class ApiClient {
   }
 
   private async getEnvelope<T extends z.ZodType>(relative: string, dataSchema: T, options?: CallOptions, how: GetOptions = {}): Promise<ApiResult<z.output<T>>> {
+    return (await this.getEnvelopeWithHeaders(relative, dataSchema, options, how)).result;
+  }
+
+  private async getEnvelopeWithHeaders<T extends z.ZodType>(relative: string, dataSchema: T, options: CallOptions = {}, how: GetOptions = {}) {
     const path = `${this.basePath}${relative}`;
+    const catalog = how.operation && this.catalog ? await this.checkCatalog(how.operation, path, options) : undefined;
     const raw = await this.get(path, 'application/json', options, how);
     const envelope = validate(envelopeSchema(dataSchema), parseJson(raw, path), path, '');
-    return { data: envelope.data as z.output<T>, meta: envelope.meta, status: raw.status, path, retrievedAt: new Date().toISOString(), ...this.answerMembers(raw) };
+    const result: ApiResult<z.output<T>> = { data: envelope.data as z.output<T>, meta: envelope.meta, status: raw.status, path, retrievedAt: new Date().toISOString(), ...this.answerMembers(raw), ...(catalog ? { catalog } : {}) };
+    return { result, headers: raw.headers };
+  }
+
+  private checkCatalog(operation: OperationId, path: string, options: CallOptions = {}): Promise<CatalogCheck> {
+    return this.catalog!.check(operation, options.signal).catch((error: unknown) => {
+      throw this.abortError(path, options.signal, error);
+    });
   }
 
   /** The result's `cache` and `answeredBy` members, each present only when it has something to say. */
@@ -263,12 +308,13 @@ export class ApiClient {
    * turns every other non-2xx into an ApiError.
    */
   private async get(path: string, accept: string, options: CallOptions = {}, how: GetOptions = {}): Promise<RawResponse> {
-    const { acceptStatus, lookup = false, gate = this.gate } = how;
+    const { acceptStatus, lookup = false, gate = this.gate, quickMs } = how;
+    const maxRetryWaitS = quickMs === undefined ? this.maxRetryWaitS : 0;
     const started = Date.now();
     let unavailableAttempts = 0;
     for (;;) {
       const waitedS = (Date.now() - started) / 1000;
-      const ticket = gate.open() ?? (await gate.pass({ maxWaitS: this.maxRetryWaitS - waitedS, signal: options.signal, onWait: options.onWait }).catch((error: unknown) => {
+      const ticket = gate.open() ?? (await gate.pass({ maxWaitS: maxRetryWaitS - waitedS, signal: options.signal, onWait: options.onWait }).catch((error: unknown) => {
         if (error instanceof ApiError) {
           // The gate's fail-fast refusal knows the seconds but not which call it refused.
           throw new ApiError(error.kind, error.message, { status: error.status, path, retryAfterS: error.retryAfterS, cause: error });
@@ -278,7 +324,7 @@ export class ApiClient {
       let response: RawResponse;
       let retryAfterS: number | undefined;
       try {
-        response = await this.attempt(path, accept, options.signal, options.logSink);
+        response = await this.attempt(path, accept, options.signal, options.logSink, quickMs ?? this.timeoutMs);
         retryAfterS = heldRetryAfter(response.headers.get('retry-after'));
         // Shut the gate before settling the ticket, so callers waiting on this probe see the new
         // window the moment they wake rather than racing out ahead of it.
@@ -293,7 +339,7 @@ export class ApiClient {
       if (status === 429) {
         const { upstreamError, upstreamMessage } = upstreamEnvelope(response.body);
         const seconds = retryAfterS ?? DEFAULT_429_PAUSE_S;
-        const budgetS = this.maxRetryWaitS - (Date.now() - started) / 1000;
+        const budgetS = maxRetryWaitS - (Date.now() - started) / 1000;
         this.logger.info(`429 on ${path}: Retry-After ${seconds}s`, { budgetS: Math.floor(budgetS) }, options.logSink);
         if (seconds <= budgetS) continue;
         const asked = seconds === MAX_RETRY_AFTER_S && (parseRetryAfter(response.headers.get('retry-after')) ?? 0) > MAX_RETRY_AFTER_S;
@@ -304,7 +350,7 @@ export class ApiClient {
       if (status === 503 || status === 502 || status === 504) {
         const backoffMs = retryAfterS !== undefined ? retryAfterS * 1000 : this.backoffMs(unavailableAttempts);
         const elapsed = Date.now() - started;
-        if (unavailableAttempts < this.unavailableRetries && elapsed + backoffMs <= this.unavailableBudgetMs) {
+        if (quickMs === undefined && unavailableAttempts < this.unavailableRetries && elapsed + backoffMs <= this.unavailableBudgetMs) {
           unavailableAttempts++;
           this.logger.info(`${status} on ${path}; retry ${unavailableAttempts} of ${this.unavailableRetries} in ${backoffMs} ms`, undefined, options.logSink);
           await sleep(backoffMs, options.signal).catch((reason: unknown) => {
@@ -328,8 +374,8 @@ export class ApiClient {
    * with a RequestEnded of its own. A request that fails with another call's RequestEnded was
    * shared with that call (identical GETs in flight are sent once) and is sent again.
    */
-  private async attempt(path: string, accept: string, signal: AbortSignal | undefined, logSink: LogSink | undefined): Promise<RawResponse> {
-    const deadline = AbortSignal.timeout(this.timeoutMs);
+  private async attempt(path: string, accept: string, signal: AbortSignal | undefined, logSink: LogSink | undefined, timeoutMs: number): Promise<RawResponse> {
+    const deadline = AbortSignal.timeout(timeoutMs);
     const ending = signal ? AbortSignal.any([signal, deadline]) : deadline;
     for (;;) {
       // A call cancelled before its turn sends nothing.
@@ -344,7 +390,7 @@ export class ApiClient {
         return { status: answer.status, body, headers: answer.headers, url: answer.url };
       } catch (error) {
         if (error instanceof RequestEnded && !own.signal.aborted && !ending.aborted) continue;
-        throw this.exchangeError(path, signal, deadline.aborted, error);
+        throw this.exchangeError(path, signal, deadline.aborted ? timeoutMs : undefined, error);
       } finally {
         ending.removeEventListener('abort', end);
       }
@@ -352,9 +398,9 @@ export class ApiClient {
   }
 
   /** What a failed exchange is, for the caller: a refusal as it is, else a timeout, a cancellation or a network failure. */
-  private exchangeError(path: string, signal: AbortSignal | undefined, timedOut: boolean, error: unknown): ApiError {
+  private exchangeError(path: string, signal: AbortSignal | undefined, timedOutMs: number | undefined, error: unknown): ApiError {
     if (error instanceof ApiError) return error;
-    if (timedOut) return new ApiError('timeout', `timeout: GET ${path} took longer than ${this.timeoutMs} ms`, { path, cause: error });
+    if (timedOutMs !== undefined) return new ApiError('timeout', `timeout: GET ${path} took longer than ${timedOutMs} ms`, { path, cause: error });
     if (signal?.aborted) return this.abortError(path, signal, error);
     return new ApiError('network', `network: GET ${path} failed: ${describeNetworkCause(error)}`, { path, cause: error });
   }

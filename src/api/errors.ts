@@ -8,6 +8,7 @@ export const ERROR_KINDS = [
   'rate_limited',
   'upstream_unavailable',
   'upstream_contract',
+  'not_deployed',
   'timeout',
   'network',
   'cancelled',

@@ -11,5 +11,7 @@ export function renderProvenance(p: Provenance): string {
   else parts.push(p.mode === 'offline' ? 'OFFLINE snapshot data, not live' : 'live API');
   parts.push(`retrieved ${p.retrieved_at}`);
   if (p.cache?.hit) parts.push(`from cache, ${p.cache.age_s}s old`);
+  // Said only when it was not: a checked catalog is the normal case and needs no words.
+  if (p.catalog && !p.catalog.checked) parts.push(`deployed catalog not checked: ${p.catalog.reason ?? 'unknown reason'}`);
   return `Provenance: ${parts.join(' · ')}`;
 }

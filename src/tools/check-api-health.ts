@@ -6,6 +6,7 @@ import { defineTool } from './define.js';
 export const checkApiHealth = defineTool({
   name: 'check_api_health',
   title: 'Check API health',
+  operation: 'getHostedMcpHealth',
   description: 'API health: ok, or degraded with failing probes. Use after upstream_unavailable errors.',
   input: z.strictObject({}),
   example: {},

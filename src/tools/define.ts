@@ -6,6 +6,7 @@
 import type { z } from 'zod';
 import type { ApiClient, ApiResult, CallOptions } from '../api/client.js';
 import type { ErrorKind } from '../api/errors.js';
+import type { OperationId } from '../api/operations.js';
 import type { ViewDefinition } from '../apps/views.js';
 import type { Mode } from './provenance.js';
 
@@ -19,6 +20,8 @@ export interface ToolDefinition<Input extends z.ZodObject = z.ZodObject, Data = 
   title: string;
   /** Written for a model choosing a tool: when to use it, key arguments, what comes back. */
   description: string;
+  /** The REST operation it calls (the spec's id), matched against the deployed catalog. */
+  operation: OperationId;
   input: Input;
   /** Example arguments for the README and `--help`; a test checks they satisfy `input`. */
   example: z.input<Input>;
@@ -28,6 +31,8 @@ export interface ToolDefinition<Input extends z.ZodObject = z.ZodObject, Data = 
   /** Recovery hints that say more than the generic one for an error kind, for this tool. */
   hints?: Partial<Record<ErrorKind, string>>;
   render(data: Data, args: z.output<Input>, result: ApiResult<Data>): string;
+  /** A member of structuredContent besides data, meta and provenance: its key, schema and making. */
+  extra?: { key: string; schema: z.ZodType; build(data: Data, result: ApiResult<Data>): unknown };
   /** The MCP Apps view that shows this tool's structuredContent to hosts that render views. */
   view?: ViewDefinition;
 }

@@ -1,15 +1,21 @@
 import { z } from 'zod';
 import { DiscoveryDataSchema } from '../api/schemas.js';
 import { renderDiscovery } from '../render/discovery.js';
-import { defineTool } from './define.js';
+import { coverageOf, CoverageSchema } from './coverage.js';
+import { defineTool, type AnyTool } from './define.js';
 
-export const discoverApi = defineTool({
-  name: 'discover_api',
-  title: 'Discover the API',
-  description: 'The deployed API catalog: endpoints, auth boundary, envelopes, snapshot freshness.',
-  input: z.strictObject({}),
-  example: {},
-  data: DiscoveryDataSchema,
-  call: (_args, { client, ...options }) => client.discover(options),
-  render: (data) => renderDiscovery(data),
-});
+/** `registry` is read at call time: the map names every tool, this one included. */
+export function discoverApiTool(registry: () => readonly AnyTool[]) {
+  return defineTool({
+    name: 'discover_api',
+    title: 'Discover the API',
+    description: 'The deployed API catalog (endpoints, the tool serving each), auth boundary, envelopes, snapshot freshness.',
+    operation: 'discoverPublicApi',
+    input: z.strictObject({}),
+    example: {},
+    data: DiscoveryDataSchema,
+    call: (_args, { client, ...options }) => client.discover(options),
+    render: (data, _args, result) => renderDiscovery(data, coverageOf(data, result, registry())),
+    extra: { key: 'coverage', schema: CoverageSchema, build: (data, result) => coverageOf(data, result, registry()) },
+  });
+}

@@ -8,6 +8,7 @@ import { company_id, company_name, slug } from './params.js';
 export const getCompanyInterviewBrief = defineTool({
   name: 'get_company_interview_brief',
   title: 'Get company interview brief',
+  operation: 'getCompanyInterviewBrief',
   description: 'Interview-preparation package for one company, with freshness. Give exactly one of company_id, slug or name (name only when no id/slug is known).',
   input: z
     .strictObject({ company_id: company_id.optional(), slug: slug.optional(), name: company_name.optional() })

@@ -8,6 +8,7 @@ import { include_predicted_salaries, job_id } from './params.js';
 export const getJob = defineTool({
   name: 'get_job',
   title: 'Get job details',
+  operation: 'getPublicJob',
   description: 'One active job posting in full (role, skills, requirements, evidence, url). Call before recommending a job; not_found means it is gone.',
   input: z.strictObject({ job_id, include_predicted_salaries: include_predicted_salaries.optional() }),
   example: { job_id: 'job_ai_0013' },

@@ -8,6 +8,7 @@ import { layer, market_status } from './params.js';
 export const getMarketMap = defineTool({
   name: 'get_market_map',
   title: 'Get market map',
+  operation: 'getPublicMarketMap',
   description: 'Market map of AI and web3 hiring: dimensions by layer with readiness and generation metadata. Call with no arguments to see valid layers.',
   input: z.strictObject({ status: market_status.optional(), layer: layer.optional() }),
   example: { layer: 'models', status: 'ready' },

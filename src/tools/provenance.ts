@@ -19,6 +19,10 @@ export const ProvenanceSchema = z.object({
   cache: z.object({ hit: z.boolean(), age_s: z.number() }).optional(),
   /** The origin that answered, when redirects led away from the base URL's. */
   answered_by: z.string().optional(),
+  catalog: z
+    .object({ checked: z.boolean(), reason: z.string().optional() })
+    .optional()
+    .describe("Whether the deployed catalog (discovery) was read and lists this tool's operation; when not, why it was not checked."),
 });
 export type Provenance = z.infer<typeof ProvenanceSchema>;
 
@@ -48,5 +52,6 @@ export function buildProvenance(result: ApiResult<unknown>, mode: Mode): Provena
     http_status: result.status,
     ...(result.cache ? { cache: { hit: result.cache.hit, age_s: result.cache.ageS } } : {}),
     ...(result.answeredBy ? { answered_by: result.answeredBy } : {}),
+    ...(result.catalog ? { catalog: result.catalog } : {}),
   };
 }

@@ -23,6 +23,7 @@ const HINTS: Record<ErrorKind, (error: ApiError) => string> = {
   rate_limited: (e) => `Wait ${e.retryAfterS ?? 'a few'} s before calling this API again; calling sooner will not help.`,
   upstream_unavailable: () => 'The API is temporarily unavailable; try again in a minute (check_api_health shows which dependency is failing).',
   upstream_contract: () => 'The API sent data that breaks its published contract; this is not caused by your arguments. Try again later.',
+  not_deployed: () => 'This deployment of the API does not offer that operation, and calling again will not change that; discover_api shows what it does offer and which tools serve it.',
   timeout: () => 'The API did not answer in time; retry once, perhaps with narrower filters or a smaller per_page.',
   network: () => 'The connection to the API failed (unreachable, or dropped mid-answer); retry once, then check the base URL, proxy settings and connectivity.',
   cancelled: () => 'The call was cancelled before it finished.',
@@ -60,6 +61,7 @@ export function outputSchemaOf(tool: AnyTool) {
     data: tool.data,
     meta: ResponseMetaSchema,
     provenance: ProvenanceSchema,
+    ...(tool.extra ? { [tool.extra.key]: tool.extra.schema } : {}),
     notices: z.array(z.string()).optional(),
   });
 }
@@ -89,7 +91,13 @@ export async function runTool(tool: AnyTool, rawArgs: unknown, context: ToolCont
     const text = `${tool.render(result.data, parsed.args, result)}\n${renderProvenance(provenance)}`;
     return {
       content: [{ type: 'text', text }],
-      structuredContent: { data: result.data, meta: result.meta, provenance, ...(notices.length > 0 ? { notices } : {}) },
+      structuredContent: {
+        data: result.data,
+        meta: result.meta,
+        provenance,
+        ...(tool.extra ? { [tool.extra.key]: tool.extra.build(result.data, result) } : {}),
+        ...(notices.length > 0 ? { notices } : {}),
+      },
     };
   } catch (error) {
     return toErrorResult(error, tool);

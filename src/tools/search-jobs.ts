@@ -8,6 +8,7 @@ import { jobListShape, label, salary_usd, skill_match, toCents } from './params.
 export const searchJobs = defineTool({
   name: 'search_jobs',
   title: 'Search jobs',
+  operation: 'searchPublicJobs',
   description:
     'Search AI and web3 job postings by text and filters (salaries: annual USD). Use first for questions in words. Returns job_id, title, company, location, freshness, last_seen, salary with evidence class, paging. get_job before recommending.',
   input: z

@@ -64,7 +64,8 @@ describe('generated bad input through the binary', () => {
       const before = api.seen.length;
       const result = await call(name, args);
       const text = textOf(result);
-      const sent = api.seen.slice(before);
+      // The catalog check reads discovery now and then (once a minute here); that is not this call's request.
+      const sent = api.seen.slice(before).filter((request) => name === 'discover_api' || new URL(request.url).pathname !== '/api/public/v1');
       const label = `${name} ${JSON.stringify(args).slice(0, 200)} -> ${text.slice(0, 200)}`;
       if (blamed.length > 0) {
         expect(text, label).toMatch(/^invalid_argument: /);

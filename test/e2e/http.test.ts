@@ -109,13 +109,15 @@ describe('MCP over stateless Streamable HTTP', () => {
   it('a client that goes away cancels its call upstream (the closed connection is the cancellation)', async () => {
     // Stateless: a notifications/cancelled POST reaches a fresh server that never saw the call,
     // so what stops the work is the call's own connection closing.
-    await api.setFaults([{ path: '/api/public/v1', kind: 'hang' }]);
+    await api.setFaults([{ path: '/api/public/v1/market-map', kind: 'hang' }]);
+    const before = await hitsOf(api, '/api/public/v1/market-map');
     const leaving = await connectHttp(server.url);
-    const pending = leaving.client.callTool({ name: 'discover_api', arguments: {} }).catch((error: unknown) => error);
-    await expect.poll(() => hitsOf(api, '/api/public/v1')).toBeGreaterThan(0);
+    // Arguments no other test asks for, so the response cache cannot answer it.
+    const pending = leaving.client.callTool({ name: 'get_market_map', arguments: { status: 'missing' } }).catch((error: unknown) => error);
+    await expect.poll(() => hitsOf(api, '/api/public/v1/market-map')).toBeGreaterThan(before);
     await leaving.close();
     await pending;
-    await expect.poll(() => server.stderr(), { timeout: 3_000 }).toMatch(/discover_api failed: cancelled/);
+    await expect.poll(() => server.stderr(), { timeout: 3_000 }).toMatch(/get_market_map failed: cancelled/);
   });
 });
 

@@ -18,14 +18,26 @@ export interface RecordingApi {
   close(): Promise<void>;
 }
 
-export async function startRecordingApi(): Promise<RecordingApi> {
+export interface RecordingOptions {
+  /** Rewrites the endpoint catalog discovery answers with: a deployment that lacks (or adds) endpoints. */
+  endpoints?: (endpoints: Array<Record<string, unknown>>) => Array<Record<string, unknown>>;
+}
+
+export async function startRecordingApi(options: RecordingOptions = {}): Promise<RecordingApi> {
   const engine = await createOfflineEngine();
   const seen: SeenRequest[] = [];
   const recording: OfflineEngine = {
     ...engine,
-    handle: (request) => {
+    handle: async (request) => {
       seen.push({ url: request.url, headers: Object.fromEntries(request.headers) });
-      return engine.handle(request);
+      const response = await engine.handle(request);
+      if (!options.endpoints || new URL(request.url).pathname.replace(/\/$/, '') !== '/api/public/v1' || response.status !== 200) return response;
+      const body = (await response.json()) as { data: { endpoints: Array<Record<string, unknown>> } };
+      body.data.endpoints = options.endpoints(body.data.endpoints);
+      const headers = new Headers(response.headers);
+      headers.delete('content-length');
+      headers.delete('etag');
+      return new Response(JSON.stringify(body), { status: 200, headers });
     },
   };
   const server = await startOfflineServer({ engine: recording });

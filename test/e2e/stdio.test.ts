@@ -144,8 +144,8 @@ describe('error kinds', () => {
       await api.setFaults([{ path: '/api/public/v1/search/jobs', kind: 'malformed' }]);
       expect(textOf(await fresh.client.callTool({ name: 'search_jobs', arguments: {} }))).toMatch(/^upstream_contract: .*malformed or truncated/);
 
-      await api.setFaults([{ path: '/api/public/v1', kind: 'hang' }]);
-      expect(textOf(await fresh.client.callTool({ name: 'discover_api', arguments: {} }))).toMatch(/^timeout: GET \/api\/public\/v1 took longer than 1000 ms/);
+      await api.setFaults([{ path: '/api/public/v1/market-map', kind: 'hang' }]);
+      expect(textOf(await fresh.client.callTool({ name: 'get_market_map', arguments: {} }))).toMatch(/^timeout: GET \/api\/public\/v1\/market-map took longer than 1000 ms/);
 
       await api.setFaults([{ path: '/api/public/v1/mcp/health', kind: 'degraded_health' }]);
       const health = await fresh.client.callTool({ name: 'check_api_health', arguments: {} });

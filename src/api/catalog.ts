@@ -1,0 +1,153 @@
+/**
+ * The deployed catalog: the spec says to call discovery before assuming an endpoint exists. The
+ * client reads it once, keeps it as long as the API's cache headers say, and refuses at once an
+ * operation it does not list, instead of sending a request that can only 404. Reading it never
+ * holds a tool up for long: when discovery fails, is rate limited, or the API is cooling down
+ * after a 429, tools carry on unchecked (and say so), and discovery is not asked again for a while.
+ */
+import { ApiError } from './errors.js';
+import { raceAbort } from './http.js';
+import { describeOperation, OPERATIONS, type OperationId } from './operations.js';
+import type { DiscoveryData } from './schemas.js';
+
+export type CatalogCheck = { checked: true } | { checked: false; reason: string };
+
+/** Without freshness information, how long a catalog is kept (RFC 9111 lets a cache choose). */
+export const DEFAULT_CATALOG_FRESHNESS_S = 300;
+/** The longest a catalog is kept, whatever the headers say: a deploy should reach us within the hour. */
+export const MAX_CATALOG_FRESHNESS_S = 3_600;
+/** After a failed read, how long tools go unchecked before discovery is asked again. */
+export const CATALOG_RETRY_S = 30;
+/** Most endpoints named in a not_deployed error; the rest are counted. */
+const LISTED_IN_ERROR = 12;
+
+interface Endpoint {
+  method: string;
+  path: string;
+}
+
+/** A path as compared: no origin, query or trailing slash, the base URL's own path removed, every path parameter `{}`. */
+function comparable(path: string, basePath: string): string {
+  let p = path.trim();
+  if (/^https?:\/\//i.test(p)) p = URL.canParse(p) ? new URL(p).pathname : p;
+  p = p.split(/[?#]/, 1)[0]!.replace(/\/+$/, '') || '/';
+  if (basePath !== '' && p.startsWith(`${basePath}/`)) p = p.slice(basePath.length);
+  // {jobId}, {job_id} and :jobId all name a parameter.
+  return p.replace(/\/(?:\{[^/}]*\}|:[A-Za-z_]\w*)(?=\/|$)/g, '/{}');
+}
+
+/** Which of our operations a catalog endpoint is, if any. */
+export function operationOf(endpoint: Endpoint, basePath: string): OperationId | undefined {
+  const methods = endpoint.method.toUpperCase().split(/[^A-Z]+/);
+  const path = comparable(endpoint.path, basePath);
+  for (const [id, op] of Object.entries(OPERATIONS) as Array<[OperationId, (typeof OPERATIONS)[OperationId]]>) {
+    if (methods.includes(op.method) && comparable(op.path, '') === path) return id;
+  }
+  return undefined;
+}
+
+/** Seconds a discovery answer stays fresh, by its Cache-Control (less its Age) or Expires. */
+export function freshnessS(headers: Pick<Headers, 'get'>, now: number = Date.now()): number {
+  const directives = (headers.get('cache-control') ?? '').toLowerCase().split(',').map((d) => d.trim());
+  const age = Number(headers.get('age') ?? 0) || 0;
+  let seconds: number | undefined;
+  if (directives.some((d) => d === 'no-store' || d === 'no-cache')) seconds = 0;
+  else {
+    const maxAge = directives.find((d) => d.startsWith('max-age='));
+    if (maxAge && /^\d+$/.test(maxAge.slice(8))) seconds = Number(maxAge.slice(8)) - age;
+    else if (headers.get('expires') !== null) {
+      const expires = Date.parse(headers.get('expires')!);
+      const date = Date.parse(headers.get('date') ?? '');
+      seconds = Number.isNaN(expires) ? 0 : (expires - (Number.isNaN(date) ? now : date)) / 1000 - age;
+    }
+  }
+  return Math.min(MAX_CATALOG_FRESHNESS_S, Math.max(0, Math.floor(seconds ?? DEFAULT_CATALOG_FRESHNESS_S)));
+}
+
+export interface CatalogRead {
+  data: DiscoveryData;
+  headers: Pick<Headers, 'get'>;
+}
+
+export interface DeployedCatalogOptions {
+  /** Reads discovery once, briefly bounded and without waiting out a 429. */
+  read: () => Promise<CatalogRead>;
+  /** False while the API is cooling down after a 429: discovery is not asked then either. */
+  mayRead: () => boolean;
+  /** The base URL's own path, which catalog paths may or may not include. */
+  basePath: string;
+  onUnchecked?: (reason: string, forS: number) => void;
+  now?: () => number;
+}
+
+interface Known {
+  listed: ReadonlySet<OperationId>;
+  endpoints: readonly Endpoint[];
+  freshUntil: number;
+}
+
+export class DeployedCatalog {
+  private known: Known | undefined;
+  private failedUntil = 0;
+  private failure = '';
+  private reading: Promise<Known | undefined> | undefined;
+  private readonly now: () => number;
+
+  constructor(private readonly options: DeployedCatalogOptions) {
+    this.now = options.now ?? (() => Date.now());
+  }
+
+  /** Takes in a discovery answer (the discover_api tool's, or our own read). */
+  learn({ data, headers }: CatalogRead): Known {
+    const endpoints = data.endpoints.map(({ method, path }) => ({ method, path }));
+    const listed = new Set(endpoints.map((e) => operationOf(e, this.options.basePath)).filter((id): id is OperationId => id !== undefined));
+    this.failedUntil = 0;
+    return (this.known = { listed, endpoints, freshUntil: this.now() + freshnessS(headers, this.now()) * 1000 });
+  }
+
+  /**
+   * Whether `id` may be called: `checked` when the deployed catalog lists it, unchecked (with the
+   * reason) when the catalog could not be read; throws `not_deployed` when it does not list it.
+   */
+  async check(id: OperationId, signal?: AbortSignal): Promise<CatalogCheck> {
+    let known = this.known !== undefined && this.now() < this.known.freshUntil ? this.known : undefined;
+    if (!known) {
+      if (this.now() < this.failedUntil) return { checked: false, reason: this.failure };
+      if (!this.options.mayRead()) return { checked: false, reason: 'the API asked for a pause (429), so discovery was not asked either' };
+      // Concurrent calls share one read; each waits for it only as long as its own signal allows.
+      this.reading ??= this.refresh().finally(() => (this.reading = undefined));
+      known = await raceAbort(this.reading, signal);
+      if (!known) return { checked: false, reason: this.failure };
+    }
+    // A catalog that names none of the operations we know is one we cannot read, not an empty API.
+    if (![...known.listed].some((listed) => listed !== 'discoverPublicApi')) {
+      return { checked: false, reason: 'the catalog lists none of the operations this client knows, so it was not relied on' };
+    }
+    if (known.listed.has(id)) return { checked: true };
+    throw notDeployed(id, known.endpoints);
+  }
+
+  private async refresh(): Promise<Known | undefined> {
+    try {
+      return this.learn(await this.options.read());
+    } catch (error) {
+      // Not asked again for a while (a 429's own Retry-After when longer): never hammer a failing API.
+      const seconds = error instanceof ApiError && error.kind === 'rate_limited' ? Math.max(CATALOG_RETRY_S, error.retryAfterS ?? 0) : CATALOG_RETRY_S;
+      this.known = undefined;
+      this.failure = `discovery failed (${error instanceof ApiError ? error.kind : 'unexpected error'})`;
+      this.failedUntil = this.now() + seconds * 1000;
+      this.options.onUnchecked?.(this.failure, seconds);
+      return undefined;
+    }
+  }
+}
+
+function notDeployed(id: OperationId, endpoints: readonly Endpoint[]): ApiError {
+  const named = endpoints.slice(0, LISTED_IN_ERROR).map((e) => JSON.stringify(`${e.method.slice(0, 10)} ${e.path.slice(0, 100)}`));
+  const more = endpoints.length > LISTED_IN_ERROR ? ` and ${endpoints.length - LISTED_IN_ERROR} more` : '';
+  return new ApiError(
+    'not_deployed',
+    `not_deployed: the deployed catalog (GET ${OPERATIONS.discoverPublicApi.path}) does not list ${describeOperation(id)} (${id}), so nothing was sent to it; it lists ${endpoints.length === 0 ? 'no endpoints' : `${named.join(', ')}${more}`}`,
+    { path: OPERATIONS[id].path },
+  );
+}
