@@ -19,7 +19,8 @@ export function updateReadme() {
     process.stderr.write('bench: README.md has no bench markers; it was left as it is\n');
     return;
   }
-  const results = readFileSync(new URL('./RESULTS.md', import.meta.url), 'utf8').trim();
+  // The charts sit beside RESULTS.md; from the README they are in bench/.
+  const results = readFileSync(new URL('./RESULTS.md', import.meta.url), 'utf8').trim().replace(/\]\(([\w-]+\.svg)\)/g, '](bench/$1)');
   writeFileSync(readmeUrl, `${readme.slice(0, from + START.length)}\n${results}\n${readme.slice(to)}`);
 }
 

@@ -8,6 +8,8 @@ import { spawnStdio } from './rpc.mjs';
 
 export const BIN = fileURLToPath(new URL('../../bin/service-mcp.js', import.meta.url));
 export const FLOOR = fileURLToPath(new URL('../floor-server.mjs', import.meta.url));
+export const FLOOR_HTTP = fileURLToPath(new URL('../floor-http.mjs', import.meta.url));
+export const WIRE = fileURLToPath(new URL('../wire-limit.mjs', import.meta.url));
 
 /** An environment without the developer's SERVICE_MCP_*, proxy or NODE_OPTIONS settings. */
 export function cleanEnv(extra = {}) {
@@ -20,9 +22,9 @@ export function cleanEnv(extra = {}) {
 }
 
 /** Spawns a long-running command and resolves with the first match of `pattern` on its stdout. */
-function spawnListening(args, pattern, what) {
+function spawnListening(args, pattern, what, env = cleanEnv()) {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, { env: cleanEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     let err = '';
     const timer = setTimeout(() => reject(new Error(`${what} did not start: ${out} ${err}`)), 15_000);
@@ -56,3 +58,9 @@ export const startHttpMode = (upstream, extra = []) =>
 export const spawnServiceMcp = (upstream, extra = []) => spawnStdio([BIN, '--base-url', upstream, ...extra], cleanEnv());
 
 export const spawnFloor = (upstream) => spawnStdio([FLOOR], cleanEnv({ FLOOR_UPSTREAM: upstream }));
+
+/** The SDK v2 floor over HTTP (bench/floor-http.mjs). */
+export const startFloorHttp = (upstream) => spawnListening([FLOOR_HTTP], /listening on (http:\/\/\S+\/mcp)/, 'floor-http', cleanEnv({ FLOOR_UPSTREAM: upstream }));
+
+/** The wire limit (bench/wire-limit.mjs): a stdio JSON-RPC proxy with no SDK. */
+export const spawnWire = (upstream) => spawnStdio([WIRE], cleanEnv({ FLOOR_UPSTREAM: upstream }));

@@ -6,7 +6,14 @@
 import { spawn } from 'node:child_process';
 
 const PROTOCOL_VERSION = '2025-06-18';
-const INIT_PARAMS = { protocolVersion: PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: 'service-mcp-bench', version: '0.0.0' } };
+const CLIENT_INFO = { name: 'service-mcp-bench', version: '0.0.0' };
+const INIT_PARAMS = { protocolVersion: PROTOCOL_VERSION, capabilities: {}, clientInfo: CLIENT_INFO };
+/** What a 2026-07-28 client sends with every request instead of an initialize handshake. */
+export const MODERN_META = {
+  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+  'io.modelcontextprotocol/clientInfo': CLIENT_INFO,
+  'io.modelcontextprotocol/clientCapabilities': {},
+};
 
 /** Spawns `args` under this Node and returns a JSON-RPC peer on its stdio. `t0` is the spawn time. */
 export function spawnStdio(args, env) {

@@ -4,9 +4,9 @@
  * 2-core machine hits all of them alike.
  */
 import { cpuNs, rssBytes } from './proc.mjs';
-import { httpPeer } from './rpc.mjs';
-import { spawnFloor, spawnServiceMcp } from './processes.mjs';
-import { summary } from './stats.mjs';
+import { httpPeer, MODERN_META } from './rpc.mjs';
+import { spawnFloor, spawnServiceMcp, spawnWire } from './processes.mjs';
+import { quantile, summary } from './stats.mjs';
 
 export const SEARCH_PATH = '/api/public/v1/search/jobs?per_page=20';
 export const jobPath = (id) => `/api/public/v1/jobs/${encodeURIComponent(id)}`;
@@ -39,32 +39,42 @@ async function timed(op) {
   return performance.now() - started;
 }
 
-/** Spawn to initialize result and to tools/list result, CPU and RSS at that point, catalog bytes. */
+/**
+ * Spawn to the tools/list result, for a 2025 client (initialize, then tools/list) and a
+ * 2026-07-28 client (tools/list at once, its version and capabilities in `_meta`); CPU and RSS
+ * at that point, and the catalog's bytes.
+ */
 export async function coldStart({ upstream, rounds, warmup }) {
-  const subjects = { service: () => spawnServiceMcp(upstream), floor: () => spawnFloor(upstream) };
-  const samples = { service: { init: [], list: [], cpu: [], rss: [] }, floor: { init: [], list: [], cpu: [], rss: [] } };
+  const spawners = { service: () => spawnServiceMcp(upstream), floor: () => spawnFloor(upstream) };
+  const subjects = Object.keys(spawners).flatMap((server) => ['legacy', 'modern'].map((era) => `${server}:${era}`));
+  const samples = Object.fromEntries(subjects.map((s) => [s, { init: [], list: [], cpu: [], rss: [] }]));
   const sizes = {};
   for (let round = 0; round < warmup + rounds; round++) {
-    for (const name of rotate(Object.keys(subjects), round)) {
-      const peer = subjects[name]();
-      const init = await peer.initialize();
-      const list = await peer.request('tools/list', {});
+    for (const subject of rotate(subjects, round)) {
+      const [server, era] = subject.split(':');
+      const peer = spawners[server]();
+      const init = era === 'legacy' ? await peer.initialize() : undefined;
+      const list = await peer.request('tools/list', era === 'modern' ? { _meta: MODERN_META } : {});
       // Read right away, before the bench's own next steps give the child more time to run.
       const cpu = cpuNs(peer.pid);
       const rss = rssBytes(peer.pid);
       await peer.close();
-      if (list.message.error) throw new Error(`${name} tools/list: ${JSON.stringify(list.message.error)}`);
-      if (round < warmup) continue; // fills the compile cache and the page cache for both alike
-      const s = samples[name];
-      s.init.push(init.at - peer.t0);
+      if (list.message.error) throw new Error(`${subject} tools/list: ${JSON.stringify(list.message.error)}`);
+      if (round < warmup) continue; // fills the compile cache and the page cache for all alike
+      const s = samples[subject];
+      if (init) s.init.push(init.at - peer.t0);
       s.list.push(list.at - peer.t0);
       s.cpu.push(cpu / 1e6);
       s.rss.push(rss);
-      sizes[name] ??= catalogBytes(list.message.result.tools);
+      sizes[server] ??= catalogBytes(list.message.result.tools);
     }
   }
   const out = {};
-  for (const [name, s] of Object.entries(samples)) out[name] = { initMs: summary(s.init), toolsListMs: summary(s.list), cpuMs: summary(s.cpu), rssBytes: summary(s.rss), ...sizes[name] };
+  for (const [subject, s] of Object.entries(samples)) {
+    const [server, era] = subject.split(':');
+    out[server] ??= { ...sizes[server] };
+    out[server][era] = { ...(s.init.length ? { initMs: summary(s.init) } : {}), toolsListMs: summary(s.list), cpuMs: summary(s.cpu), rssBytes: summary(s.rss) };
+  }
   return out;
 }
 
@@ -82,20 +92,31 @@ function catalogBytes(tools) {
  * calls slowed the calls that followed them, the floor's as much as service-mcp's (about a tenth on
  * search_jobs), and the warm rows compare service-mcp, the floor and direct GETs alone.
  */
-export async function warmLatency({ upstream, direct, ids, allIds, iterations, warmup }) {
+export async function warmLatency({ upstream, direct, directFetch, ids, allIds, iterations, warmup }) {
   const service = spawnServiceMcp(upstream, ['--no-cache']);
   const floor = spawnFloor(upstream);
-  await Promise.all([service.initialize(), floor.initialize()]);
+  const wire = spawnWire(upstream);
+  await Promise.all([service.initialize(), floor.initialize(), wire.initialize()]);
+  const fetchPath = (peer, path) => peer.call('fetch_path', { path });
   const kinds = {
-    search: { service: () => service.call('search_jobs', { per_page: 20 }), floor: () => floor.call('fetch_path', { path: SEARCH_PATH }), direct: () => direct(SEARCH_PATH) },
+    search: {
+      service: () => service.call('search_jobs', { per_page: 20 }),
+      floor: () => fetchPath(floor, SEARCH_PATH),
+      wire: () => fetchPath(wire, SEARCH_PATH),
+      direct: () => direct(SEARCH_PATH),
+      fetch: () => directFetch(SEARCH_PATH),
+    },
     get_job: {
       service: (id) => service.call('get_job', { job_id: id }),
-      floor: (id) => floor.call('fetch_path', { path: jobPath(id) }),
+      floor: (id) => fetchPath(floor, jobPath(id)),
+      wire: (id) => fetchPath(wire, jobPath(id)),
       direct: (id) => direct(jobPath(id)),
+      fetch: (id) => directFetch(jobPath(id)),
     },
   };
-  const samples = { search: { service: [], floor: [], direct: [] }, get_job: { service: [], floor: [], direct: [] } };
-  const orders = permutations(['service', 'floor', 'direct']);
+  const names = Object.keys(kinds.search);
+  const samples = Object.fromEntries(Object.keys(kinds).map((kind) => [kind, Object.fromEntries(names.map((n) => [n, []]))]));
+  const orders = permutations(names);
   for (let i = 0; i < warmup + iterations; i++) {
     const id = ids[i % ids.length];
     for (const kind of Object.keys(kinds)) {
@@ -110,7 +131,7 @@ export async function warmLatency({ upstream, direct, ids, allIds, iterations, w
   const raw = await direct(SEARCH_PATH);
   const jobs = JSON.parse(raw).data.jobs.length;
   const text = result.content.map((c) => c.text ?? '').join('\n');
-  await Promise.all([service.close(), floor.close()]);
+  await Promise.all([service.close(), floor.close(), wire.close()]);
 
   const cached = spawnServiceMcp(upstream);
   await cached.initialize();
@@ -165,26 +186,24 @@ export async function cacheHits({ upstream, direct, ids, iterations, warmup }) {
   return { service: summary(samples.service), direct: summary(samples.direct), firstCallCache: first.structuredContent?.provenance?.cache ?? null, hitsReported: reported, calls: iterations };
 }
 
-/** Calls per second with `inFlight` at once, for each subject, interleaved over `rounds`. */
-export async function throughput({ upstream, direct, ids, httpUrl, dispatcher, fetch, levels, total, rounds }) {
+/** Calls per second over stdio with `inFlight` at once, for each subject, interleaved over `rounds`. */
+export async function throughput({ upstream, direct, ids, levels, total, rounds }) {
   const service = spawnServiceMcp(upstream, ['--no-cache']);
   const floor = spawnFloor(upstream);
-  await Promise.all([service.initialize(), floor.initialize()]);
+  const wire = spawnWire(upstream);
+  await Promise.all([service.initialize(), floor.initialize(), wire.initialize()]);
+  const job = (i) => ids[i % ids.length];
   const subjects = {
-    direct: (i) => direct(jobPath(ids[i % ids.length])),
-    stdio: (i) => service.call('get_job', { job_id: ids[i % ids.length] }),
-    floor: (i) => floor.call('fetch_path', { path: jobPath(ids[i % ids.length]) }),
+    direct: (i) => direct(jobPath(job(i))),
+    stdio: (i) => service.call('get_job', { job_id: job(i) }),
+    floor: (i) => floor.call('fetch_path', { path: jobPath(job(i)) }),
+    wire: (i) => wire.call('fetch_path', { path: jobPath(job(i)) }),
   };
-  if (httpUrl) {
-    const http = httpPeer(httpUrl, dispatcher, fetch);
-    await http.initialize();
-    subjects.http = (i) => http.call('get_job', { job_id: ids[i % ids.length] });
-  }
   const out = {};
   for (const level of levels) {
     const rates = Object.fromEntries(Object.keys(subjects).map((s) => [s, []]));
     // Warm sockets, JIT and heaps at this level first: each process's rate climbs for several
-    // thousand calls (a fresh server, the bench's own fetch), and 200 calls of warm-up left the
+    // thousand calls (a fresh server, the bench's own client), and 200 calls of warm-up left the
     // medians of a run moving by a tenth or more.
     for (let warm = 0; warm < 2; warm++) for (const name of rotate(Object.keys(subjects), warm)) await drive(total, level, subjects[name]);
     for (let round = 0; round < rounds; round++) {
@@ -192,7 +211,87 @@ export async function throughput({ upstream, direct, ids, httpUrl, dispatcher, f
     }
     out[level] = Object.fromEntries(Object.entries(rates).map(([s, v]) => [s, summary(v)]));
   }
-  await Promise.all([service.close(), floor.close()]);
+  await Promise.all([service.close(), floor.close(), wire.close()]);
+  return out;
+}
+
+/**
+ * HTTP mode against the SDK v2 floor over HTTP, at each concurrency: calls per second (median of
+ * `rounds`) and the latency of each call (p50 and p99 over every call of every round).
+ */
+export async function httpScaling({ subjects: urls, ids, dispatcher, fetch, levels, total, rounds }) {
+  const peers = {};
+  for (const [name, url] of Object.entries(urls)) {
+    peers[name] = httpPeer(url, dispatcher, fetch);
+    await peers[name].initialize();
+  }
+  const job = (i) => ids[i % ids.length];
+  const calls = {
+    service: (peer, i) => peer.call('get_job', { job_id: job(i) }),
+    floor: (peer, i) => peer.call('fetch_path', { path: jobPath(job(i)) }),
+  };
+  const out = {};
+  for (const level of levels) {
+    const rates = Object.fromEntries(Object.keys(peers).map((s) => [s, []]));
+    const latencies = Object.fromEntries(Object.keys(peers).map((s) => [s, []]));
+    for (const name of Object.keys(peers)) await drive(total, level, (i) => calls[name](peers[name], i));
+    for (let round = 0; round < rounds; round++) {
+      for (const name of rotate(Object.keys(peers), round)) {
+        rates[name].push(
+          await drive(total, level, async (i) => {
+            const started = performance.now();
+            await calls[name](peers[name], i);
+            latencies[name].push(performance.now() - started);
+          }),
+        );
+      }
+    }
+    out[level] = Object.fromEntries(Object.keys(peers).map((s) => [s, { rate: summary(rates[s]), p50Ms: quantile(latencies[s], 0.5), p99Ms: quantile(latencies[s], 0.99) }]));
+  }
+  return out;
+}
+
+/**
+ * Warm search_jobs latency against page size, service-mcp (--no-cache) against a direct GET of
+ * the same page, interleaved: what grows with the number of jobs rendered.
+ */
+export async function searchByPageSize({ upstream, direct, perPages, iterations, warmup }) {
+  const service = spawnServiceMcp(upstream, ['--no-cache']);
+  await service.initialize();
+  const out = {};
+  for (const perPage of perPages) {
+    const path = `/api/public/v1/search/jobs?per_page=${perPage}`;
+    const samples = { service: [], direct: [] };
+    for (let i = 0; i < warmup + iterations; i++) {
+      for (const subject of rotate(['service', 'direct'], i)) {
+        const ms = await timed(() => (subject === 'service' ? service.call('search_jobs', { per_page: perPage }) : direct(path)));
+        if (i >= warmup) samples[subject].push(ms);
+      }
+    }
+    out[perPage] = { service: summary(samples.service), direct: summary(samples.direct) };
+  }
+  await service.close();
+  return out;
+}
+
+/** RSS every `every` calls over `calls` stdio calls (8 in flight, get_job and search_jobs alternating). */
+export async function rssOverCalls({ upstream, ids, calls, every }) {
+  const subjects = {
+    service: { peer: spawnServiceMcp(upstream), job: (p, id) => p.call('get_job', { job_id: id }), search: (p, page) => p.call('search_jobs', { per_page: 20, page }) },
+    floor: { peer: spawnFloor(upstream), job: (p, id) => p.call('fetch_path', { path: jobPath(id) }), search: (p, page) => p.call('fetch_path', { path: `${SEARCH_PATH}&page=${page}` }) },
+  };
+  const out = {};
+  for (const [name, subject] of Object.entries(subjects)) {
+    const { peer } = subject;
+    await peer.initialize();
+    const points = [[0, rssBytes(peer.pid)]];
+    for (let done = 0; done < calls; done += every) {
+      await drive(every, 8, (i) => (i % 2 === 0 ? subject.job(peer, ids[((done + i) / 2) % ids.length]) : subject.search(peer, 1 + (((done + i - 1) / 2) % 15))));
+      points.push([done + every, rssBytes(peer.pid)]);
+    }
+    await peer.close();
+    out[name] = points;
+  }
   return out;
 }
 
