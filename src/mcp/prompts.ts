@@ -100,20 +100,44 @@ export async function completePromptArgument(client: ApiClient, argument: string
   return [];
 }
 
+type ArgsShape = Record<string, z.ZodType<string | undefined>>;
+type ArgsSchema = z.ZodObject<ArgsShape>;
+
+/**
+ * The argument schemas of every prompt, built once per client: HTTP mode registers the prompts on
+ * a fresh server for every request, and building zod schemas (with their completers) was a tenth
+ * of that request's CPU time. The client is one per process, so this is one build per process.
+ */
+const schemasByClient = new WeakMap<ApiClient, ReadonlyMap<string, ArgsSchema>>();
+
+function argumentSchemas(client: ApiClient): ReadonlyMap<string, ArgsSchema> {
+  let schemas = schemasByClient.get(client);
+  if (schemas) return schemas;
+  schemas = new Map(
+    PROMPTS.map((definition) => {
+      const shape: ArgsShape = {};
+      for (const [name, { description, required }] of Object.entries(definition.arguments)) {
+        // describe() first: it returns a new schema, which would not carry the completer.
+        const base = (required ? z.string().trim().min(1, 'must not be blank') : z.string()).describe(description);
+        const value = completable(base, (typed: string) => completePromptArgument(client, name, typed, AbortSignal.timeout(COMPLETION_TIMEOUT_MS)));
+        shape[name] = required ? value : value.optional();
+      }
+      // An object schema, not the raw shape: the SDK would wrap a raw shape in z.object on every registration.
+      return [definition.name, z.object(shape)] as const;
+    }),
+  );
+  schemasByClient.set(client, schemas);
+  return schemas;
+}
+
 /**
  * Registers the prompts on `server`. A required argument must hold more than blanks: the SDK
  * answers a missing or blank one with -32602 naming it. The SDK's completion callback gets no
  * request signal, so the company lookup is bounded by its own timeout instead.
  */
 export function registerPrompts(server: McpServer, client: ApiClient): void {
+  const schemas = argumentSchemas(client);
   for (const definition of PROMPTS) {
-    const argsSchema: Record<string, z.ZodType<string | undefined>> = {};
-    for (const [name, { description, required }] of Object.entries(definition.arguments)) {
-      // describe() first: it returns a new schema, which would not carry the completer.
-      const base = (required ? z.string().trim().min(1, 'must not be blank') : z.string()).describe(description);
-      const value = completable(base, (typed: string) => completePromptArgument(client, name, typed, AbortSignal.timeout(COMPLETION_TIMEOUT_MS)));
-      argsSchema[name] = required ? value : value.optional();
-    }
-    server.registerPrompt(definition.name, { title: definition.title, description: definition.description, argsSchema }, (args: Args) => renderPrompt(definition, args));
+    server.registerPrompt(definition.name, { title: definition.title, description: definition.description, argsSchema: schemas.get(definition.name)! }, (args: Args) => renderPrompt(definition, args));
   }
 }
