@@ -12,6 +12,7 @@ import { Agent, fetch, request } from 'undici';
 import { drawCharts } from './lib/charts.mjs';
 import { startFloorHttp, startHttpMode, startUpstream } from './lib/processes.mjs';
 import { renderMarkdown } from './lib/report.mjs';
+import { redisCost } from './lib/redis.mjs';
 import { cacheHits, coldStart, httpScaling, rssAfterCalls, rssOverCalls, searchByPageSize, throughput, warmLatency } from './lib/scenarios.mjs';
 import { updateReadme } from './readme.mjs';
 
@@ -89,7 +90,9 @@ try {
     step('RSS');
     const rss = await rssAfterCalls({ upstream: upstream.url, ids, ...plan.rss });
     const rssGrowth = await rssOverCalls({ upstream: upstream.url, ids, ...plan.rssGrowth });
-    results.push({ seconds: Math.round((Date.now() - runStarted) / 1000), loadBefore, loadAfter: os.loadavg(), coldStart: cold, warm, cache, throughput: tput, http: httpMode, pages, rss, rssGrowth });
+    step('--redis-url');
+    const redis = await redisCost({ upstream: upstream.url, ids, iterations: plan.cache, warmup: plan.warm.warmup });
+    results.push({ seconds: Math.round((Date.now() - runStarted) / 1000), loadBefore, loadAfter: os.loadavg(), coldStart: cold, warm, cache, throughput: tput, http: httpMode, pages, rss, rssGrowth, redis });
   }
 
   const all = {

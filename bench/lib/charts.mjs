@@ -8,12 +8,14 @@ export function drawCharts(all, dir) {
 
   const pages = Object.entries(run.pages).map(([n, v]) => [Number(n), v]);
   const per = (s) => pages.map(([n, v]) => [n, v[s].median]);
-  const slope = (s) => (pages.at(-1)[1][s].median - pages[0][1][s].median) / (pages.at(-1)[0] - pages[0][0]);
+  // What service-mcp adds to the direct GET of the same page, at the smallest and the largest page.
+  const added = pages.map(([n, v]) => [n, v.service.median - v.direct.median]);
+  const [[n0, a0], [n1, a1]] = [added[0], added.at(-1)];
   write(
     'search-per-page.svg',
     lineChart({
       title: 'Warm search_jobs latency against page size',
-      caption: `Both grow linearly with the jobs on the page: service-mcp by about ${(slope('service') * 1000).toFixed(0)} µs a job (validating and rendering each), a direct GET of the same page by about ${(slope('direct') * 1000).toFixed(0)} µs (the API's JSON). Medians, cache off, one call at a time.`,
+      caption: `Both grow with the jobs on the page. What service-mcp adds to the direct GET grows from ${a0.toFixed(2)} ms (${n0} job${n0 === 1 ? '' : 's'}) to ${a1.toFixed(2)} ms (${n1} jobs), about ${(((a1 - a0) / (n1 - n0)) * 1000).toFixed(0)} µs a job on average (validating and rendering each one). Medians, cache off, one call at a time.`,
       xLabel: 'per_page (jobs on the page)',
       yLabel: 'median latency (ms)',
       series: [
@@ -44,7 +46,7 @@ export function drawCharts(all, dir) {
     'http-p99.svg',
     lineChart({
       title: 'HTTP mode p99 latency against concurrency',
-      caption: 'Once throughput saturates, latency grows in proportion to the calls in flight (they wait their turn for the CPU): the p99 follows the p50, with no separate tail of stalls.',
+      caption: `Once throughput saturates, added calls wait their turn: the p50 grows with the calls in flight (${run.http[levels[0]].service.p50Ms.toFixed(1)} ms at ${levels[0]}, ${run.http[levels.at(-1)].service.p50Ms.toFixed(1)} ms at ${levels.at(-1)}). The p99 is ${levels.map((l) => `${(run.http[l].service.p99Ms / run.http[l].service.p50Ms).toFixed(1)}x`).join(', ')} the p50 at ${levels.join(', ')} in flight: widest where calls are short, so a GC pause or a busy core weighs most.`,
       xLabel: 'calls in flight (log scale)',
       yLabel: 'latency (ms)',
       xLog: true,
@@ -58,18 +60,22 @@ export function drawCharts(all, dir) {
 
   const mbOf = (points) => points.map(([calls, bytes]) => [calls, bytes / (1024 * 1024)]);
   const service = mbOf(run.rssGrowth.service);
-  const warmFrom = service.find(([calls]) => calls >= 2000) ?? service[0];
-  const growth = service.at(-1)[1] - warmFrom[1];
+  const floor = mbOf(run.rssGrowth.floor);
+  // Growth over the second half of the calls, when every process is long warm.
+  const lateGrowth = (points) => points.at(-1)[1] - points[Math.floor((points.length - 1) / 2)][1];
+  const half = service[Math.floor((service.length - 1) / 2)][0].toLocaleString('en');
+  const said = (mb) => `${mb >= 0 ? '+' : ''}${mb.toFixed(1)} MB`;
+  const flat = Math.abs(lateGrowth(service)) < 0.05 * service.at(-1)[1];
   write(
     'rss-over-calls.svg',
     lineChart({
       title: 'Resident memory over 10,000 stdio calls',
-      caption: `RSS rises while the heap, the JIT and the response cache warm up, then stays flat: ${growth >= 0 ? '+' : ''}${growth.toFixed(1)} MB from call ${warmFrom[0].toLocaleString('en')} to call ${service.at(-1)[0].toLocaleString('en')} (the cache is bounded to 256 responses and 8 MB). Default configuration, 8 in flight.`,
+      caption: `RSS rises steeply while the heap, the JIT and the response cache (at most 256 responses, 8 MB) warm up${flat ? ', then stays flat' : ', and keeps rising after'}: ${said(lateGrowth(service))} for service-mcp from call ${half} to call ${service.at(-1)[0].toLocaleString('en')}, ${said(lateGrowth(floor))} for the SDK v2 floor. Default configuration, 8 in flight.`,
       xLabel: 'calls answered',
       yLabel: 'RSS (MB)',
       series: [
         { name: 'service-mcp (cache on)', points: service },
-        { name: 'SDK v2 floor', points: mbOf(run.rssGrowth.floor) },
+        { name: 'SDK v2 floor', points: floor },
       ],
     }),
   );

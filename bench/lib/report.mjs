@@ -74,6 +74,12 @@ export function renderMarkdown(all) {
   }
   row(`RSS after ${last.rss.calls.toLocaleString('en')} calls (MB; default, cache on)`, [cell((x) => x.rss.service, mb), '', cell((x) => x.rss.floor, mb), ''], (x) => x.rss.service.median / x.rss.floor.median, 'floor', atMost(1.1));
   row(`RSS after ${last.rss.calls.toLocaleString('en')} calls (MB; --no-cache)`, [cell((x) => x.rss.serviceNoCache, mb), '', cell((x) => x.rss.floor, mb), ''], (x) => x.rss.serviceNoCache.median / x.rss.floor.median, 'floor');
+  if (last.redis) {
+    row('warm get_job, cache off, with --redis-url (ms; shared cool-down checked before each request)', [cell((x) => x.redis.shared), '', '', ''], (x) => x.redis.shared.median / x.redis.plain.median, 'same replica without Redis');
+    row('repeat get_job, cache hit, with --redis-url (ms; the hit read from Redis)', [cell((x) => x.redis.sharedHit), '', '', ''], (x) => x.redis.sharedHit.median / x.redis.plainHit.median, 'same replica, memory cache');
+  } else {
+    rows.push('| --redis-url rows | no redis-server on this machine: not measured | | | | | | |');
+  }
   const facing = last.coldStart.service.modelFacingBytes;
   rows.push(`| tools/list model-facing bytes (names, titles, descriptions, input schemas; whole result ${last.coldStart.service.toolsListBytes}) | ${facing} | | ${last.coldStart.floor.modelFacingBytes} | | ${(facing / 1024).toFixed(2)} KB | ≤ 4 KB | ${mark(facing <= 4096)} |`);
   const tj = last.warm.textPerJob;
@@ -103,6 +109,7 @@ export function renderMarkdown(all) {
     '- Warm calls: one at a time, `get_job` on 100 jobs in turn and `search_jobs` with `per_page` 20; "cache off" runs `--no-cache`. The cache-miss row runs the default configuration in a loop of its own and asks for each job once, paired with a direct GET of that job. The cache-hit row repeats one `get_job`.',
     '- Throughput: 2,000 `get_job` calls over 100 jobs with 8 or 32 in flight (`--no-cache`), median of 5 rounds after two unmeasured rounds of each subject. HTTP mode: `serve --http --no-cache` against the HTTP floor, one JSON-RPC POST per call, 1,000 calls per round, 3 rounds, at 1, 8, 32 and 128 in flight; p50 and p99 over every call of the rounds.',
     '- Growth: `search_jobs` at `per_page` 1, 5, 20, 50 and 100 against a direct GET of the same page; RSS every 500 calls over 10,000 stdio calls (8 in flight, `get_job` and `search_jobs` alternating), service-mcp as configured by default against the floor.',
+    '- `--redis-url`: the same replica with and without a loopback `redis-server` (Debian\'s), interleaved: warm `get_job` with `--no-cache` (each request first asks Redis whether a cool-down holds) and a repeated `get_job` with the cache on (a hit read from Redis against one from memory).',
     '- On a 2-core machine the bench, the upstream and the subject share both cores; other load shifts absolute times, so the ratios are what the targets are about. Run it on an otherwise idle machine.',
     '',
   ].join('\n');

@@ -5,7 +5,7 @@
  */
 const W = 720;
 const H = 420;
-const PAD = { left: 78, right: 24, top: 48, bottom: 112 };
+const PAD = { left: 78, right: 24, top: 62, bottom: 112 };
 const COLORS = ['#1f6feb', '#d1242f', '#1a7f37', '#9a6700', '#8250df'];
 
 const esc = (text) => String(text).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
@@ -17,8 +17,13 @@ function ticks(min, max) {
   const power = 10 ** Math.floor(Math.log10(raw));
   const step = [1, 2, 2.5, 5, 10].map((m) => m * power).find((s) => s >= raw) ?? raw;
   const out = [];
-  for (let v = Math.floor(min / step) * step; v <= max + step * 1e-9; v += step) out.push(Number(v.toFixed(10)));
-  return out;
+  // From at or below min to at or above max, so every point lies within the axis.
+  let v = Math.floor(min / step) * step;
+  for (;;) {
+    out.push(Number(v.toFixed(10)));
+    if (v >= max - step * 1e-9) return out;
+    v += step;
+  }
 }
 
 const label = (v) => (Math.abs(v) >= 1000 ? `${(v / 1000).toFixed(v % 1000 === 0 ? 0 : 1)}k` : String(Number(v.toPrecision(4))));
