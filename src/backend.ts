@@ -10,6 +10,7 @@
  */
 import { ApiClient } from './api/client.js';
 import { RetryAfterGate, type FetchLike } from './api/http.js';
+import type { CacheStore } from './api/cache.js';
 import type { Config } from './config.js';
 import type { Logger } from './log.js';
 import type { OfflineEngine } from './offline/engine.js';
@@ -36,21 +37,40 @@ async function loadOfflineFetch(engine?: OfflineEngine): Promise<FetchLike> {
   return createOfflineFetch(engine ?? createOfflineEngine());
 }
 
-async function loadLiveFetch(config: Config): Promise<FetchLike> {
+async function loadLiveFetch(config: Config, store: BackendOptions['store']): Promise<FetchLike> {
   const { createApiFetch } = await import('./api/dispatcher.js');
-  return createApiFetch({ timeoutMs: config.timeoutMs, cache: config.cache });
+  return createApiFetch({ timeoutMs: config.timeoutMs, cache: config.cache, store });
 }
 
 export interface BackendOptions {
   gate?: RetryAfterGate;
   /** Serve this offline engine in-process (mock-api's MCP endpoint shares the engine, faults and all, with its REST routes). */
   engine?: OfflineEngine;
+  /** Where the response cache keeps entries, given the process's memory store (--redis-url). */
+  store?: (memory: CacheStore) => CacheStore;
 }
 
-export function createBackend(config: Config, logger: Logger, { gate = new RetryAfterGate(), engine }: BackendOptions = {}): Backend {
+export function createBackend(config: Config, logger: Logger, { gate = new RetryAfterGate(), engine, store }: BackendOptions = {}): Backend {
   const offline = engine !== undefined || config.offline || config.baseUrl === undefined;
   const baseUrl = offline ? OFFLINE_BASE_URL : config.baseUrl!;
-  const fetch = lazyFetch(offline ? () => loadOfflineFetch(engine) : () => loadLiveFetch(config));
+  const fetch = lazyFetch(offline ? () => loadOfflineFetch(engine) : () => loadLiveFetch(config, store));
   const client = new ApiClient({ baseUrl, fetch, timeoutMs: config.timeoutMs, maxRetryWaitS: config.maxRetryWaitS, logger, gate, checkCatalog: true });
   return { client, mode: offline ? 'offline' : 'live', baseUrl };
+}
+
+/**
+ * The backend of a command that calls the API: with --redis-url, connected first to the shared
+ * cool-down and cache (loaded only then). A wrong password fails here, before anything is served;
+ * an unreachable Redis does not (state stays per process until it is back).
+ */
+export async function startBackend(config: Config, logger: Logger): Promise<Backend> {
+  if (config.redisUrl === undefined) return createBackend(config, logger);
+  const offline = config.offline || config.baseUrl === undefined;
+  if (offline) {
+    logger.warn('--redis-url is ignored: the embedded offline API is answered in-process, with no rate limit or cache to share');
+    return createBackend(config, logger);
+  }
+  const { connectSharedState } = await import('./api/shared/index.js');
+  const shared = await connectSharedState({ url: config.redisUrl, apiOrigin: new URL(config.baseUrl!).origin, requestTimeoutMs: config.timeoutMs, logger });
+  return createBackend(config, logger, { gate: shared.gate, store: config.cache ? shared.cacheStore : undefined });
 }

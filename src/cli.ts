@@ -4,6 +4,7 @@
  */
 import { Command, CommanderError, Option } from 'commander';
 import { ConfigError, OPTION_TABLE, resolveConfig, type Config, type RawOptions } from './config.js';
+import type { Backend } from './backend.js';
 import { isRecord } from './is-record.js';
 import { createLogger, type Logger } from './log.js';
 import { PACKAGE_NAME, VERSION } from './version.js';
@@ -43,6 +44,16 @@ function parsePort(value: string): number {
   return Number(value);
 }
 
+/** The backend, with a refused Redis login reported as bad usage (exit 2), like any wrong option. */
+async function backendFor(start: (config: Config, logger: Logger) => Promise<Backend>, config: Config, logger: Logger): Promise<Backend> {
+  try {
+    return await start(config, logger);
+  } catch (error) {
+    if ((error as Error).name === 'RedisAuthError') throw new UsageError((error as Error).message);
+    throw error;
+  }
+}
+
 function parseJsonArgs(text: string | undefined): unknown {
   if (text === undefined || text.trim() === '') return {};
   let value: unknown;
@@ -70,9 +81,9 @@ export function buildProgram(): Command {
 
   program.action(async (_options, command: Command) => {
     const { config, logger } = configFrom(command);
-    const [{ runStdio }, { createBackend }] = await Promise.all([import('./transports/stdio.js'), import('./backend.js')]);
+    const [{ runStdio }, { startBackend }] = await Promise.all([import('./transports/stdio.js'), import('./backend.js')]);
     // Calls still running when stdin ends get as long to finish as one request may take.
-    runStdio({ backend: createBackend(config, logger), logger, endGraceMs: config.timeoutMs });
+    runStdio({ backend: await backendFor(startBackend, config, logger), logger, endGraceMs: config.timeoutMs });
   });
 
   program
@@ -95,11 +106,11 @@ export function buildProgram(): Command {
     .option('--json', 'print the whole result (content, structuredContent, isError) as JSON')
     .action(async (name: string, jsonArgs: string | undefined, options: { json?: boolean }, command: Command) => {
       const { config, logger } = configFrom(command);
-      const [{ findTool, TOOLS }, { runTool }, { createBackend }] = await Promise.all([import('./tools/index.js'), import('./tools/run.js'), import('./backend.js')]);
+      const [{ findTool, TOOLS }, { runTool }, { startBackend }] = await Promise.all([import('./tools/index.js'), import('./tools/run.js'), import('./backend.js')]);
       const tool = findTool(name);
       if (!tool) throw new UsageError(`unknown tool ${JSON.stringify(name)}; tools: ${TOOLS.map((t) => t.name).join(', ')}`);
       const args = parseJsonArgs(jsonArgs);
-      const backend = createBackend(config, logger);
+      const backend = await backendFor(startBackend, config, logger);
       const controller = new AbortController();
       process.once('SIGINT', () => controller.abort(new Error('interrupted')));
       const result = await runTool(tool, args, { client: backend.client, mode: backend.mode, signal: controller.signal });
@@ -139,11 +150,12 @@ export function buildProgram(): Command {
       if (!options.http) throw new UsageError('serve needs --http (for stdio, run service-mcp with no command)');
       const port = parsePort(options.port);
       const { config, logger } = configFrom(command);
-      const [{ createBackend }, http, { HttpOptionError, splitList }] = await Promise.all([import('./backend.js'), import('./transports/http.js'), import('./transports/http-guard.js')]);
+      const [{ startBackend }, http, { HttpOptionError, splitList }] = await Promise.all([import('./backend.js'), import('./transports/http.js'), import('./transports/http-guard.js')]);
+      const backend = await backendFor(startBackend, config, logger);
       let running;
       try {
         running = await http.startHttpServer({
-          backend: createBackend(config, logger),
+          backend,
           logger,
           host: options.host,
           port,

@@ -17,6 +17,7 @@ export interface RawOptions {
   logLevel?: string | undefined;
   /** commander's `--no-cache` sets `cache: false`. */
   cache?: boolean | undefined;
+  redisUrl?: string | undefined;
 }
 
 /** Each option, its flag, its environment variable and its default: the table of CONTRACT.md. */
@@ -27,6 +28,7 @@ export const OPTION_TABLE = [
   { key: 'maxRetryWaitS', flag: '--max-retry-wait-s <n>', env: 'SERVICE_MCP_MAX_RETRY_WAIT_S', description: 'longest Retry-After waited out inside one tool call, in seconds', default: 20 },
   { key: 'logLevel', flag: '--log-level <level>', env: 'SERVICE_MCP_LOG_LEVEL', description: 'error, warn, info or debug, to stderr', default: 'warn' },
   { key: 'cache', flag: '--no-cache', env: 'SERVICE_MCP_NO_CACHE', description: 'turn off the in-memory response cache' },
+  { key: 'redisUrl', flag: '--redis-url <url>', env: 'SERVICE_MCP_REDIS_URL', description: 'share the Retry-After cool-down and the response cache with other replicas through Redis (redis:// or rediss://; optional: without it, state is per process)' },
 ] as const;
 
 const flagName = (key: string) => OPTION_TABLE.find((o) => o.key === key)?.flag.split(' ')[0] ?? key;
@@ -56,6 +58,11 @@ const ConfigSchema = z
     maxRetryWaitS: integerFrom(0, 3_600),
     logLevel: z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(', ')}` }),
     cache: z.boolean(),
+    redisUrl: z
+      .string()
+      .trim()
+      .refine((value) => URL.canParse(value) && ['redis:', 'rediss:'].includes(new URL(value).protocol), 'must be a redis:// or rediss:// URL')
+      .optional(),
   })
   .transform((c) => ({
     ...c,
@@ -94,6 +101,7 @@ export function mergeSources(flags: RawOptions, env: NodeJS.ProcessEnv): Record<
     logLevel: typeof pick('logLevel') === 'string' ? String(pick('logLevel')).trim().toLowerCase() : 'warn',
     // commander gives cache=true by default and false for --no-cache; only the explicit flag outranks env.
     cache: flags.cache === false ? false : noCacheEnv === true ? false : true,
+    redisUrl: pick('redisUrl'),
   };
 }
 

@@ -11,10 +11,10 @@
 import { randomUUID } from 'node:crypto';
 import type { interceptors } from 'undici';
 
-type CacheStore = NonNullable<NonNullable<Parameters<typeof interceptors.cache>[0]>['store']>;
-type CacheKey = Parameters<CacheStore['get']>[0];
-type CacheValue = Parameters<CacheStore['createWriteStream']>[1];
-type GetResult = NonNullable<Awaited<ReturnType<CacheStore['get']>>>;
+export type CacheStore = NonNullable<NonNullable<Parameters<typeof interceptors.cache>[0]>['store']>;
+export type CacheKey = Parameters<CacheStore['get']>[0];
+export type CacheValue = Parameters<CacheStore['createWriteStream']>[1];
+export type GetResult = NonNullable<Awaited<ReturnType<CacheStore['get']>>>;
 
 /** Small on purpose: the cache is for repeated questions within a conversation, not a mirror. */
 export const CACHE_LIMITS = {

@@ -195,7 +195,7 @@ export class ApiClient {
     this.catalog = options.checkCatalog !== true ? undefined : new DeployedCatalog({
       basePath: this.basePath,
       read: () => this.readCatalog(),
-      mayRead: () => this.gate.open() !== undefined,
+      mayRead: () => this.gate.idle(),
       onUnchecked: (reason, forS) => this.logger.info(`deployed catalog not read: ${reason}; tools run unchecked for ${forS} s`),
     });
   }
@@ -206,10 +206,19 @@ export class ApiClient {
     return { ...result, endpointOperations: result.data.endpoints.map((endpoint) => operationOf(endpoint, this.basePath)) };
   }
 
-  /** Discovery for the catalog check: briefly bounded, never waiting out a 429, never holding the tools' gate. */
+  /**
+   * Discovery for the catalog check: briefly bounded, never waiting out a 429. It passes the tools'
+   * gate without waiting (a cool-down another replica shares through Redis holds it too), but its
+   * own 429 holds only its own gate, never the tools.
+   */
   private async readCatalog(): Promise<{ data: DiscoveryData; headers: Pick<Headers, 'get'> }> {
-    const { result, headers } = await this.getEnvelopeWithHeaders(OPERATIONS.discoverPublicApi.path, DiscoveryDataSchema, {}, { gate: this.catalogGate, quickMs: Math.min(this.timeoutMs, CATALOG_TIMEOUT_MS) });
-    return { data: result.data, headers };
+    const ticket = this.gate.open() ?? (await this.gate.pass({ maxWaitS: 0 }));
+    try {
+      const { result, headers } = await this.getEnvelopeWithHeaders(OPERATIONS.discoverPublicApi.path, DiscoveryDataSchema, {}, { gate: this.catalogGate, quickMs: Math.min(this.timeoutMs, CATALOG_TIMEOUT_MS) });
+      return { data: result.data, headers };
+    } finally {
+      ticket.settle();
+    }
   }
 
   searchJobs(params: SearchJobsParams = {}, options?: CallOptions): Promise<ApiResult<JobListData>> {

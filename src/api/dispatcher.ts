@@ -16,7 +16,7 @@
  * - the agent: headers and body timeouts, and the cap on the body as sent (`maxResponseSize`).
  */
 import { Agent, cacheStores, EnvHttpProxyAgent, interceptors, type Dispatcher } from 'undici';
-import { CACHE_LIMITS, markingStore } from './cache.js';
+import { CACHE_LIMITS, markingStore, type CacheStore } from './cache.js';
 import { DEFAULT_MAX_BODY_BYTES } from './body.js';
 import { raceAbort, type FetchLike } from './http.js';
 
@@ -34,6 +34,8 @@ export interface DispatcherOptions {
   connections?: number;
   /** The in-memory response cache: on by default, `false` turns it off (`--no-cache`). */
   cache?: boolean;
+  /** Where the cache keeps entries, given the process's bounded memory store (--redis-url shares them). */
+  store?: (memory: CacheStore) => CacheStore;
 }
 
 type Handler = Dispatcher.DispatchHandler;
@@ -82,12 +84,17 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     // Error bodies too: a compressed error envelope still names the error.
     interceptors.decompress({ maxSize: maxBodyBytes, skipErrorResponses: false }),
     // 'shared': HTTP mode answers many clients from one cache, so `private` responses stay out of it.
-    ...(options.cache === false ? [] : [interceptors.cache({ store: markingStore(new cacheStores.MemoryCacheStore(CACHE_LIMITS)), methods: ['GET'], type: 'shared' })]),
+    ...(options.cache === false ? [] : [interceptors.cache({ store: markingStore(storeOf(options)), methods: ['GET'], type: 'shared' })]),
     // A waiter that reads slowly is failed past maxBufferSize; never for a body the client would take.
     interceptors.deduplicate({ methods: ['GET'], maxBufferSize: maxBodyBytes }),
     answeringUrl,
     interceptors.redirect({ maxRedirections: MAX_REDIRECTIONS }),
   ]);
+}
+
+function storeOf(options: DispatcherOptions): CacheStore {
+  const memory = new cacheStores.MemoryCacheStore(CACHE_LIMITS);
+  return options.store ? options.store(memory) : memory;
 }
 
 /** The FetchLike over `dispatcher`: GETs only, as the client sends. */

@@ -72,7 +72,7 @@ export function kindForStatus(status: number): ErrorKind {
 
 // Userinfo stops at characters a URL cannot hold unescaped (quotes, brackets, spaces), so it
 // never reaches across a JSON value into the next one.
-const USERINFO = /(\b[a-z][a-z0-9+.-]*:\/\/)[^/\s:@"'<>\\{}[\]?#]+(?::[^/\s@"'<>\\{}[\]?#]*)?@/gi;
+const USERINFO = /(\b[a-z][a-z0-9+.-]*:\/\/)[^/\s:@"'<>\\{}[\]?#]*(?::[^/\s@"'<>\\{}[\]?#]*)?@/gi;
 // Query parameters whose name is, or ends in, a secret-looking word (token, refresh_token,
 // client_secret, x-api-key...).
 const SECRET_PARAM = /([?&](?:[a-z0-9]+[_-])*(?:token|secret|password|passwd|api[_-]?key|apikey|key|auth|authorization|signature|sig|credentials?)=)[^&#\s"'<>]*/gi;

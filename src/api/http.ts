@@ -137,6 +137,11 @@ export class RetryAfterGate {
     this.halfOpen = true;
   }
 
+  /** No cool-down and no probe pending in this process (what another replica knows is not asked). */
+  idle(): boolean {
+    return !this.halfOpen && !this.probing && this.until <= this.now();
+  }
+
   /** The ticket when the gate is simply open (no cool-down, no probe), without waiting; else undefined. */
   open(): GateTicket | undefined {
     return this.halfOpen || this.probing || this.until > this.now() ? undefined : OPEN_TICKET;

@@ -9,6 +9,8 @@ import { startOfflineServer } from '../../src/offline/server.js';
 export interface SeenRequest {
   url: string;
   headers: Record<string, string>;
+  /** performance.now() when the request reached the API. */
+  at: number;
 }
 
 export interface RecordingApi {
@@ -29,7 +31,7 @@ export async function startRecordingApi(options: RecordingOptions = {}): Promise
   const recording: OfflineEngine = {
     ...engine,
     handle: async (request) => {
-      seen.push({ url: request.url, headers: Object.fromEntries(request.headers) });
+      seen.push({ url: request.url, headers: Object.fromEntries(request.headers), at: performance.now() });
       const response = await engine.handle(request);
       if (!options.endpoints || new URL(request.url).pathname.replace(/\/$/, '') !== '/api/public/v1' || response.status !== 200) return response;
       const body = (await response.json()) as { data: { endpoints: Array<Record<string, unknown>> } };

@@ -179,6 +179,23 @@ describe('the result', () => {
       ['--max-retry-wait-s', 'SERVICE_MCP_MAX_RETRY_WAIT_S'],
       ['--log-level', 'SERVICE_MCP_LOG_LEVEL'],
       ['--no-cache', 'SERVICE_MCP_NO_CACHE'],
+      ['--redis-url', 'SERVICE_MCP_REDIS_URL'],
     ]);
+  });
+
+  it('--redis-url takes redis:// and rediss:// only, and a refused one never shows its password', () => {
+    expect(resolveConfig({ redisUrl: 'rediss://:s3cret@cache.example.com:6380' }, {}).redisUrl).toBe('rediss://:s3cret@cache.example.com:6380');
+    expect(resolveConfig({}, { SERVICE_MCP_REDIS_URL: 'redis://redis:6379' }).redisUrl).toBe('redis://redis:6379');
+    expect(resolveConfig({}, {}).redisUrl).toBeUndefined();
+    const error = (() => {
+      try {
+        resolveConfig({ redisUrl: 'http://:s3cret@cache.example.com' }, {});
+      } catch (caught) {
+        return caught as Error;
+      }
+      throw new Error('expected a ConfigError');
+    })();
+    expect(error.message).toMatch(/--redis-url \/ SERVICE_MCP_REDIS_URL: .* must be a redis:\/\/ or rediss:\/\/ URL/);
+    expect(error.message).not.toContain('s3cret');
   });
 });

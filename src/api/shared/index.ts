@@ -1,0 +1,29 @@
+/**
+ * Shared state for replicas (--redis-url): the cool-down and a wrapper for the cache store, both
+ * namespaced by the API's origin. Imported only when a Redis URL is configured.
+ */
+import type { Logger } from '../../log.js';
+import type { CacheStore } from '../cache.js';
+import { sharedCacheStore } from './cache-store.js';
+import { SharedRetryAfterGate } from './cool-down.js';
+import { connectRedis, type SharedRedis } from './redis.js';
+
+export { RedisAuthError, redactRedisUrl } from './redis.js';
+
+export interface SharedState {
+  gate: SharedRetryAfterGate;
+  /** Wraps the process's memory store: Redis while it answers, the memory store meanwhile. */
+  cacheStore: (local: CacheStore) => CacheStore;
+  close(): Promise<void>;
+}
+
+export async function connectSharedState(options: { url: string; apiOrigin: string; requestTimeoutMs: number; logger: Logger }): Promise<SharedState> {
+  const redis: SharedRedis = await connectRedis(options.url, options.logger);
+  // Versioned, so a later layout of the keys never misreads this one's.
+  const prefix = `service-mcp:v1:${options.apiOrigin}`;
+  return {
+    gate: new SharedRetryAfterGate({ redis, prefix, requestTimeoutMs: options.requestTimeoutMs }),
+    cacheStore: (local) => sharedCacheStore(redis, local, prefix),
+    close: () => redis.close(),
+  };
+}
