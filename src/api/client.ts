@@ -240,7 +240,7 @@ export class ApiClient {
       return Promise.reject(new ApiError('invalid_argument', `invalid_argument: job_id ${JSON.stringify(jobId)} is not a job identifier`, { path: OPERATIONS.getPublicJob.path }));
     }
     const query = buildQuery({ include_predicted_salaries: params.include_predicted_salaries });
-    return this.getEnvelope(`${OPERATIONS.listPublicJobs.path}/${encodeURIComponent(jobId)}${query}`, PublicJobSchema, options, { lookup: true, operation: 'getPublicJob' });
+    return this.getEnvelope(`${OPERATIONS.getPublicJob.path.replace('{jobId}', () => encodeURIComponent(jobId))}${query}`, PublicJobSchema, options, { lookup: true, operation: 'getPublicJob' });
   }
 
   getMarketMap(params: MarketMapParams = {}, options?: CallOptions): Promise<ApiResult<MarketMapData>> {
