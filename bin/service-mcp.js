@@ -3,9 +3,15 @@
 // under npx), then load the bundle. Plain JavaScript that older Node versions can still run.
 import module from 'node:module';
 
-const NEEDED = 22;
-const [major] = process.versions.node.split('.').map(Number);
-if (major < NEEDED) {
+// The lowest Node that every dependency runs on (undici 8 needs 22.19); package.json's `engines`
+// says the same (a test holds the two together).
+const NEEDED = '22.19.0';
+const older = (found, needed) => {
+  const [a, b] = [found, needed].map((version) => version.split('.').map(Number));
+  for (let i = 0; i < 3; i++) if (a[i] !== b[i]) return a[i] < b[i];
+  return false;
+};
+if (older(process.versions.node, NEEDED)) {
   const message = `service-mcp needs Node.js ${NEEDED} or later; this is ${process.version}. Install Node.js ${NEEDED}+ (or point your MCP client's "command" at a newer node) and start it again.`;
   process.stderr.write(`${message}\n`);
   const COMMANDS = ['tools', 'call', 'mock-api', 'serve', 'help', '-h', '--help', '-v', '--version'];

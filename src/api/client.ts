@@ -10,7 +10,7 @@ import { DEFAULT_MAX_BODY_BYTES, jsonTooDeep, MAX_JSON_DEPTH, readBody } from '.
 import { cacheHitOf } from './cache.js';
 import { DeployedCatalog, operationOf, type CatalogCheck } from './catalog.js';
 import { passes } from './compiled.js';
-import { ApiError, describeNetworkCause, kindForStatus } from './errors.js';
+import { ApiError, describeNetworkCause, internalError, isTransportFailure, kindForStatus } from './errors.js';
 import { MAX_RETRY_AFTER_S, parseRetryAfter, RequestEnded, RetryAfterGate, sleep, type FetchLike, type GateWaitInfo } from './http.js';
 import {
   DiscoveryDataSchema,
@@ -406,11 +406,12 @@ export class ApiClient {
     }
   }
 
-  /** What a failed exchange is, for the caller: a refusal as it is, else a timeout, a cancellation or a network failure. */
+  /** What a failed exchange is, for the caller: a refusal as it is, else a timeout, a cancellation, a network failure or a defect. */
   private exchangeError(path: string, signal: AbortSignal | undefined, timedOutMs: number | undefined, error: unknown): ApiError {
     if (error instanceof ApiError) return error;
     if (timedOutMs !== undefined) return new ApiError('timeout', `timeout: GET ${path} took longer than ${timedOutMs} ms`, { path, cause: error });
     if (signal?.aborted) return this.abortError(path, signal, error);
+    if (!isTransportFailure(error)) return internalError(`GET ${path}`, error, path);
     return new ApiError('network', `network: GET ${path} failed: ${describeNetworkCause(error)}`, { path, cause: error });
   }
 

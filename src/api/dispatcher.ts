@@ -4,15 +4,17 @@
  * undici's own interceptors, and the FetchLike the client calls over it (`dispatcher.request()`).
  * Loaded on first use (backend.ts), so offline mode, `--help` and the stdio start-up never load undici.
  *
- * A request passes, outermost first:
- * - redirect: up to 20 hops, as fetch; undici refuses a Location that is not http or https;
- * - the answering URL (ours, below): tells the caller where the last hop went;
+ * A request passes, outermost first (undici's compose() wraps in array order, so the list in
+ * createDispatcher reads innermost first):
  * - deduplicate: identical GETs in flight share one request (a caller that leaves: client.ts);
- * - cache (unless --no-cache): RFC 9111 on a bounded memory store (cache.ts); each hop of a
- *   redirect is kept under its own URL, so an answer from another origin is cached too;
- * - decompress: gzip and br, the decoded size capped; inside the cache, so a hit is not decoded
- *   again. undici still marks it experimental (a one-time ExperimentalWarning on stderr), but it
- *   caps each stage, and it drops Content-Encoding, so nothing above it decodes twice;
+ * - cache (unless --no-cache): RFC 9111 on a bounded memory store (cache.ts). It sits outside the
+ *   redirect interceptor, as undici requires from 8.13 (compose() refuses the other order): it
+ *   then sees each answer's redirect history and keeps an answer under the URL asked for only when
+ *   every hop stayed on that origin, so another origin can never plant an entry under ours;
+ * - redirect: up to 20 hops, as fetch; undici refuses a Location that is not http or https. It
+ *   hands the caller the hops it took (`context.history`), the last being the URL that answered;
+ * - decompress: gzip and br, each stage's decoded size capped; inside the cache, so a hit is not
+ *   decoded again, and it drops Content-Encoding, so nothing above it decodes twice;
  * - the agent: headers and body timeouts, and the cap on the body as sent (`maxResponseSize`).
  */
 import { Agent, cacheStores, EnvHttpProxyAgent, interceptors, type Dispatcher } from 'undici';
@@ -38,41 +40,6 @@ export interface DispatcherOptions {
   store?: (memory: CacheStore) => CacheStore;
 }
 
-type Handler = Dispatcher.DispatchHandler;
-type Controller = Dispatcher.DispatchController;
-
-/**
- * Hands the caller, in the request's context, the URL of the hop it is about to answer from (the
- * redirect interceptor dispatches each hop through here). Forwards everything else as it is.
- * Upstream, `request()` returning the URL that answered (as fetch's `response.url`) would replace it.
- */
-class AnsweringUrl implements Handler {
-  constructor(
-    private readonly handler: Handler,
-    private readonly url: string,
-  ) {}
-  onRequestStart(controller: Controller, context: unknown) {
-    this.handler.onRequestStart?.(controller, { ...(context as object | null), answeredUrl: this.url });
-  }
-  onRequestUpgrade(...args: Parameters<NonNullable<Handler['onRequestUpgrade']>>) {
-    this.handler.onRequestUpgrade?.(...args);
-  }
-  onResponseStart(...args: Parameters<NonNullable<Handler['onResponseStart']>>) {
-    this.handler.onResponseStart?.(...args);
-  }
-  onResponseData(...args: Parameters<NonNullable<Handler['onResponseData']>>) {
-    this.handler.onResponseData?.(...args);
-  }
-  onResponseEnd(...args: Parameters<NonNullable<Handler['onResponseEnd']>>) {
-    this.handler.onResponseEnd?.(...args);
-  }
-  onResponseError(...args: Parameters<NonNullable<Handler['onResponseError']>>) {
-    this.handler.onResponseError?.(...args);
-  }
-}
-
-const answeringUrl: Dispatcher.DispatcherComposeInterceptor = (dispatch) => (options, handler) => dispatch(options, new AnsweringUrl(handler, `${options.origin}${options.path}`));
-
 export function createDispatcher(options: DispatcherOptions): Dispatcher {
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const agentOptions = { connections: options.connections ?? 64, keepAliveTimeout: 30_000, headersTimeout: options.timeoutMs, bodyTimeout: options.timeoutMs, maxResponseSize: maxBodyBytes };
@@ -83,12 +50,11 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
   return agent.compose([
     // Error bodies too: a compressed error envelope still names the error.
     interceptors.decompress({ maxSize: maxBodyBytes, skipErrorResponses: false }),
+    interceptors.redirect({ maxRedirections: MAX_REDIRECTIONS }),
     // 'shared': HTTP mode answers many clients from one cache, so `private` responses stay out of it.
     ...(options.cache === false ? [] : [interceptors.cache({ store: markingStore(storeOf(options)), methods: ['GET'], type: 'shared' })]),
     // A waiter that reads slowly is failed past maxBufferSize; never for a body the client would take.
     interceptors.deduplicate({ methods: ['GET'], maxBufferSize: maxBodyBytes }),
-    answeringUrl,
-    interceptors.redirect({ maxRedirections: MAX_REDIRECTIONS }),
   ]);
 }
 
@@ -116,7 +82,7 @@ export function dispatcherFetch(dispatcher: Dispatcher): FetchLike {
     const headers = response.headers;
     return {
       status: response.statusCode,
-      url: (response.context as { answeredUrl?: string } | undefined)?.answeredUrl ?? url,
+      url: answeringUrl(response.context) ?? url,
       // undici gives names lower-cased and a repeated header as an array; Headers.get joins them.
       headers: {
         get(name: string) {
@@ -131,3 +97,13 @@ export function dispatcherFetch(dispatcher: Dispatcher): FetchLike {
 
 /** The production FetchLike: `dispatcherFetch` over `createDispatcher(options)`. */
 export const createApiFetch = (options: DispatcherOptions): FetchLike => dispatcherFetch(createDispatcher(options));
+
+/**
+ * The URL of the last hop, from the redirect history undici puts in the request's context. A cache
+ * hit carries none, and needs none: undici caches only answers whose every hop stayed on our origin.
+ */
+function answeringUrl(context: unknown): string | undefined {
+  const history = (context as { history?: unknown } | null | undefined)?.history;
+  const last = Array.isArray(history) ? history.at(-1) : undefined;
+  return last instanceof URL ? last.href : undefined;
+}

@@ -2,6 +2,8 @@
  * The error family of the API client. Every failure of a REST call is one ApiError with a stable
  * `kind` (the names of CONTRACT.md), so the MCP layer can render it without knowing HTTP.
  */
+import { USER_AGENT } from '../version.js';
+
 export const ERROR_KINDS = [
   'invalid_argument',
   'not_found',
@@ -11,6 +13,7 @@ export const ERROR_KINDS = [
   'not_deployed',
   'timeout',
   'network',
+  'internal',
   'cancelled',
 ] as const;
 export type ErrorKind = (typeof ERROR_KINDS)[number];
@@ -56,6 +59,15 @@ export class ApiError extends Error {
   }
 }
 
+/**
+ * A failure that is a defect of service-mcp or of a dependency as we call it, never the API's or the
+ * network's: it names the package and Node versions, for the report it should become.
+ */
+export function internalError(what: string, cause: unknown, path?: string): ApiError {
+  const described = cause instanceof Error ? `${cause.name}: ${describeNetworkCause(cause)}` : String(cause);
+  return new ApiError('internal', `internal: ${what} failed inside ${USER_AGENT} on Node.js ${process.version}: ${described}`, { ...(path === undefined ? {} : { path }), cause });
+}
+
 export function isApiError(value: unknown): value is ApiError {
   return value instanceof ApiError;
 }
@@ -89,6 +101,50 @@ export function redactSecrets(text: string): string {
     .replace(AUTHORIZATION, '$1[redacted]')
     .replace(BEARER, '$1[redacted]');
 }
+
+/**
+ * Whether a failed exchange failed on the way (a socket, DNS, TLS, a dropped or malformed answer, a
+ * decoding the sender broke) rather than in code: ours, or a dependency's refusing how we called it
+ * (a TypeError, undici's UND_ERR_INVALID_ARG). Only the first is `network`; telling anyone to check
+ * their connectivity for the second sends them the wrong way.
+ */
+export function isTransportFailure(error: unknown): boolean {
+  const seen = new Set<unknown>();
+  const visit = (current: unknown, depth: number): boolean => {
+    if (!(current instanceof Error) || depth > 8 || seen.has(current)) return false;
+    seen.add(current);
+    if (TRANSPORT_CODE.test(String((current as { code?: unknown }).code ?? '')) || REFUSED_REDIRECT.test(current.message)) return true;
+    // fetch reports every network error as this TypeError, the reason (when it gives one) in its
+    // cause: a network error unless that cause is itself a defect.
+    if (current instanceof TypeError && FETCH_NETWORK_ERROR.test(current.message)) return !looksLikeDefect(current.cause, seen);
+    if (current instanceof AggregateError && current.errors.some((inner) => visit(inner, depth + 1))) return true;
+    return visit(current.cause, depth + 1);
+  };
+  return visit(error, 0);
+}
+
+/**
+ * System errors from a socket or resolver (ECONNREFUSED, ENOTFOUND, EAI_AGAIN, ECONNRESET, EPIPE,
+ * ETIMEDOUT...; Node's own ERR_ codes are programming errors and excluded), TLS and certificate
+ * failures, undici's errors of the connection and of the answer as it arrived, llhttp's parse
+ * errors (HPE_), and zlib's for a body its sender encoded badly.
+ */
+const TRANSPORT_CODE =
+  /^(?:E(?!RR_)[A-Z0-9_]+|ERR_TLS_\w+|ERR_SSL_\w+|ERR_OSSL_\w+|CERT_\w+|UNABLE_TO_\w+|DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|HOSTNAME_MISMATCH|UND_ERR_(?:SOCKET|CONNECT_TIMEOUT|HEADERS_TIMEOUT|BODY_TIMEOUT|CLOSED|DESTROYED|INFO|RES_CONTENT_LENGTH_MISMATCH|RES_EXCEEDED_MAX_SIZE|HEADERS_OVERFLOW|PRX_TLS|RESPONSE)|HPE_\w+|Z_\w+|ERR_BROTLI_\w+|ERR_ZSTD_\w+)$/;
+const FETCH_NETWORK_ERROR = /^(?:fetch failed|Failed to fetch|NetworkError\b)/;
+/** JavaScript's own errors for a mistake in code, and undici's and Node's for an argument they refuse. */
+const DEFECT_NAME = /^(?:TypeError|RangeError|ReferenceError|SyntaxError)$/;
+const DEFECT_CODE = /^(?:UND_ERR_INVALID_ARG|UND_ERR_NOT_SUPPORTED|ERR_(?!TLS_|SSL_|OSSL_|BROTLI_|ZSTD_)\w+)$/;
+
+function looksLikeDefect(error: unknown, seen: Set<unknown>): boolean {
+  for (let current = error, depth = 0; current instanceof Error && depth < 8 && !seen.has(current); current = current.cause, depth++) {
+    if (TRANSPORT_CODE.test(String((current as { code?: unknown }).code ?? ''))) return false;
+    if (DEFECT_NAME.test(current.name) || DEFECT_CODE.test(String((current as { code?: unknown }).code ?? ''))) return true;
+  }
+  return false;
+}
+/** undici refuses a redirect to a scheme other than http(s) with an argument error: the API's answer, not our call. */
+const REFUSED_REDIRECT = /^Invalid URL protocol/i;
 
 /**
  * undici reports every transport failure as `TypeError: fetch failed` and hides the reason in

@@ -6,7 +6,7 @@
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { passes } from '../api/compiled.js';
-import { ApiError, type ErrorKind } from '../api/errors.js';
+import { ApiError, internalError, type ErrorKind } from '../api/errors.js';
 import { ResponseMetaSchema } from '../api/schemas.js';
 import { renderProvenance } from '../render/provenance.js';
 import { oneLine } from '../render/text.js';
@@ -26,8 +26,11 @@ const HINTS: Record<ErrorKind, (error: ApiError) => string> = {
   not_deployed: () => 'This deployment of the API does not offer that operation, and calling again will not change that; discover_api shows what it does offer and which tools serve it.',
   timeout: () => 'The API did not answer in time; retry once, perhaps with narrower filters or a smaller per_page.',
   network: () => 'The connection to the API failed (unreachable, or dropped mid-answer); retry once, then check the base URL, proxy settings and connectivity.',
+  internal: () => INTERNAL_HINT,
   cancelled: () => 'The call was cancelled before it finished.',
 };
+
+const INTERNAL_HINT = 'This is a defect of service-mcp, not of your arguments, the API or the network, and calling again will not help; report it with the tool name, the arguments and this text.';
 
 /** Longest error line: it quotes upstream words (the error envelope's message), which are not ours to bound. */
 const MAX_ERROR_CHARS = 1_000;
@@ -45,9 +48,8 @@ export function toErrorResult(error: unknown, tool?: AnyTool): CallToolResult {
     return errorResult(error.kind, message, error.hint ?? tool?.hints?.[error.kind] ?? HINTS[error.kind](error));
   }
   // A bug of ours must not take the process down or pass for an API answer: say so plainly.
-  const text = oneLine(error instanceof Error ? error.message : String(error), MAX_ERROR_CHARS);
-  // Not an upstream kind: blaming the API for our own fault would be a lie.
-  return { content: [{ type: 'text', text: `internal_error: ${text}\nHint: This is a fault in service-mcp, not in your arguments or the API; report it with the tool name and arguments.` }], isError: true };
+  const defect = internalError(tool ? `the tool ${tool.name}` : 'the call', error);
+  return errorResult('internal', defect.message, INTERNAL_HINT);
 }
 
 /** Drops a leading kind, also as words ("rate limited: "), so the text never reads "rate_limited: rate limited: …". */

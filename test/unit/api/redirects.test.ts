@@ -1,7 +1,7 @@
 /**
  * Redirects on the production fetch (undici's redirect interceptor), over real loopback HTTP:
  * followed as fetch follows them (20 hops, http and https only), each hop asked once, and an
- * answer from another origin is named in the result and its provenance.
+ * answer from another origin is named in the result and its provenance, and never cached as ours.
  */
 import { describe, expect, it } from 'vitest';
 import { buildProvenance } from '../../../src/tools/provenance.js';
@@ -55,7 +55,7 @@ describe('redirects', () => {
     expect(await rejectionOf(client().listJobs({}, { signal: controller.signal }))).toMatchObject({ kind: 'cancelled' });
   });
 
-  it('to another origin are followed, each hop cached under its own URL, and that origin is named in the result and its provenance, hits included', async () => {
+  it('to another origin are followed and that origin is named in the result and its provenance; the answer is not cached under our URL', async () => {
     api.respond = (req, res) => res.writeHead(302, { location: `${mirror.url}${req.url}`, 'cache-control': 'max-age=60' }).end();
     mirror.respond = (_req, res) => sendJson(res, 200, jobList(), { 'cache-control': 'max-age=60' });
     const c = client({ cache: true });
@@ -63,11 +63,23 @@ describe('redirects', () => {
     expect(asked(mirror)).toEqual([JOBS]);
     expect(result.answeredBy).toBe(mirror.url);
     expect(buildProvenance(result, 'live').answered_by).toBe(mirror.url);
+    // undici (8.13 on) keeps an answer under the URL asked for only when every hop stayed on its
+    // origin: another origin must not be able to plant an entry under ours.
+    const again = await c.listJobs();
+    expect(again.cache?.hit).not.toBe(true);
+    expect(again.answeredBy).toBe(mirror.url);
+    expect(api.seen).toHaveLength(2);
+    expect(mirror.seen).toHaveLength(2);
+  });
+
+  it('on the same origin are cached under the URL asked for, and a hit sends nothing', async () => {
+    api.respond = (req, res) => (req.url === JOBS ? res.writeHead(301, { location: '/moved', 'cache-control': 'max-age=60' }).end() : sendJson(res, 200, jobList(), { 'cache-control': 'max-age=60' }));
+    const c = client({ cache: true });
+    await c.listJobs();
     const hit = await c.listJobs();
     expect(hit.cache?.hit).toBe(true);
-    expect(hit.answeredBy).toBe(mirror.url);
-    expect(api.seen).toHaveLength(1);
-    expect(mirror.seen).toHaveLength(1);
+    expect(hit.answeredBy).toBeUndefined();
+    expect(asked(api)).toEqual([JOBS, '/moved']);
   });
 
   it.each(['ftp://127.0.0.1/api/public/v1/jobs', 'file:///etc/passwd', 'data:application/json,{}', 'javascript:alert(1)'])('to %s are not followed: the call fails and names why', async (location) => {

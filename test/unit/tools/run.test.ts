@@ -188,6 +188,7 @@ describe('errors start with their stable kind and carry a hint', () => {
     const broken = { ...tool('check_api_health'), render: () => { throw new Error('boom'); } };
     const result = await runTool(broken, {}, context());
     expect(result.isError).toBe(true);
-    expect(text(result)).toMatch(/^internal_error: boom\nHint: This is a fault in service-mcp/);
+    expect(text(result)).toMatch(/^internal: the tool check_api_health failed inside service-mcp\/\S+ on Node\.js v\d+\.\d+\.\d+: Error: boom\nHint: This is a defect of service-mcp/);
+    expect(text(result)).not.toMatch(/connectivity|proxy|check the/i);
   });
 });
