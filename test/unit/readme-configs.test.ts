@@ -4,7 +4,7 @@
  * package (or mcp-remote) through npx, with no argument or environment variable the CLI does not
  * know, or the URL `serve --http` listens at by default.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { parse as parseToml } from 'smol-toml';
 import { describe, expect, it } from 'vitest';
 import { OPTION_TABLE } from '../../src/config.js';
@@ -74,7 +74,9 @@ describe('client configs in the README', () => {
   });
 
   it('say how to start it from a clone or a tarball, by the names npm pack and the repo really use', () => {
-    expect(readme).toContain('["/path/to/service-mcp/bin/service-mcp.js"]');
+    // A clone runs on the Node 22 that `npm ci` installed, whatever the machine's own Node is.
+    expect(readme).toContain('| a clone (after `npm ci && npm run build`) | `/path/to/service-mcp/node_modules/.bin/node` | `["/path/to/service-mcp/bin/service-mcp.js"]` |');
+    expect(existsSync(new URL('../../node_modules/.bin/node', import.meta.url))).toBe(true);
     expect(readme).toContain(`["-y", "/path/to/${pkg.name}-${pkg.version}.tgz"]`);
     expect(readme).toContain(`npm install -g ./${pkg.name}-${pkg.version}.tgz`);
   });
