@@ -15,11 +15,15 @@ import type { Config } from './config.js';
 import type { Logger } from './log.js';
 import type { OfflineEngine } from './offline/engine.js';
 import { OFFLINE_BASE_URL } from './offline/fetch.js';
+import type { AnyTool } from './tools/define.js';
+import { toolSet } from './tools/index.js';
 import type { Mode } from './tools/provenance.js';
 
 export interface Backend {
   client: ApiClient;
   mode: Mode;
+  /** The tools exposed over this client (`--tools`; all by default), chosen once per process. */
+  tools: readonly AnyTool[];
   /** The origin requests go to (for offline mode, a placeholder that is never resolved). */
   baseUrl: string;
 }
@@ -55,7 +59,7 @@ export function createBackend(config: Config, logger: Logger, { gate = new Retry
   const baseUrl = offline ? OFFLINE_BASE_URL : config.baseUrl!;
   const fetch = lazyFetch(offline ? () => loadOfflineFetch(engine) : () => loadLiveFetch(config, store));
   const client = new ApiClient({ baseUrl, fetch, timeoutMs: config.timeoutMs, maxRetryWaitS: config.maxRetryWaitS, logger, gate, checkCatalog: true });
-  return { client, mode: offline ? 'offline' : 'live', baseUrl };
+  return { client, mode: offline ? 'offline' : 'live', baseUrl, tools: toolSet(config.tools) };
 }
 
 /**

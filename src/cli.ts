@@ -91,11 +91,12 @@ export function buildProgram(): Command {
     .description('list the tools, one line each (--json: their full definitions)')
     .option('--json', 'print the full tool definitions as JSON')
     .action(async (options: { json?: boolean }, command: Command) => {
-      configFrom(command); // a bad global option is bad usage here too
-      const [{ TOOLS }, { toolCatalog }] = await Promise.all([import('./tools/index.js'), import('./tools/catalog.js')]);
-      if (options.json) return print(JSON.stringify(toolCatalog(), null, 2));
-      const width = Math.max(...TOOLS.map((t) => t.name.length));
-      return print(TOOLS.map((t) => `${t.name.padEnd(width)}  ${t.title}: ${t.description.split(/(?<=\.)\s/)[0]}`).join('\n'));
+      const { config } = configFrom(command); // a bad global option is bad usage here too
+      const [{ toolSet }, { toolCatalog }] = await Promise.all([import('./tools/index.js'), import('./tools/catalog.js')]);
+      const tools = toolSet(config.tools);
+      if (options.json) return print(JSON.stringify(toolCatalog(tools), null, 2));
+      const width = Math.max(...tools.map((t) => t.name.length));
+      return print(tools.map((t) => `${t.name.padEnd(width)}  ${t.title}: ${t.description.split(/(?<=\.)\s/)[0]}`).join('\n'));
     });
 
   program
@@ -106,9 +107,10 @@ export function buildProgram(): Command {
     .option('--json', 'print the whole result (content, structuredContent, isError) as JSON')
     .action(async (name: string, jsonArgs: string | undefined, options: { json?: boolean }, command: Command) => {
       const { config, logger } = configFrom(command);
-      const [{ findTool, TOOLS }, { runTool }, { startBackend }] = await Promise.all([import('./tools/index.js'), import('./tools/run.js'), import('./backend.js')]);
-      const tool = findTool(name);
-      if (!tool) throw new UsageError(`unknown tool ${JSON.stringify(name)}; tools: ${TOOLS.map((t) => t.name).join(', ')}`);
+      const [{ findTool, toolSet }, { runTool }, { startBackend }] = await Promise.all([import('./tools/index.js'), import('./tools/run.js'), import('./backend.js')]);
+      const tools = toolSet(config.tools);
+      const tool = findTool(name, tools);
+      if (!tool) throw new UsageError(`unknown tool ${JSON.stringify(name)}; tools: ${tools.map((t) => t.name).join(', ')}${config.tools ? ' (--tools)' : ''}`);
       const args = parseJsonArgs(jsonArgs);
       const backend = await backendFor(startBackend, config, logger);
       const controller = new AbortController();
@@ -191,7 +193,8 @@ export async function main(argv: readonly string[] = process.argv): Promise<void
       // Help and version are successes; every other parse failure is bad usage.
       process.exit(error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.code === 'commander.help' ? EXIT_OK : EXIT_USAGE);
     }
-    if (error instanceof ConfigError || error instanceof UsageError) {
+    // An unknown --tools name is found where the registry is loaded (tools/index.ts): bad usage all the same.
+    if (error instanceof ConfigError || error instanceof UsageError || (error instanceof Error && error.name === 'UnknownToolError')) {
       process.stderr.write(`${PACKAGE_NAME}: ${error.message}\n`);
       process.exit(EXIT_USAGE);
     }

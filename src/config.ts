@@ -18,6 +18,7 @@ export interface RawOptions {
   /** commander's `--no-cache` sets `cache: false`. */
   cache?: boolean | undefined;
   redisUrl?: string | undefined;
+  tools?: string | undefined;
 }
 
 /** Each option, its flag, its environment variable and its default: the table of CONTRACT.md. */
@@ -29,6 +30,7 @@ export const OPTION_TABLE = [
   { key: 'logLevel', flag: '--log-level <level>', env: 'SERVICE_MCP_LOG_LEVEL', description: 'error, warn, info or debug, to stderr', default: 'warn' },
   { key: 'cache', flag: '--no-cache', env: 'SERVICE_MCP_NO_CACHE', description: 'turn off the in-memory response cache' },
   { key: 'redisUrl', flag: '--redis-url <url>', env: 'SERVICE_MCP_REDIS_URL', description: 'share the Retry-After cool-down and the response cache with other replicas through Redis (redis:// or rediss://; optional: without it, state is per process)' },
+  { key: 'tools', flag: '--tools <names>', env: 'SERVICE_MCP_TOOLS', description: 'comma-separated names of the tools to expose (default: all); the others are neither listed, callable nor mentioned' },
 ] as const;
 
 const flagName = (key: string) => OPTION_TABLE.find((o) => o.key === key)?.flag.split(' ')[0] ?? key;
@@ -62,6 +64,12 @@ const ConfigSchema = z
       .string()
       .trim()
       .refine((value) => URL.canParse(value) && ['redis:', 'rediss:'].includes(new URL(value).protocol), 'must be a redis:// or rediss:// URL')
+      .optional(),
+    // Names only here; which names exist is the registry's to say (tools/index.ts), when a command starts.
+    tools: z
+      .string()
+      .transform((value) => [...new Set(value.split(',').map((name) => name.trim()).filter(Boolean))])
+      .refine((names) => names.length > 0, 'must name at least one tool')
       .optional(),
   })
   .transform((c) => ({
@@ -102,6 +110,7 @@ export function mergeSources(flags: RawOptions, env: NodeJS.ProcessEnv): Record<
     // commander gives cache=true by default and false for --no-cache; only the explicit flag outranks env.
     cache: flags.cache === false ? false : noCacheEnv === true ? false : true,
     redisUrl: pick('redisUrl'),
+    tools: pick('tools'),
   };
 }
 

@@ -7,11 +7,14 @@ import { z } from 'zod';
 import type { ApiClient } from '../api/client.js';
 import { DOMAINS, SLUG_PATTERN } from '../api/schemas.js';
 import { oneLine, quote } from '../render/text.js';
+import type { AnyTool } from '../tools/define.js';
 
 type Args = Record<string, string | undefined>;
 
 interface PromptDefinition {
   name: string;
+  /** The tools it chains: it is offered only where every one of them is exposed (`--tools`). */
+  tools: readonly string[];
   title: string;
   description: string;
   arguments: Record<string, { description: string; required: boolean }>;
@@ -30,6 +33,7 @@ const quoted = (value: string | undefined) => quote(value ?? '', 160);
 export const PROMPTS: readonly PromptDefinition[] = [
   {
     name: 'research_role_market',
+    tools: ['search_jobs', 'get_job', 'get_market_map'],
     title: 'Research the market for a role',
     description: 'Chains search_jobs, get_job and get_market_map into a sourced brief on demand and pay for one role.',
     arguments: {
@@ -52,6 +56,7 @@ export const PROMPTS: readonly PromptDefinition[] = [
   },
   {
     name: 'prepare_company_interview',
+    tools: ['get_company_interview_brief', 'search_jobs', 'get_job'],
     title: 'Prepare for an interview at a company',
     description: 'Chains get_company_interview_brief, search_jobs and get_job into interview preparation for one company.',
     arguments: {
@@ -135,9 +140,10 @@ function argumentSchemas(client: ApiClient): ReadonlyMap<string, ArgsSchema> {
  * answers a missing or blank one with -32602 naming it. The SDK's completion callback gets no
  * request signal, so the company lookup is bounded by its own timeout instead.
  */
-export function registerPrompts(server: McpServer, client: ApiClient): void {
+export function registerPrompts(server: McpServer, client: ApiClient, tools: readonly AnyTool[]): void {
   const schemas = argumentSchemas(client);
   for (const definition of PROMPTS) {
+    if (!definition.tools.every((name) => tools.some((tool) => tool.name === name))) continue;
     server.registerPrompt(definition.name, { title: definition.title, description: definition.description, argsSchema: schemas.get(definition.name)! }, (args: Args) => renderPrompt(definition, args));
   }
 }

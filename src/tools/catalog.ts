@@ -22,22 +22,19 @@ function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): Tool['inputSchem
   return rest as Tool['inputSchema'];
 }
 
-export interface CatalogOptions {
-  /** The client renders MCP Apps views: link each tool that has one. */
-  views?: boolean;
-}
-
 /**
- * The view link is written as ext-apps' registerAppTool writes it (which we cannot call: see
- * server.ts), the nested `ui.resourceUri` and the flat key older hosts read, so hosts see the
- * same `_meta` as from any server built on the helper.
+ * The view link, as ext-apps' registerAppTool writes it: the nested `ui.resourceUri` and the flat
+ * key older hosts read. Every client gets it: a host that renders no views ignores it, and the list
+ * stays the same for everyone (so its cache hint can say `public`).
  */
-function viewMeta(tool: AnyTool): Tool['_meta'] {
-  const resourceUri = tool.view!.uri;
+export function viewMeta(tool: AnyTool): Tool['_meta'] {
+  if (!tool.view) return undefined;
+  const resourceUri = tool.view.uri;
   return { ui: { resourceUri }, [RESOURCE_URI_META_KEY]: resourceUri };
 }
 
-export function describeTool(tool: AnyTool, { views = false }: CatalogOptions = {}): Tool {
+export function describeTool(tool: AnyTool): Tool {
+  const meta = viewMeta(tool);
   return {
     name: tool.name,
     title: tool.title,
@@ -45,14 +42,17 @@ export function describeTool(tool: AnyTool, { views = false }: CatalogOptions = 
     inputSchema: jsonSchema(tool.input, 'input'),
     outputSchema: jsonSchema(outputSchemaOf(tool), 'output') as Tool['outputSchema'],
     annotations: { title: tool.title, ...TOOL_ANNOTATIONS },
-    ...(views && tool.view ? { _meta: viewMeta(tool) } : {}),
+    ...(meta ? { _meta: meta } : {}),
   };
 }
 
-const cached = new Map<boolean, Tool[]>();
+const described = new Map<AnyTool, Tool>();
 
-export function toolCatalog({ views = false }: CatalogOptions = {}): Tool[] {
-  let catalog = cached.get(views);
-  if (!catalog) cached.set(views, (catalog = TOOLS.map((tool) => describeTool(tool, { views }))));
-  return catalog;
+/** The tools/list entry of each tool, converted once per process. */
+export function toolCatalog(tools: readonly AnyTool[] = TOOLS): Tool[] {
+  return tools.map((tool) => {
+    let entry = described.get(tool);
+    if (!entry) described.set(tool, (entry = describeTool(tool)));
+    return entry;
+  });
 }

@@ -1,4 +1,4 @@
-/** The registry: every tool, in the order clients list them. Nothing else lives here. */
+/** The registry: every tool, in the order clients list them, and the subset `--tools` exposes. */
 import { checkApiHealth } from './check-api-health.js';
 import type { AnyTool } from './define.js';
 import { discoverApiTool } from './discover-api.js';
@@ -8,8 +8,27 @@ import { getMarketMap } from './get-market-map.js';
 import { listJobs } from './list-jobs.js';
 import { searchJobs } from './search-jobs.js';
 
-export const TOOLS: readonly AnyTool[] = [searchJobs, listJobs, getJob, getMarketMap, getCompanyInterviewBrief, discoverApiTool(() => TOOLS), checkApiHealth];
+export class UnknownToolError extends Error {
+  override readonly name = 'UnknownToolError';
+}
 
-export function findTool(name: string): AnyTool | undefined {
-  return TOOLS.find((tool) => tool.name === name);
+/**
+ * The tools named (all of them without names), in registry order; a name that is no tool is an
+ * UnknownToolError naming the valid ones. discover_api maps endpoints
+ * to the tools of its own set, so a tool left out is never offered as the one to call.
+ */
+export function toolSet(names?: readonly string[]): readonly AnyTool[] {
+  const all: AnyTool[] = [searchJobs, listJobs, getJob, getMarketMap, getCompanyInterviewBrief, discoverApiTool(() => set), checkApiHealth];
+  const unknown = names?.filter((name) => !all.some((tool) => tool.name === name)) ?? [];
+  if (unknown.length > 0) throw new UnknownToolError(`--tools / SERVICE_MCP_TOOLS: ${unknown.map((name) => JSON.stringify(name)).join(', ')} ${unknown.length === 1 ? 'is not a tool' : 'are not tools'}; the tools are ${all.map((tool) => tool.name).join(', ')}`);
+  const set = names === undefined ? all : all.filter((tool) => names.includes(tool.name));
+  return set;
+}
+
+export const TOOLS: readonly AnyTool[] = toolSet();
+
+export const TOOL_NAMES: readonly string[] = TOOLS.map((tool) => tool.name);
+
+export function findTool(name: string, tools: readonly AnyTool[] = TOOLS): AnyTool | undefined {
+  return tools.find((tool) => tool.name === name);
 }

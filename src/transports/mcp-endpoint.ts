@@ -5,11 +5,10 @@
  * /mcp and at the hosted path; `mock-api` mounts it at the hosted path beside the offline API.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { toNodeHandler, type NodeIncomingMessageLike, type NodeServerResponseLike } from '@modelcontextprotocol/node';
+import { toNodeHandler, type NodeIncomingMessageLike } from '@modelcontextprotocol/node';
 import { createMcpHandler } from '@modelcontextprotocol/server';
 import type { Backend } from '../backend.js';
 import type { Logger } from '../log.js';
-import { condenseWireText, DUMP_MARK } from '../mcp/protocol-errors.js';
 import { createServer } from '../server.js';
 import { readBody, refuseTooLarge } from './http-body.js';
 import { checkHost, checkOrigin, checkSingleTarget, normalisedOrigin, type AccessPolicy } from './http-guard.js';
@@ -89,33 +88,6 @@ function withBody(req: IncomingMessage, body: Buffer): NodeIncomingMessageLike {
   };
 }
 
-/**
- * The response as the SDK's adapter writes it, with the SDK's multi-line dumps of schema issues
- * said on one line (mcp/protocol-errors.ts). Its length is left to chunked encoding, since a
- * condensed body is shorter than the one the SDK measured.
- */
-function condensing(res: ServerResponse): NodeServerResponseLike {
-  const condense = (chunk: string | Uint8Array | undefined) => {
-    if (chunk === undefined) return chunk;
-    // Looked for in the bytes: the text is decoded only for the rare chunk that holds a dump.
-    const bytes = typeof chunk === 'string' ? undefined : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
-    if (bytes ? !bytes.includes(DUMP_MARK) : !(chunk as string).includes(DUMP_MARK)) return chunk;
-    return condenseWireText(bytes ? bytes.toString('utf8') : (chunk as string));
-  };
-  return {
-    writeHead: (status, headers = {}) => {
-      const { 'content-length': _measured, ...rest } = headers;
-      return res.writeHead(status, rest);
-    },
-    write: (chunk) => res.write(condense(chunk)!),
-    end: (chunk) => res.end(condense(chunk)),
-    on: (event, listener) => res.on(event, listener),
-    get destroyed() {
-      return res.destroyed;
-    },
-  };
-}
-
 export function createMcpEndpoint(options: { backend: Backend; logger: Logger; limits: McpEndpointLimits }): McpEndpoint {
   const { backend, logger, limits } = options;
   const mcpHandler = createMcpHandler(() => createServer({ backend, logger }), { legacy: 'stateless' });
@@ -141,7 +113,7 @@ export function createMcpEndpoint(options: { backend: Backend; logger: Logger; l
     }
     for (const [name, value] of Object.entries(cors)) res.setHeader(name, value);
     // Any other method is the SDK's to answer (a stateless server: 405, Allow: POST).
-    if (req.method !== 'POST') return serveMcp(req, condensing(res));
+    if (req.method !== 'POST') return serveMcp(req, res);
     const encoding = req.headers['content-encoding'];
     if (encoding !== undefined && encoding.trim().toLowerCase() !== 'identity') {
       req.resume();
@@ -153,7 +125,7 @@ export function createMcpEndpoint(options: { backend: Backend; logger: Logger; l
       else res.destroy();
       return;
     }
-    await serveMcp(withBody(req, body.bytes), condensing(res));
+    await serveMcp(withBody(req, body.bytes), res);
   }
 
   return { serve, close: () => mcpHandler.close() };

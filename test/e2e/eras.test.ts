@@ -92,7 +92,7 @@ describe.each([
     const unknown = await client.callTool({ name: 'no_such_tool', arguments: {} }).catch((error: unknown) => error);
     expect(unknown).toBeInstanceOf(ProtocolError);
     expect((unknown as ProtocolError).code).toBe(ProtocolErrorCode.InvalidParams);
-    expect((unknown as ProtocolError).message).toMatch(/search_jobs, list_jobs, get_job/);
+    expect((unknown as ProtocolError).message).toMatch(/Tool no_such_tool not found/);
   });
 
   it('waits out a 429 and reports the wait as progress', async () => {

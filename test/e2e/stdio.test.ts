@@ -32,10 +32,10 @@ describe('initialize and catalogs', () => {
     const { prompts } = await session.client.listPrompts();
     expect(prompts.map((p) => p.name)).toEqual(['research_role_market', 'prepare_company_interview']);
     const { resources } = await session.client.listResources();
-    // The MCP Apps views are listed for every client (the extension allows either); only a client
-    // that renders them finds them linked from tools/list.
+    // The MCP Apps views are listed, and linked from tools/list, for every client: one catalog for
+    // everyone, and a host that renders no views ignores the link.
     expect(resources.map((r) => r.uri)).toEqual(['service-mcp://api/openapi.json', 'service-mcp://api/llms.txt', 'service-mcp://api/discovery', ...VIEW_LIST.map((view) => view.uri)]);
-    expect(tools.filter((tool) => tool._meta !== undefined)).toEqual([]);
+    expect(tools.filter((tool) => tool._meta !== undefined).map((tool) => tool.name)).toEqual(['search_jobs', 'list_jobs', 'get_job', 'get_market_map', 'get_company_interview_brief']);
   });
 });
 
@@ -170,7 +170,7 @@ describe('error kinds', () => {
   });
 
   it('an unknown tool is a protocol error, not a tool result', async () => {
-    await expect(call('no_such_tool')).rejects.toThrow(/Unknown tool: "no_such_tool"/);
+    await expect(call('no_such_tool')).rejects.toThrow(/Tool no_such_tool not found/);
   });
 });
 

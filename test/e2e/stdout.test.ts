@@ -86,7 +86,7 @@ describe('stdio session transcript', () => {
     expect(messages.filter((m) => m.id === null).map((m) => m.error?.code)).toEqual([-32700, -32600]);
     // The unknown tool and method are protocol errors; the bad-argument call is a tool result.
     const unknownTool = byId.get(3 + calls.length)!; // calls start at id 4
-    expect(unknownTool.error?.message).toMatch(/Unknown tool/);
+    expect(unknownTool.error?.message).toMatch(/Tool no_such_tool not found/);
     expect(byId.get(id)!.error?.code).toBe(-32601);
     const badArgs = byId.get(2 + calls.length)!;
     expect(JSON.stringify(badArgs.result)).toMatch(/invalid_argument: per_page: must be a number/);

@@ -180,6 +180,7 @@ describe('the result', () => {
       ['--log-level', 'SERVICE_MCP_LOG_LEVEL'],
       ['--no-cache', 'SERVICE_MCP_NO_CACHE'],
       ['--redis-url', 'SERVICE_MCP_REDIS_URL'],
+      ['--tools', 'SERVICE_MCP_TOOLS'],
     ]);
   });
 

@@ -1,8 +1,7 @@
 /**
  * MCP Apps on the wire, from the one server definition served in process by the SDK's HTTP entry
- * to the SDK's real client: a client that advertises the UI extension (on the 2026-07-28 revision
- * every request says so) gets each view-bearing tool linked to its `ui://` view; any other client
- * gets exactly the catalog and results it always had.
+ * to the SDK's real client: every client gets each view-bearing tool linked to its `ui://` view,
+ * and the same text and structuredContent whether it renders views or not.
  */
 import { readFileSync } from 'node:fs';
 import { RESOURCE_MIME_TYPE, RESOURCE_URI_META_KEY } from '@modelcontextprotocol/ext-apps/server';
@@ -15,9 +14,10 @@ import { OFFLINE_BASE_URL } from '../../../src/offline/fetch.js';
 import { createServer } from '../../../src/server.js';
 import { toolCatalog } from '../../../src/tools/catalog.js';
 import { offlineClient } from '../../helpers/offline-client.js';
+import { TOOLS } from '../../../src/tools/index.js';
 
 const UI: ClientCapabilities = { extensions: { 'io.modelcontextprotocol/ui': { mimeTypes: [RESOURCE_MIME_TYPE] } } };
-const BEFORE = JSON.parse(readFileSync(new URL('../tools/__snapshots__/tools.json', import.meta.url), 'utf8')) as unknown;
+const CATALOG = JSON.parse(readFileSync(new URL('../tools/__snapshots__/tools.json', import.meta.url), 'utf8')) as unknown;
 const LINKED: Record<string, string> = {
   search_jobs: VIEWS.jobList.uri,
   list_jobs: VIEWS.jobList.uri,
@@ -30,7 +30,7 @@ let handler: ReturnType<typeof createMcpHandler>;
 
 beforeAll(async () => {
   const client = offlineClient(await createOfflineEngine());
-  handler = createMcpHandler(() => createServer({ backend: { client, mode: 'offline', baseUrl: OFFLINE_BASE_URL } }));
+  handler = createMcpHandler(() => createServer({ backend: { client, mode: 'offline', baseUrl: OFFLINE_BASE_URL, tools: TOOLS } }));
 });
 
 async function connect(capabilities: ClientCapabilities, era: '2026-07-28' | '2025-11-25' = '2026-07-28'): Promise<Client> {
@@ -42,28 +42,27 @@ async function connect(capabilities: ClientCapabilities, era: '2026-07-28' | '20
 const toolsOf = async (client: Client) => (await client.listTools()).tools;
 
 describe('tools/list and the MCP Apps extension', () => {
-  it('links each view-bearing tool to its view, as registerAppTool writes it, for a client that advertises the extension', async () => {
+  it('links each view-bearing tool to its view, as registerAppTool writes it', async () => {
     const tools = await toolsOf(await connect(UI));
     for (const tool of tools) {
       const uri = LINKED[tool.name];
       if (uri === undefined) expect(tool._meta, tool.name).toBeUndefined();
       else expect(tool._meta, tool.name).toEqual({ ui: { resourceUri: uri }, [RESOURCE_URI_META_KEY]: uri });
     }
-    expect(tools).toEqual(toolCatalog({ views: true }));
-    // Nothing but the `_meta` differs from what every other client sees.
-    expect(tools.map(({ _meta, ...rest }) => rest)).toEqual(BEFORE);
+    expect(tools).toEqual(toolCatalog());
+    expect(tools).toEqual(CATALOG);
   });
 
-  it.each([
-    ['no extensions', {}],
-    ['another extension', { extensions: { 'io.example/other': {} } }],
-    ['the UI extension without the MCP Apps HTML type', { extensions: { 'io.modelcontextprotocol/ui': { mimeTypes: ['text/html'] } } }],
-  ])('gives a client with %s exactly the catalog of before', async (_case, capabilities: ClientCapabilities) => {
-    expect(await toolsOf(await connect(capabilities))).toEqual(BEFORE);
-  });
-
-  it('cannot know a 2025-era client over stateless HTTP (its initialize reached another instance), so links no views there', async () => {
-    expect(await toolsOf(await connect(UI, '2025-11-25'))).toEqual(BEFORE);
+  // A host that renders no views ignores `_meta.ui`; one list for everyone is what lets tools/list
+  // say `cacheScope: public` truthfully.
+  it.each<[string, ClientCapabilities, '2026-07-28' | '2025-11-25']>([
+    ['no extensions', {}, '2026-07-28'],
+    ['another extension', { extensions: { 'io.example/other': {} } }, '2026-07-28'],
+    ['the UI extension without the MCP Apps HTML type', { extensions: { 'io.modelcontextprotocol/ui': { mimeTypes: ['text/html'] } } }, '2026-07-28'],
+    ['the UI extension, in the 2025 era', UI, '2025-11-25'],
+    ['no extensions, in the 2025 era', {}, '2025-11-25'],
+  ])('gives a client with %s the same catalog', async (_case, capabilities, era) => {
+    expect(await toolsOf(await connect(capabilities, era))).toEqual(CATALOG);
   });
 });
 

@@ -11,12 +11,13 @@ import { OFFLINE_BASE_URL } from '../../../src/offline/fetch.js';
 import { createServer } from '../../../src/server.js';
 import type { Mode } from '../../../src/tools/provenance.js';
 import { offlineClient } from '../../helpers/offline-client.js';
+import { TOOLS } from '../../../src/tools/index.js';
 
 const HOUR_MS = 3_600_000;
 
 async function handlerFor(mode: Mode) {
   const client: ApiClient = offlineClient(await createOfflineEngine());
-  return createMcpHandler(() => createServer({ backend: { client, mode, baseUrl: OFFLINE_BASE_URL } }));
+  return createMcpHandler(() => createServer({ backend: { client, mode, baseUrl: OFFLINE_BASE_URL, tools: TOOLS } }));
 }
 
 /** One 2026-07-28 request, as the SDK client sends it (the _meta envelope and the standard headers). */

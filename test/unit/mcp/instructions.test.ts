@@ -8,10 +8,11 @@ import { OFFLINE_BASE_URL } from '../../../src/offline/fetch.js';
 import { createServer } from '../../../src/server.js';
 import type { Mode } from '../../../src/tools/provenance.js';
 import { offlineClient } from '../../helpers/offline-client.js';
+import { TOOLS } from '../../../src/tools/index.js';
 
 /** The instructions a client receives from the server built for `mode`. */
 async function received(mode: Mode): Promise<string | undefined> {
-  const server = createServer({ backend: { client: offlineClient(await createOfflineEngine()), mode, baseUrl: OFFLINE_BASE_URL } });
+  const server = createServer({ backend: { client: offlineClient(await createOfflineEngine()), mode, baseUrl: OFFLINE_BASE_URL, tools: TOOLS } });
   const [serverSide, clientSide] = InMemoryTransport.createLinkedPair();
   const client = new Client({ name: 'test', version: '1' });
   await Promise.all([server.connect(serverSide), client.connect(clientSide)]);

@@ -11,6 +11,7 @@ import { silentLogger } from '../../../src/log.js';
 import { createOfflineEngine } from '../../../src/offline/engine.js';
 import { createOfflineFetch, OFFLINE_BASE_URL } from '../../../src/offline/fetch.js';
 import { startHttpServer, type HttpLimits, type RunningHttpServer } from '../../../src/transports/http.js';
+import { TOOLS } from '../../../src/tools/index.js';
 
 const POST_HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18' };
 const MARKET_MAP_CALL = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'get_market_map', arguments: {} } });
@@ -22,7 +23,7 @@ function slowBackend(delayMs: number): Backend {
     await sleep(delayMs, init.signal ?? undefined);
     return offline(url, init);
   };
-  return { client: new ApiClient({ baseUrl: OFFLINE_BASE_URL, fetch, timeoutMs: 10_000, maxRetryWaitS: 0 }), mode: 'offline', baseUrl: OFFLINE_BASE_URL };
+  return { client: new ApiClient({ baseUrl: OFFLINE_BASE_URL, fetch, timeoutMs: 10_000, maxRetryWaitS: 0 }), mode: 'offline', baseUrl: OFFLINE_BASE_URL, tools: TOOLS };
 }
 
 let running: RunningHttpServer | undefined;

@@ -1,0 +1,106 @@
+/**
+ * The tools, registered on McpServer: it answers tools/list and tools/call, unknown and disabled
+ * tools included. Each tool's schemas are the JSON Schemas converted once per process
+ * (tools/catalog.ts), handed over through the SDK's fromJsonSchema with a validator that accepts
+ * every value: arguments are validated once, in tools/run.ts, the boundary every surface shares,
+ * so a bad one is an `invalid_argument` result that names it and sends nothing; and the
+ * structuredContent we build is ours, made from data the API client has already validated.
+ * Tools with an MCP Apps view are registered through ext-apps' registerAppTool, which links it.
+ */
+import { registerAppTool } from '@modelcontextprotocol/ext-apps/server';
+import { fromJsonSchema, type JsonSchemaType, type JsonSchemaValidator, type jsonSchemaValidator, type McpServer, type ServerContext } from '@modelcontextprotocol/server';
+import type { GateWaitInfo } from '../api/http.js';
+import type { Backend } from '../backend.js';
+import type { LogLevel } from '../config.js';
+import type { Logger, LogSink } from '../log.js';
+import { toolCatalog } from '../tools/catalog.js';
+import type { AnyTool } from '../tools/define.js';
+import { runTool } from '../tools/run.js';
+import { PACKAGE_NAME } from '../version.js';
+import type { LoggingLevel } from '@modelcontextprotocol/server';
+
+const ACCEPT_ALL: jsonSchemaValidator = {
+  getValidator<T>(): JsonSchemaValidator<T> {
+    return (input) => ({ valid: true, data: input as T, errorMessage: undefined });
+  },
+};
+
+type ProgressToken = string | number;
+
+/** Reports a Retry-After wait as progress, one notification a second, until the call ends. */
+function progressReporter(token: ProgressToken | undefined, ctx: ServerContext) {
+  let timer: NodeJS.Timeout | undefined;
+  let progress = 0;
+  const send = (total: number, message: string) =>
+    ctx.mcpReq.notify({ method: 'notifications/progress', params: { progressToken: token!, progress, total, message } }).catch(() => {});
+  return {
+    onWait:
+      token === undefined
+        ? undefined
+        : (info: GateWaitInfo) => {
+            clearInterval(timer);
+            let left = info.seconds;
+            const total = progress + info.seconds;
+            void send(total, `rate limited: waiting ${left} s (Retry-After) before asking the API again`);
+            timer = setInterval(() => {
+              progress++;
+              left--;
+              if (left <= 0) clearInterval(timer);
+              void send(total, `rate limited: ${Math.max(0, left)} s left`);
+            }, 1_000);
+            timer.unref();
+          },
+    stop: () => clearInterval(timer),
+  };
+}
+
+const MCP_LEVEL: Record<LogLevel, LoggingLevel> = { error: 'error', warn: 'warning', info: 'info', debug: 'debug' };
+
+/**
+ * Lines logged while serving a call reach that call's client, tied to its request, and only as the
+ * revision allows: the SDK sends them on 2026-07-28 only when the request named a log level, and
+ * in the 2025 era after the client's logging/setLevel.
+ */
+const sinkFor =
+  (ctx: ServerContext): LogSink =>
+  (level, message) =>
+    void ctx.mcpReq.log(MCP_LEVEL[level], message, PACKAGE_NAME).catch(() => {});
+
+export function registerTools(mcp: McpServer, { client, mode, tools }: Backend, logger: Logger): void {
+  for (const tool of tools) register(mcp, tool, async (args, ctx) => {
+    const logSink = sinkFor(ctx);
+    const progress = progressReporter(ctx.mcpReq._meta?.progressToken, ctx);
+    try {
+      const result = await runTool(tool, args, { client, mode, signal: ctx.mcpReq.signal, onWait: progress.onWait, logSink });
+      if (result.isError) logger.info(`${tool.name} failed: ${String((result.content[0] as { text?: string } | undefined)?.text ?? '').split('\n')[0]}`, undefined, logSink);
+      return result;
+    } finally {
+      progress.stop();
+    }
+  });
+}
+
+type ToolConfig = ReturnType<typeof toolConfig>;
+
+/** Built once per tool and process: HTTP mode registers every tool on a fresh server per request. */
+function toolConfig(tool: AnyTool) {
+  const { title, description, inputSchema, outputSchema, annotations, _meta } = toolCatalog([tool])[0]!;
+  return {
+    title,
+    description,
+    inputSchema: fromJsonSchema(inputSchema as JsonSchemaType, ACCEPT_ALL),
+    outputSchema: fromJsonSchema(outputSchema as JsonSchemaType, ACCEPT_ALL),
+    annotations,
+    _meta,
+  };
+}
+
+const configs = new WeakMap<AnyTool, ToolConfig>();
+
+function register(mcp: McpServer, tool: AnyTool, call: (args: unknown, ctx: ServerContext) => ReturnType<typeof runTool>): void {
+  let config = configs.get(tool);
+  if (!config) configs.set(tool, (config = toolConfig(tool)));
+  const { _meta, ...rest } = config;
+  if (_meta) registerAppTool(mcp, tool.name, { ...rest, _meta: _meta as { ui: { resourceUri: string } } }, call);
+  else mcp.registerTool(tool.name, rest, call);
+}
