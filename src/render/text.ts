@@ -6,6 +6,7 @@
 
 // C0/C1 controls except tab and newline, plus Unicode format characters (Cf: zero-width, bidi
 // controls, soft hyphen, BOM, tag characters), line/paragraph separators, and noncharacters.
+// oxlint-disable-next-line no-control-regex -- matching control characters is this pattern's whole job
 const UNSAFE = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u2028\u2029\uFFF9-\uFFFB\uFFFE\uFFFF]|\p{Cf}/gu;
 
 // Most upstream text is plain ASCII, or ASCII with a few letters, currency signs and dashes, which

@@ -6,7 +6,7 @@
 import { ProtocolError, ProtocolErrorCode, type CallToolResult } from '@modelcontextprotocol/client';
 import { afterAll, describe, expect, it } from 'vitest';
 import { TOOL_NAMES } from '../../src/tools/index.js';
-import { cleanEnv, runCli, textOf } from './helpers.js';
+import { cleanEnv, runCli } from './helpers.js';
 import { startTarget, TRANSPORTS, type Target } from './targets.js';
 
 const CHOSEN = ['search_jobs', 'get_job'];

@@ -73,7 +73,7 @@ function compensation(value: unknown): HTMLElement | null {
     const count = num(value[key]);
     return match && count !== undefined ? [h('li', {}, `${count} `, classBadge(match[1]!), ' ranges')] : [];
   });
-  return section('Compensation evidence', h('ul', { class: 'counts' }, ...counts), str(value.note) ? h('p', { class: 'hint' }, str(value.note)) : null, otherMembers(value, Object.keys(value).filter((key) => /_ranges$/.test(key) || key === 'note')));
+  return section('Compensation evidence', h('ul', { class: 'counts' }, ...counts), str(value.note) ? h('p', { class: 'hint' }, str(value.note)) : null, otherMembers(value, Object.keys(value).filter((key) => key.endsWith('_ranges') || key === 'note')));
 }
 
 function evidence(app: App, value: unknown): HTMLElement {

@@ -142,7 +142,8 @@ startView('job-list', (first, context) => {
     back.addEventListener('click', () => {
       detail.hidden = true;
       list.hidden = false;
-      list.querySelector<HTMLElement>(`button.open-job[data-job-id="${CSS.escape(jobId)}"]`)?.focus() ?? from.focus();
+      const opener = list.querySelector<HTMLElement>(`button.open-job[data-job-id="${CSS.escape(jobId)}"]`);
+      (opener ?? from).focus();
     });
     replaceChildren(detail, back, jobDetail(app, job.value.data, predictionsHidden(args), 'h2'), provenanceFooter(job.value.provenance, job.value.notices));
     list.hidden = true;

@@ -174,7 +174,7 @@ describe('MCP Apps views in Chromium, through ext-apps AppBridge, against the bu
     await page.keyboard.press('Enter');
     await expect.poll(() => view.locator('th[aria-sort="descending"] button[data-sort="last_seen"]').count()).toBe(1);
     const seen = await view.locator('td[data-col="last_seen"]').allTextContents();
-    expect(seen.map((s) => Date.parse(s))).toEqual([...seen.map((s) => Date.parse(s))].sort((a, b) => b - a));
+    expect(seen.map((s) => Date.parse(s))).toEqual(seen.map((s) => Date.parse(s)).sort((a, b) => b - a));
 
     // The next page is a real search_jobs call through the host, and the table shows its answer.
     await view.locator('button[data-page="next"]').click();

@@ -111,6 +111,7 @@ describe('hostile upstream values cannot forge the job text', () => {
         const text = renderJobDetail(j);
         const [first, second, ...rest] = text.split('\n');
         expect(parseJobLine(first!)?.salaryClass).toBe(trueClass(j));
+        // oxlint-disable-next-line no-control-regex -- \u0000 marks where quoted upstream text stood in the skeleton
         expect(unquote(second!).skeleton).toMatch(/^role: \u0000 \(confidence 0\.5\) \| seniority: (?:\u0000|[A-Za-z0-9/][A-Za-z0-9_.+/-]*|not stated) \| domain: ai \(explicit\)$/);
         let next = 0;
         if (j.skills.length > 0) expect(unquote(rest[next++]!).skeleton).toMatch(/^skills: [^ ,"]+(?:, [^ ,"]+)*$/);
