@@ -13,9 +13,9 @@ import type { DiscoveryData } from './schemas.js';
 export type CatalogCheck = { checked: true } | { checked: false; reason: string };
 
 /** Without freshness information, how long a catalog is kept (RFC 9111 lets a cache choose). */
-export const DEFAULT_CATALOG_FRESHNESS_S = 300;
+const DEFAULT_CATALOG_FRESHNESS_S = 300;
 /** The longest a catalog is kept, whatever the headers say: a deploy should reach us within the hour. */
-export const MAX_CATALOG_FRESHNESS_S = 3_600;
+const MAX_CATALOG_FRESHNESS_S = 3_600;
 /** After a failed read, how long tools go unchecked before discovery is asked again. */
 export const CATALOG_RETRY_S = 30;
 /** Most endpoints named in a not_deployed error; the rest are counted. */

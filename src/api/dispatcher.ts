@@ -40,7 +40,7 @@ export interface DispatcherOptions {
   store?: (memory: CacheStore) => CacheStore;
 }
 
-export function createDispatcher(options: DispatcherOptions): Dispatcher {
+function createDispatcher(options: DispatcherOptions): Dispatcher {
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const agentOptions = { connections: options.connections ?? 64, keepAliveTimeout: 30_000, headersTimeout: options.timeoutMs, bodyTimeout: options.timeoutMs, maxResponseSize: maxBodyBytes };
   // EnvHttpProxyAgent reads the proxy variables once, here, then checks NO_PROXY for every
@@ -64,7 +64,7 @@ function storeOf(options: DispatcherOptions): CacheStore {
 }
 
 /** The FetchLike over `dispatcher`: GETs only, as the client sends. */
-export function dispatcherFetch(dispatcher: Dispatcher): FetchLike {
+function dispatcherFetch(dispatcher: Dispatcher): FetchLike {
   return async (url, init) => {
     const target = new URL(url);
     const signal = init.signal ?? undefined;

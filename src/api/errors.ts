@@ -68,10 +68,6 @@ export function internalError(what: string, cause: unknown, path?: string): ApiE
   return new ApiError('internal', `internal: ${what} failed inside ${USER_AGENT} on Node.js ${process.version}: ${described}`, { ...(path === undefined ? {} : { path }), cause });
 }
 
-export function isApiError(value: unknown): value is ApiError {
-  return value instanceof ApiError;
-}
-
 /** Kind for a non-2xx status; the caller has already handled health's 503. */
 export function kindForStatus(status: number): ErrorKind {
   if (status === 400 || status === 422) return 'invalid_argument';

@@ -25,9 +25,8 @@ export const ErrorEnvelopeSchema = z.looseObject({
   error: z.string(),
   message: z.string().optional(),
 });
-export type ErrorEnvelope = z.infer<typeof ErrorEnvelopeSchema>;
 
-export const PublicJobCompanySchema = z.looseObject({
+const PublicJobCompanySchema = z.looseObject({
   id: z.number().int().nullable(),
   name: z.string(),
   type: z.string().nullable(),
@@ -35,13 +34,13 @@ export const PublicJobCompanySchema = z.looseObject({
   logo_url: z.string().nullable(),
 });
 
-export const PublicJobRoleSchema = z.looseObject({
+const PublicJobRoleSchema = z.looseObject({
   id: z.union([z.number().int(), z.string()]).nullable(),
   label: z.string(),
   confidence: z.number().min(0).max(1).nullable(),
 });
 
-export const PublicJobSalarySchema = z.looseObject({
+const PublicJobSalarySchema = z.looseObject({
   min: nonNegative.nullable(),
   max: nonNegative.nullable(),
   currency: z.string(),
@@ -51,7 +50,7 @@ export const PublicJobSalarySchema = z.looseObject({
 export type PublicJobSalary = z.infer<typeof PublicJobSalarySchema>;
 
 export const DOMAINS = ['ai', 'web3'] as const;
-export const DOMAIN_ASSIGNMENTS = ['explicit', 'classified'] as const;
+const DOMAIN_ASSIGNMENTS = ['explicit', 'classified'] as const;
 
 const freeObject = z.record(z.string(), z.unknown());
 
@@ -78,7 +77,7 @@ export const PublicJobSchema = z.looseObject({
 });
 export type PublicJob = z.infer<typeof PublicJobSchema>;
 
-export const PaginationSchema = z.looseObject({
+const PaginationSchema = z.looseObject({
   page: z.number().int().min(1),
   per_page: z.number().int().min(1).max(100),
   total: z.number().int().min(0),
@@ -101,16 +100,15 @@ export const DiscoveryDataSchema = z.looseObject({
 });
 export type DiscoveryData = z.infer<typeof DiscoveryDataSchema>;
 
-export const HealthProbeSchema = z.looseObject({
+const HealthProbeSchema = z.looseObject({
   name: z.string(),
   ok: z.boolean(),
   status: z.number().int().min(100).max(599).optional(),
   path: z.string().optional(),
   ms: nonNegative.optional(),
 });
-export type HealthProbe = z.infer<typeof HealthProbeSchema>;
 
-export const HEALTH_STATUSES = ['ok', 'degraded'] as const;
+const HEALTH_STATUSES = ['ok', 'degraded'] as const;
 export const HealthResponseSchema = z.looseObject({
   status: z.enum(HEALTH_STATUSES),
   mcp_endpoint: uri.optional(),

@@ -18,7 +18,7 @@ interface ResourceDefinition {
 
 const MINUTE_MS = 60_000;
 
-export const RESOURCES: readonly ResourceDefinition[] = [
+const RESOURCES: readonly ResourceDefinition[] = [
   {
     name: 'openapi',
     uri: 'service-mcp://api/openapi.json',
@@ -55,7 +55,7 @@ export const RESOURCES: readonly ResourceDefinition[] = [
 ];
 
 /** The hint for one resource's reads: what every caller gets alike, for as long as it holds. */
-export function resourceCacheHint(definition: ResourceDefinition, mode: Mode): CacheHint {
+function resourceCacheHint(definition: ResourceDefinition, mode: Mode): CacheHint {
   return mode === 'offline' ? CATALOG_CACHE_HINT : { ttlMs: definition.liveTtlMs, cacheScope: 'public' };
 }
 

@@ -9,7 +9,7 @@ import type { PublicJob } from '../api/schemas.js';
 export type SalaryPeriod = 'year' | 'month' | 'hour';
 export type Readiness = 'ready' | 'partial' | 'missing' | 'error';
 
-export interface SnapshotMeta {
+interface SnapshotMeta {
   source: string;
   /** Generation timestamp; the market map's is a legacy one without a timezone on purpose. */
   generated_at: string;
@@ -41,7 +41,7 @@ export interface MarketMapDimension {
   [member: string]: unknown;
 }
 
-export interface MarketMap {
+interface MarketMap {
   meta: SnapshotMeta;
   /** The layer values the `layer` filter accepts (besides `all`). */
   layers: string[];

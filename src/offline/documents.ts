@@ -18,7 +18,7 @@ const OTHER_ADDRESSES = [
   { path: `${API_PREFIX}/mcp`, method: 'POST', description: 'Hosted tool protocol (stateless Streamable HTTP); surface=market (the default) is the read-only market surface. Served over HTTP by `service-mcp mock-api`, with the same tools as the local package.' },
 ];
 
-export const TOOL_NAMES = ['discover_api', 'search_jobs', 'list_jobs', 'get_job', 'get_market_map', 'get_company_interview_brief', 'check_api_health'] as const;
+const TOOL_NAMES = ['discover_api', 'search_jobs', 'list_jobs', 'get_job', 'get_market_map', 'get_company_interview_brief', 'check_api_health'] as const;
 
 export function discoveryData(dataset: Dataset): Record<string, unknown> {
   return {

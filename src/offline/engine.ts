@@ -15,8 +15,6 @@ import { API_PREFIX, DETAIL_PARAMS, INTERVIEW_PARAMS, LIST_PARAMS, MARKET_MAP_PA
 import { bytesResponse, errorResponse, jsonResponse, prefersMarkdown, successResponse } from './responses.js';
 import { parseParams, type ParamValues } from './validate-params.js';
 
-export { loadSnapshot };
-export type { Dataset };
 
 export interface OfflineEngine {
   handle(request: Request): Promise<Response>;
@@ -131,7 +129,7 @@ function route(dataset: Dataset, request: Request): Response {
 }
 
 /** Pure routing over a dataset, without faults. HEAD answers like GET, without the body. */
-export async function handleRequest(dataset: Dataset, request: Request): Promise<Response> {
+async function handleRequest(dataset: Dataset, request: Request): Promise<Response> {
   let response: Response;
   try {
     response = await withValidators(request, new URL(request.url).pathname, route(dataset, request));

@@ -8,8 +8,8 @@ import { sleep } from '../api/http.js';
 import { isRecord } from '../is-record.js';
 import { bytesResponse, errorResponse, JSON_TYPE, jsonResponse } from './responses.js';
 
-export const FAULT_KINDS = ['rate_limit', 'unavailable', 'delay', 'hang', 'malformed', 'truncated', 'contract', 'degraded_health', 'oversized', 'reset'] as const;
-export type FaultKind = (typeof FAULT_KINDS)[number];
+const FAULT_KINDS = ['rate_limit', 'unavailable', 'delay', 'hang', 'malformed', 'truncated', 'contract', 'degraded_health', 'oversized', 'reset'] as const;
+type FaultKind = (typeof FAULT_KINDS)[number];
 
 export interface FaultRule {
   /** Exact pathname (no query), or a prefix ending in `*` (`*` alone matches every path). */

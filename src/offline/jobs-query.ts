@@ -51,7 +51,7 @@ const PERIOD_FACTOR = { year: 1, month: 12, hour: 2080 } as const;
  * salary: none at all, a predicted one the caller did not ask for, no amounts, or a currency
  * missing from the snapshot's fixed FX table. A one-sided range counts as a single point.
  */
-export function annualUsdRange(stored: StoredJob, fxToUsd: Record<string, number>, includePredicted: boolean): [number, number] | null {
+function annualUsdRange(stored: StoredJob, fxToUsd: Record<string, number>, includePredicted: boolean): [number, number] | null {
   const salary = stored.job.salary;
   if (!salary || stored.salary_period === null) return null;
   if (salary.source === 'predicted' && !includePredicted) return null;
@@ -95,7 +95,7 @@ function matchesSkills(job: PublicJob, skills: string[], mode: 'any' | 'all'): b
 
 const sameLabel = (value: string | null, wanted: string) => value !== null && value.toLowerCase() === wanted.toLowerCase();
 
-export function matchesQuery(stored: StoredJob, query: JobQuery, fxToUsd: Record<string, number>): boolean {
+function matchesQuery(stored: StoredJob, query: JobQuery, fxToUsd: Record<string, number>): boolean {
   const job = stored.job;
   if (!stored.active) return false;
   if (query.q !== undefined && !matchesText(job, query.q)) return false;

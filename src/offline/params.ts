@@ -9,7 +9,7 @@ interface ParamBase {
   name: string;
   description: string;
 }
-export interface StringParam extends ParamBase {
+interface StringParam extends ParamBase {
   type: 'string';
   minLength?: number;
   maxLength?: number;
@@ -21,17 +21,17 @@ export interface StringParam extends ParamBase {
   /** Comma-separated list (skills); each item is trimmed, empty items are dropped. */
   list?: boolean;
 }
-export interface IntegerParam extends ParamBase {
+interface IntegerParam extends ParamBase {
   type: 'integer';
   minimum: number;
   maximum?: number;
   default: number;
 }
-export interface NumberParam extends ParamBase {
+interface NumberParam extends ParamBase {
   type: 'number';
   minimum: number;
 }
-export interface BooleanParam extends ParamBase {
+interface BooleanParam extends ParamBase {
   type: 'boolean';
   default: boolean;
 }

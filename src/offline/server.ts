@@ -25,7 +25,7 @@ export interface OfflineServerOptions {
   mounts?: Readonly<Record<string, Mount>>;
 }
 
-export type Mount = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
+type Mount = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
 
 export interface OfflineServer {
   /** Origin without a trailing slash, e.g. http://127.0.0.1:40123. */

@@ -6,7 +6,7 @@
  */
 import type { ParamSpec } from './params.js';
 
-export type ParamValue = string | number | boolean | string[];
+type ParamValue = string | number | boolean | string[];
 export type ParamValues = Record<string, ParamValue | undefined>;
 
 export type ParseResult = { ok: true; values: ParamValues } | { ok: false; parameter: string; message: string };

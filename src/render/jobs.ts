@@ -33,7 +33,7 @@ export function renderJobLine(job: PublicJob): string {
   return `${datum(job.job_id, 80)} ${quote(job.title, 120)}${seniority} at ${company(job)} | ${where(job)} | ${datum(job.freshness, 20)}, ${seen} | salary: ${renderSalary(job.salary)}`;
 }
 
-export function renderPagination(p: Pagination, shown: number): string {
+function renderPagination(p: Pagination, shown: number): string {
   if (shown === 0 && p.page > p.total_pages) return `Page ${p.page} is past the last page: ${p.total} total in ${p.total_pages} page(s) of ${p.per_page}; ask for page 1–${p.total_pages}.`;
   const range = shown === 0 ? 'no jobs on this page' : `jobs ${(p.page - 1) * p.per_page + 1}–${(p.page - 1) * p.per_page + shown}`;
   const next = p.has_next ? `; next: same arguments with page=${p.page + 1}` : '; last page';

@@ -27,13 +27,13 @@ function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): Tool['inputSchem
  * key older hosts read. Every client gets it: a host that renders no views ignores it, and the list
  * stays the same for everyone (so its cache hint can say `public`).
  */
-export function viewMeta(tool: AnyTool): Tool['_meta'] {
+function viewMeta(tool: AnyTool): Tool['_meta'] {
   if (!tool.view) return undefined;
   const resourceUri = tool.view.uri;
   return { ui: { resourceUri }, [RESOURCE_URI_META_KEY]: resourceUri };
 }
 
-export function describeTool(tool: AnyTool): Tool {
+function describeTool(tool: AnyTool): Tool {
   const meta = viewMeta(tool);
   return {
     name: tool.name,

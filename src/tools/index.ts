@@ -8,7 +8,7 @@ import { getMarketMap } from './get-market-map.js';
 import { listJobs } from './list-jobs.js';
 import { searchJobs } from './search-jobs.js';
 
-export class UnknownToolError extends Error {
+class UnknownToolError extends Error {
   override readonly name = 'UnknownToolError';
 }
 

@@ -23,9 +23,9 @@ function refuseCandidateData(value: string, ctx: z.RefinementCtx): void {
  */
 const publicText = (max: number) => z.string().min(1, { abort: true }).max(max, { abort: true }).superRefine(refuseCandidateData);
 
-export const q = publicText(200).describe('Text over title, company, skills.');
-export const domain = z.enum(DOMAINS);
-export const skills = z
+const q = publicText(200).describe('Text over title, company, skills.');
+const domain = z.enum(DOMAINS);
+const skills = z
   .array(
     z
       .string()
@@ -42,8 +42,8 @@ export const skills = z
   .describe('e.g. ["python","rust"]');
 export const skill_match = z.enum(SKILL_MATCHES);
 export const label = publicText(60);
-export const remote_only = z.boolean();
-export const location_country = z.string().regex(COUNTRY_PATTERN).describe('ISO alpha-2, e.g. US');
+const remote_only = z.boolean();
+const location_country = z.string().regex(COUNTRY_PATTERN).describe('ISO alpha-2, e.g. US');
 // The spec gives no maximum; the safe-integer bound only keeps the value a plain JSON number.
 export const salary_usd = z.number().min(0).max(Number.MAX_SAFE_INTEGER);
 /**
@@ -51,8 +51,8 @@ export const salary_usd = z.number().min(0).max(Number.MAX_SAFE_INTEGER);
  * decimals, so sub-cent noise must not reach the query string in exponent form.
  */
 export const toCents = (usd: number | undefined) => (usd === undefined ? undefined : Math.round(usd * 100) / 100);
-export const page = z.number().int().min(1);
-export const per_page = z.number().int().min(1).max(100);
+const page = z.number().int().min(1);
+const per_page = z.number().int().min(1).max(100);
 export const include_predicted_salaries = z.boolean();
 // It goes into the URL path, and encodeURIComponent throws on a lone surrogate (an internal_error
 // instead of naming the argument); query values are encoded without throwing.

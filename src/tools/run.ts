@@ -35,7 +35,7 @@ const INTERNAL_HINT = 'This is a defect of service-mcp, not of your arguments, t
 /** Longest error line: it quotes upstream words (the error envelope's message), which are not ours to bound. */
 const MAX_ERROR_CHARS = 1_000;
 
-export function errorResult(kind: ErrorKind, message: string, hint: string): CallToolResult {
+function errorResult(kind: ErrorKind, message: string, hint: string): CallToolResult {
   // Cleaned like any upstream text that reaches a model: no control or invisible characters, one line.
   const clean = oneLine(message, MAX_ERROR_CHARS);
   const body = clean.startsWith(`${kind}:`) ? clean : `${kind}: ${clean}`;
@@ -73,7 +73,7 @@ function acceptedArguments(tool: AnyTool): string[] {
 }
 
 /** Validates the raw arguments; on failure, the error result (and no request). */
-export function parseArguments(tool: AnyTool, raw: unknown): { ok: true; args: unknown } | { ok: false; result: CallToolResult } {
+function parseArguments(tool: AnyTool, raw: unknown): { ok: true; args: unknown } | { ok: false; result: CallToolResult } {
   // Input schemas are strict objects without transforms or defaults: valid arguments are their own parse result.
   const args = raw ?? {};
   if (passes(tool.input, args)) return { ok: true, args };

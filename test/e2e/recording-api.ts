@@ -6,7 +6,7 @@
 import { createOfflineEngine, type OfflineEngine } from '../../src/offline/engine.js';
 import { startOfflineServer } from '../../src/offline/server.js';
 
-export interface SeenRequest {
+interface SeenRequest {
   url: string;
   headers: Record<string, string>;
   /** performance.now() when the request reached the API. */

@@ -8,7 +8,7 @@
 type Rule = (value: unknown) => boolean;
 
 /** "chars" in the spec are characters (code points), not UTF-16 units: an emoji is one. */
-export const chars = (text: string) => (text.length > 10_000 ? text.length : [...text].length); // long ones are over every limit either way
+const chars = (text: string) => (text.length > 10_000 ? text.length : [...text].length); // long ones are over every limit either way
 const isText = (min: number, max: number): Rule => (v) => typeof v === 'string' && chars(v) >= min && chars(v) <= max;
 const oneOf = (...values: string[]): Rule => (v) => typeof v === 'string' && values.includes(v);
 const isBoolean: Rule = (v) => typeof v === 'boolean';
@@ -30,10 +30,10 @@ export const PERSONAL_DATA = ['jane.doe@example.com', 'a.b+tag@mail.example.org'
 /** Search terms with digits or symbols that are not personal data and must stay searchable. */
 export const CLEAN_PHRASES_WITH_DIGITS = ['web3', 'python 3', 'gpt-4o engineer', '2024 2025 2026', 'l2 rollups', 'top 100', 'c++', 'node.js 22', 'salary 150000 200000', 'kubernetes 1.29.3', 'since 2024-01-15'];
 
-export const hasPersonalData = (text: string) => PERSONAL_DATA.some((sample) => text.includes(sample));
+const hasPersonalData = (text: string) => PERSONAL_DATA.some((sample) => text.includes(sample));
 
 /** What the spec allows for each argument value (the tool arguments are named as the REST parameters). */
-export const ARGUMENT_RULES: Record<string, Rule> = {
+const ARGUMENT_RULES: Record<string, Rule> = {
   q: (v) => isText(1, 200)(v) && !hasPersonalData(v as string),
   domain: oneOf('ai', 'web3'),
   // Spec: comma-separated skill names. Ours, documented in the schema: 1-20 names of 1-60

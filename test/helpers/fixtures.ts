@@ -25,11 +25,11 @@ export function makeJob(overrides: Record<string, unknown> = {}): PublicJob {
   } as PublicJob;
 }
 
-export function pagination(overrides: Record<string, unknown> = {}): Record<string, unknown> {
+function pagination(overrides: Record<string, unknown> = {}): Record<string, unknown> {
   return { page: 1, per_page: 20, total: 1, total_pages: 1, has_next: false, has_prev: false, ...overrides };
 }
 
-export function meta(overrides: Record<string, unknown> = {}): Record<string, unknown> {
+function meta(overrides: Record<string, unknown> = {}): Record<string, unknown> {
   return { source: 'jobs-read-model', generated_at: '2026-11-20T06:00:00Z', computed_at: '2026-11-20T06:05:00Z', ...overrides };
 }
 

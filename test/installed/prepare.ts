@@ -11,7 +11,7 @@ import { homedir, tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { name: string; version: string; engines: { node: string } };
 
 /** npm runs under the Node that runs the tests (the project's own), not the machine's older one. */
@@ -58,7 +58,7 @@ export function nodesToTest(): string[] {
 }
 
 /** Where Node binaries are kept between runs: SERVICE_MCP_NODE_CACHE, else ~/.cache/service-mcp/nodes. */
-export const NODE_CACHE = process.env.SERVICE_MCP_NODE_CACHE ?? join(process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'service-mcp', 'nodes');
+const NODE_CACHE = process.env.SERVICE_MCP_NODE_CACHE ?? join(process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'service-mcp', 'nodes');
 
 /** The path of Node `version`'s binary, installed from the registry's `node` package on first use. */
 export function nodeBinary(version: string): string {

@@ -8,8 +8,6 @@ import { sharedCacheStore } from './cache-store.js';
 import { SharedRetryAfterGate } from './cool-down.js';
 import { connectRedis, type SharedRedis } from './redis.js';
 
-export { RedisAuthError, redactRedisUrl } from './redis.js';
-
 export interface SharedState {
   gate: SharedRetryAfterGate;
   /** Wraps the process's memory store: Redis while it answers, the memory store meanwhile. */

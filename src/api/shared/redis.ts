@@ -9,12 +9,12 @@ import type { Logger } from '../../log.js';
 import { raceAbort } from '../http.js';
 
 /** The longest any call waits on Redis for one command. */
-export const REDIS_COMMAND_TIMEOUT_MS = 250;
+const REDIS_COMMAND_TIMEOUT_MS = 250;
 /** How long start-up waits for a first connection before serving with local state meanwhile. */
 const CONNECT_WAIT_MS = 2_000;
 
 /** The URL with any password or user name replaced: safe for logs and errors. */
-export function redactRedisUrl(url: string): string {
+function redactRedisUrl(url: string): string {
   if (!URL.canParse(url)) return '(an unreadable Redis URL)';
   const parsed = new URL(url);
   if (parsed.username) parsed.username = '***';
@@ -23,7 +23,7 @@ export function redactRedisUrl(url: string): string {
 }
 
 /** A wrong password, an unknown user or an ACL refusal: the operator's to fix, not to retry. */
-export class RedisAuthError extends Error {
+class RedisAuthError extends Error {
   override readonly name = 'RedisAuthError';
 }
 

@@ -21,7 +21,7 @@ export function h<K extends keyof HTMLElementTagNameMap>(tag: K, attributes: Att
   return element;
 }
 
-export function append(parent: Node, ...children: Child[]): void {
+function append(parent: Node, ...children: Child[]): void {
   for (const child of children) {
     if (child === null || child === undefined || child === false) continue;
     parent.appendChild(typeof child === 'object' ? child : document.createTextNode(sanitize(String(child))));

@@ -8,7 +8,7 @@ import { h } from './dom.js';
 
 const MAX_DEPTH = 4;
 
-export const label = (key: string): string => key.replace(/_/g, ' ');
+const label = (key: string): string => key.replace(/_/g, ' ');
 
 const isScalar = (value: unknown) => value === null || ['string', 'number', 'boolean'].includes(typeof value);
 

@@ -1,6 +1,6 @@
 /** The error family: kinds by status, secrets redacted, undici's hidden causes dug out. */
 import { describe, expect, it } from 'vitest';
-import { ApiError, describeNetworkCause, ERROR_KINDS, isApiError, kindForStatus, redactSecrets } from '../../../src/api/errors.js';
+import { ApiError, describeNetworkCause, ERROR_KINDS, kindForStatus, redactSecrets } from '../../../src/api/errors.js';
 
 describe('kindForStatus', () => {
   it.each([
@@ -30,8 +30,8 @@ describe('ApiError', () => {
     const cause = new Error('root');
     const error = new ApiError('rate_limited', 'limited', { status: 429, path: '/api/public/v1/jobs', upstreamError: 'e', upstreamMessage: 'm', retryAfterS: 3, jsonPath: 'a.b', cause });
     expect(error).toBeInstanceOf(Error);
-    expect(isApiError(error)).toBe(true);
-    expect(isApiError(new Error('x'))).toBe(false);
+    expect(error).toBeInstanceOf(ApiError);
+    expect(new Error('x')).not.toBeInstanceOf(ApiError);
     expect(error).toMatchObject({ name: 'ApiError', kind: 'rate_limited', status: 429, path: '/api/public/v1/jobs', upstreamError: 'e', upstreamMessage: 'm', retryAfterS: 3, jsonPath: 'a.b' });
     expect(error.cause).toBe(cause);
   });

@@ -17,7 +17,6 @@ import { envelope, jobList } from '../../helpers/fixtures.js';
 export { envelope, jobList, makeJob } from '../../helpers/fixtures.js';
 
 export const BASE = 'https://api.example.test';
-export const V1 = `${BASE}/api/public/v1`;
 
 export function makeServer() {
   return setupServer();
@@ -70,7 +69,7 @@ export function deferred<T = void>() {
   return { promise, resolve };
 }
 
-export interface UpstreamCall {
+interface UpstreamCall {
   /** Milliseconds since the upstream was created, on the (possibly fake) clock. */
   at: number;
   url: URL;

@@ -3,7 +3,7 @@
  * each body with its zod schemas, so a passing call is a contract check.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { isApiError } from '../../../src/api/errors.js';
+import { ApiError } from '../../../src/api/errors.js';
 import { createOfflineEngine, type OfflineEngine } from '../../../src/offline/engine.js';
 import { get, offlineClient } from '../../helpers/offline-client.js';
 
@@ -150,9 +150,9 @@ describe('offline API through the real client', () => {
   it('client errors carry the kinds of CONTRACT.md', async () => {
     const client = offlineClient(engine);
     const error = await client.getJob('job_does_not_exist').catch((e: unknown) => e);
-    expect(isApiError(error) && error.kind).toBe('not_found');
+    expect(error instanceof ApiError && error.kind).toBe('not_found');
     const invalid = await client.searchJobs({ per_page: 500 }).catch((e: unknown) => e);
-    expect(isApiError(invalid) && invalid.kind).toBe('invalid_argument');
-    expect(isApiError(invalid) && invalid.upstreamMessage).toMatch(/per_page/);
+    expect(invalid instanceof ApiError && invalid.kind).toBe('invalid_argument');
+    expect(invalid instanceof ApiError && invalid.upstreamMessage).toMatch(/per_page/);
   });
 });
