@@ -4,7 +4,7 @@
  * wire limit, the SDK v2 floor over stdio and HTTP), interleaved in each run, over BENCH_RUNS full
  * runs (3 by default) whose spread the table reports; upstream is the embedded offline API over
  * loopback. Writes bench/results.json, bench/RESULTS.md and the charts (bench/*.svg), prints the
- * table and updates the README's. BENCH_QUICK=1 is one short run: a smoke test, not figures.
+ * table and updates docs/benchmarks.md's. BENCH_QUICK=1 is one short run: a smoke test, not figures.
  */
 import { writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -14,7 +14,7 @@ import { startFloorHttp, startHttpMode, startUpstream } from './lib/processes.mj
 import { renderMarkdown } from './lib/report.mjs';
 import { redisCost } from './lib/redis.mjs';
 import { cacheHits, coldStart, httpScaling, rssAfterCalls, rssOverCalls, searchByPageSize, throughput, warmLatency } from './lib/scenarios.mjs';
-import { updateReadme } from './readme.mjs';
+import { updateBenchmarksDoc } from './benchmarks-doc.mjs';
 
 const quick = process.env.BENCH_QUICK === '1';
 const runs = quick ? 1 : Math.max(1, Number(process.env.BENCH_RUNS ?? 3));
@@ -109,7 +109,7 @@ try {
     writeFileSync(new URL('./results.json', import.meta.url), `${JSON.stringify(all, null, 2)}\n`);
     writeFileSync(new URL('./RESULTS.md', import.meta.url), markdown);
     drawCharts(all, new URL('./', import.meta.url));
-    updateReadme();
+    updateBenchmarksDoc();
   }
   process.stdout.write(markdown);
 } finally {

@@ -21,7 +21,7 @@ export interface RawOptions {
   tools?: string | undefined;
 }
 
-/** Each option, its flag, its environment variable and its default: the table of CONTRACT.md. */
+/** Each option, its flag, its environment variable and its default: the table of docs/contract.md. */
 export const OPTION_TABLE = [
   { key: 'baseUrl', flag: '--base-url <url>', env: 'SERVICE_MCP_BASE_URL', description: "the hosted API's origin (no live default: without it the embedded offline API, with fictional sample data, is used)" },
   { key: 'offline', flag: '--offline', env: 'SERVICE_MCP_OFFLINE', description: 'use the embedded offline API (bundled fictional sample data, not live)' },

@@ -1,6 +1,6 @@
 /**
  * The error family of the API client. Every failure of a REST call is one ApiError with a stable
- * `kind` (the names of CONTRACT.md), so the MCP layer can render it without knowing HTTP.
+ * `kind` (the names of docs/contract.md), so the MCP layer can render it without knowing HTTP.
  */
 import { USER_AGENT } from '../version.js';
 

@@ -35,12 +35,12 @@ describe('npm package', () => {
     const paths = packed.files.map((f) => f.path).sort();
     for (const path of paths) expect(ALLOWED.some((re) => re.test(path)), `unexpected file in the package: ${path}`).toBe(true);
     for (const path of REQUIRED) expect(paths).toContain(path);
-    // The README's figures (rounded there) are checked, not trusted: within a tenth, and the file count exact.
-    const figures = /`npm pack` \(which builds first\) gives about (\d+) KB \((\d+) KB unpacked, (\d+) files/.exec(readFileSync(join(ROOT, 'README.md'), 'utf8'));
-    expect(figures, 'README: package figures').not.toBeNull();
+    // docs/development.md's figures (rounded there) are checked, not trusted: within a tenth, and the file count exact.
+    const figures = /`npm pack` \(which builds first\) gives about (\d+) KB \((\d+) KB unpacked, (\d+) files/.exec(readFileSync(join(ROOT, 'docs', 'development.md'), 'utf8'));
+    expect(figures, 'docs/development.md: package figures').not.toBeNull();
     const [packedKb, unpackedKb, files] = figures!.slice(1).map(Number) as [number, number, number];
-    expect(Math.abs(packed.size / 1024 / packedKb - 1), `packed ${(packed.size / 1024).toFixed(0)} KB; README says ${packedKb}`).toBeLessThan(0.1);
-    expect(Math.abs(packed.unpackedSize / 1024 / unpackedKb - 1), `unpacked ${(packed.unpackedSize / 1024).toFixed(0)} KB; README says ${unpackedKb}`).toBeLessThan(0.1);
+    expect(Math.abs(packed.size / 1024 / packedKb - 1), `packed ${(packed.size / 1024).toFixed(0)} KB; docs/development.md says ${packedKb}`).toBeLessThan(0.1);
+    expect(Math.abs(packed.unpackedSize / 1024 / unpackedKb - 1), `unpacked ${(packed.unpackedSize / 1024).toFixed(0)} KB; docs/development.md says ${unpackedKb}`).toBeLessThan(0.1);
     expect(paths.length).toBe(files);
   });
 
@@ -65,8 +65,8 @@ describe('npm package', () => {
     expect(call.stdout).toContain('OFFLINE: FICTIONAL sample data');
 
     const installedMb = Number(execFileSync('du', ['-sk', join(app, 'node_modules')], { encoding: 'utf8' }).split('\t')[0]) / 1024;
-    const readmeMb = Number(/takes about (\d+) MB of\s+`node_modules`/.exec(readFileSync(join(ROOT, 'README.md'), 'utf8'))?.[1]);
-    expect(Math.abs(installedMb / readmeMb - 1), `installed ${installedMb.toFixed(1)} MB; README says ${readmeMb}`).toBeLessThan(0.15);
+    const statedMb = Number(/takes about (\d+) MB of\s+`node_modules`/.exec(readFileSync(join(ROOT, 'docs', 'development.md'), 'utf8'))?.[1]);
+    expect(Math.abs(installedMb / statedMb - 1), `installed ${installedMb.toFixed(1)} MB; docs/development.md says ${statedMb}`).toBeLessThan(0.15);
   }, 180_000);
 });
 

@@ -1,6 +1,6 @@
 /**
  * An oracle for tool arguments and upstream URLs, written from the spec's parameter tables
- * (spec/public-read-api.md) and CONTRACT.md, not from src/tools/params.ts: a test that asked zod
+ * (spec/public-read-api.md) and docs/contract.md, not from src/tools/params.ts: a test that asked zod
  * whether zod agrees with itself would prove nothing. Used by the generated bad-input tests, in
  * process and end to end.
  */
@@ -62,7 +62,7 @@ const ARGUMENT_RULES: Record<string, Rule> = {
 
 const JOB_LIST = ['q', 'domain', 'skills', 'seniority_level', 'remote_only', 'location_country', 'page', 'per_page', 'include_predicted_salaries'];
 
-/** The arguments each tool accepts (CONTRACT.md's tool table). */
+/** The arguments each tool accepts (docs/contract.md's tool table). */
 export const TOOL_ARGUMENTS: Record<string, { accepted: string[]; required: string[] }> = {
   search_jobs: { accepted: [...JOB_LIST, 'skill_match', 'company_type', 'min_salary_usd', 'max_salary_usd'], required: [] },
   list_jobs: { accepted: JOB_LIST, required: [] },

@@ -171,7 +171,7 @@ describe('the result', () => {
     expect(env).toEqual({ SERVICE_MCP_LOG_LEVEL: 'info' });
   });
 
-  it('the option table lists every flag and env var of CONTRACT.md', () => {
+  it('the option table lists every flag and env var of docs/contract.md', () => {
     expect(OPTION_TABLE.map((o) => [o.flag.split(' ')[0], o.env])).toEqual([
       ['--base-url', 'SERVICE_MCP_BASE_URL'],
       ['--offline', 'SERVICE_MCP_OFFLINE'],

@@ -73,6 +73,12 @@ describe('client configs in the README', () => {
     for (const name of Object.keys(launch.env ?? {})) expect(ENV_NAMES).toContain(name);
   });
 
+  it('the quick start shows the Claude Desktop config as the list below gives it, on the first screen', () => {
+    const first = /```json\n([\s\S]*?)```/.exec(readme)!;
+    expect(readme.slice(0, first.index).split('\n').length, 'the config is within the first 40 lines').toBeLessThan(40);
+    expect(blocks().find((block) => block.client.startsWith('Claude Desktop'))?.body).toBe(first[1]);
+  });
+
   it('say how to start it from a clone or a tarball, by the names npm pack and the repo really use', () => {
     // A clone runs on the Node 22 that `npm ci` installed, whatever the machine's own Node is.
     expect(readme).toContain('| a clone (after `npm ci && npm run build`) | `/path/to/service-mcp/node_modules/.bin/node` | `["/path/to/service-mcp/bin/service-mcp.js"]` |');

@@ -18,7 +18,7 @@ describe('kindForStatus', () => {
     expect(kindForStatus(status)).toBe(kind);
   });
 
-  it('every kind of CONTRACT.md is in the family', () => {
+  it('every kind of docs/contract.md is in the family', () => {
     for (const kind of ['invalid_argument', 'not_found', 'rate_limited', 'upstream_unavailable', 'upstream_contract', 'timeout', 'network']) {
       expect(ERROR_KINDS).toContain(kind);
     }

@@ -147,7 +147,7 @@ describe('offline API through the real client', () => {
     expect((await client.getJob(id)).data.title).not.toBe('changed');
   });
 
-  it('client errors carry the kinds of CONTRACT.md', async () => {
+  it('client errors carry the kinds of docs/contract.md', async () => {
     const client = offlineClient(engine);
     const error = await client.getJob('job_does_not_exist').catch((e: unknown) => e);
     expect(error instanceof ApiError && error.kind).toBe('not_found');

@@ -6,7 +6,7 @@ import { TOOLS } from '../../../src/tools/index.js';
 const CONTRACT_NAMES = ['search_jobs', 'list_jobs', 'get_job', 'get_market_map', 'get_company_interview_brief', 'discover_api', 'check_api_health'];
 
 describe('tool registry', () => {
-  it('holds exactly the seven tools of CONTRACT.md, uniquely named in snake_case, in a fixed order', () => {
+  it('holds exactly the seven tools of docs/contract.md, uniquely named in snake_case, in a fixed order', () => {
     const names = TOOLS.map((t) => t.name);
     expect([...names].sort()).toEqual([...CONTRACT_NAMES].sort());
     expect(new Set(names).size).toBe(names.length);
