@@ -17,7 +17,7 @@ import type { OfflineEngine } from './offline/engine.js';
 import { OFFLINE_BASE_URL } from './offline/fetch.js';
 import type { AnyTool } from './tools/define.js';
 import { toolSet } from './tools/index.js';
-import type { Mode } from './tools/provenance.js';
+import type { Mode } from './api/provenance.js';
 
 export interface Backend {
   client: ApiClient;
@@ -74,7 +74,7 @@ export async function startBackend(config: Config, logger: Logger): Promise<Back
     logger.warn('--redis-url is ignored: the embedded offline API is answered in-process, with no rate limit or cache to share');
     return createBackend(config, logger);
   }
-  const { connectSharedState } = await import('./api/shared/index.js');
+  const { connectSharedState } = await import('./api/redis/index.js');
   const shared = await connectSharedState({ url: config.redisUrl, apiOrigin: new URL(config.baseUrl!).origin, requestTimeoutMs: config.timeoutMs, logger });
   return createBackend(config, logger, { gate: shared.gate, store: config.cache ? shared.cacheStore : undefined });
 }

@@ -3,7 +3,7 @@
  * one frozen Config. Each step is a pure function so it can be tested without a process.
  */
 import { z } from 'zod';
-import { redactSecrets } from './api/errors.js';
+import { redactSecrets } from './redact.js';
 
 export const LOG_LEVELS = ['error', 'warn', 'info', 'debug'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];

@@ -2,7 +2,7 @@
  * Logging goes to stderr only (stdout is the JSON-RPC channel in stdio mode). Sinks can be added,
  * so the MCP layer can forward the same lines as `notifications/message`.
  */
-import { redactSecrets } from './api/errors.js';
+import { redactSecrets } from './redact.js';
 import type { LogLevel } from './config.js';
 
 const RANK: Record<LogLevel, number> = { error: 0, warn: 1, info: 2, debug: 3 };

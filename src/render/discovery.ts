@@ -1,8 +1,13 @@
 import type { DiscoveryData } from '../api/schemas.js';
-import type { Coverage } from '../tools/coverage.js';
 import { datum, quote } from './text.js';
 
-export function renderDiscovery(data: DiscoveryData, coverage?: Coverage): string {
+/** What the text says of the tools' coverage: which tool serves each endpoint (by index), which are not deployed. */
+export interface EndpointCoverage {
+  endpoints: ReadonlyArray<{ tool: string | null }>;
+  tools_not_deployed: ReadonlyArray<{ tool: string; operation: string }>;
+}
+
+export function renderDiscovery(data: DiscoveryData, coverage?: EndpointCoverage): string {
   const lines = [`Endpoints (${data.endpoints.length}; "tool:" names the tool that serves one, "no tool" means call it over HTTP):`];
   data.endpoints.forEach((e, i) => {
     const tool = coverage?.endpoints[i]?.tool;

@@ -1,4 +1,4 @@
-import type { Provenance } from '../tools/provenance.js';
+import type { Provenance } from '../api/provenance.js';
 import { datum } from './text.js';
 
 /** The closing line of every result: where the data comes from and how old it is. */

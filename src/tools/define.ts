@@ -8,7 +8,7 @@ import type { ApiClient, ApiResult, CallOptions } from '../api/client.js';
 import type { ErrorKind } from '../api/errors.js';
 import type { OperationId } from '../api/operations.js';
 import type { ViewDefinition } from '../apps/views.js';
-import type { Mode } from './provenance.js';
+import type { Mode } from '../api/provenance.js';
 
 export interface ToolContext extends CallOptions {
   client: ApiClient;

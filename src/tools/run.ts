@@ -12,7 +12,7 @@ import { renderProvenance } from '../render/provenance.js';
 import { oneLine } from '../render/text.js';
 import type { AnyTool, ToolContext } from './define.js';
 import { describeIssues } from './issues.js';
-import { buildProvenance, ProvenanceSchema } from './provenance.js';
+import { buildProvenance, ProvenanceSchema } from '../api/provenance.js';
 
 /** For arguments refused here, before any request. */
 const LOCAL_ARGUMENT_HINT = 'Fix the argument named above and call again; nothing was sent to the API.';

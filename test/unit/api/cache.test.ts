@@ -9,7 +9,7 @@ import { ApiClient } from '../../../src/api/client.js';
 import { createApiFetch } from '../../../src/api/dispatcher.js';
 import { startOfflineServer, type OfflineServer } from '../../../src/offline/server.js';
 import { renderProvenance } from '../../../src/render/provenance.js';
-import { buildProvenance } from '../../../src/tools/provenance.js';
+import { buildProvenance } from '../../../src/api/provenance.js';
 import { jobList, productionClient, sendJson, useLoopback } from './helpers.js';
 
 const api = useLoopback();

@@ -1,6 +1,7 @@
 /** The error family: kinds by status, secrets redacted, undici's hidden causes dug out. */
 import { describe, expect, it } from 'vitest';
-import { ApiError, describeNetworkCause, ERROR_KINDS, kindForStatus, redactSecrets } from '../../../src/api/errors.js';
+import { ApiError, describeNetworkCause, ERROR_KINDS, kindForStatus } from '../../../src/api/errors.js';
+import { redactSecrets } from '../../../src/redact.js';
 
 describe('kindForStatus', () => {
   it.each([

@@ -6,7 +6,7 @@ import { renderSalary } from '../../../src/render/salary.js';
 import { renderDiscovery } from '../../../src/render/discovery.js';
 import { renderInterviewBrief } from '../../../src/render/interview-brief.js';
 import { datum, fencedData, quote, sanitize, sanitizeJson, visible } from '../../../src/render/text.js';
-import { timezoneState } from '../../../src/tools/provenance.js';
+import { timezoneState } from '../../../src/api/provenance.js';
 import { jobListBody, makeJob } from '../../helpers/fixtures.js';
 
 describe('salary rendering keeps evidence classes distinct', () => {

@@ -10,7 +10,7 @@
 import { createHash } from 'node:crypto';
 import { Writable } from 'node:stream';
 import { CACHE_LIMITS, type CacheKey, type CacheStore, type CacheValue, type GetResult } from '../cache.js';
-import type { SharedRedis } from './redis.js';
+import type { SharedRedis } from './connection.js';
 
 interface Stored extends CacheValue {
   method: string;

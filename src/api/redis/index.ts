@@ -6,7 +6,7 @@ import type { Logger } from '../../log.js';
 import type { CacheStore } from '../cache.js';
 import { sharedCacheStore } from './cache-store.js';
 import { SharedRetryAfterGate } from './cool-down.js';
-import { connectRedis, type SharedRedis } from './redis.js';
+import { connectRedis, type SharedRedis } from './connection.js';
 
 export interface SharedState {
   gate: SharedRetryAfterGate;

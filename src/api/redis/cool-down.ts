@@ -7,7 +7,7 @@
  */
 import type { GatePassOptions, GateTicket } from '../http.js';
 import { RetryAfterGate, sleep } from '../http.js';
-import type { SharedRedis } from './redis.js';
+import type { SharedRedis } from './connection.js';
 
 /** How often a replica asks whether another's probe has its status. */
 const PROBE_POLL_MS = 50;

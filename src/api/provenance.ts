@@ -3,7 +3,7 @@
  * states a timezone, whether this is live or the embedded snapshot, and when it was retrieved.
  */
 import { z } from 'zod';
-import type { ApiResult } from '../api/client.js';
+import type { ApiResult } from './client.js';
 
 export const ProvenanceSchema = z.object({
   source: z.string().nullable(),
