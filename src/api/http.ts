@@ -50,13 +50,17 @@ export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   });
 }
 
-/** Races a promise against a signal, without cancelling the promise itself. */
+/**
+ * Races a promise against a signal, without cancelling the promise itself. The race owns the
+ * promise whichever side wins: its rejection always lands in the race (settled already, so
+ * ignored), never unhandled. Returning early on a signal that had already aborted left undici's
+ * `request()` promise, which rejects with that very reason, without a listener: the process died
+ * of an unhandled rejection when a call was cancelled just before its request was dispatched.
+ */
 export function raceAbort<T>(promise: Promise<T>, signal?: AbortSignal): Promise<T> {
   if (!signal) return promise;
-  if (signal.aborted) return Promise.reject(signal.reason);
   return new Promise<T>((resolve, reject) => {
     const onAbort = () => reject(signal.reason);
-    signal.addEventListener('abort', onAbort, { once: true });
     promise.then(
       (value) => {
         signal.removeEventListener('abort', onAbort);
@@ -67,6 +71,8 @@ export function raceAbort<T>(promise: Promise<T>, signal?: AbortSignal): Promise
         reject(error);
       },
     );
+    if (signal.aborted) onAbort();
+    else signal.addEventListener('abort', onAbort, { once: true });
   });
 }
 
