@@ -4,7 +4,8 @@
  * would turn into the death of the process. Counted, not timed: the moments are microtask turns.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { raceAbort } from '../../../src/api/http.js';
+import type { ApiClient } from '../../../src/api/client.js';
+import { raceAbort, RetryAfterGate } from '../../../src/api/http.js';
 import { createBackend } from '../../../src/backend.js';
 import { resolveConfig } from '../../../src/config.js';
 import { silentLogger } from '../../../src/log.js';
@@ -51,26 +52,52 @@ describe('raceAbort', () => {
 });
 
 describe('a call cancelled at any moment (the production backend: lazy undici fetch, catalog, gate)', () => {
-  it('is cancelled or answered, and leaves no rejection unhandled, whichever await the cancellation lands on', async () => {
+  const config = () => resolveConfig({ baseUrl: api.url, cache: false }, {});
+  beforeEach(() => {
     api.respond = (req, res) => sendJson(res, 200, req.url?.startsWith('/api/public/v1/jobs') ? jobList() : discovery());
-    const config = resolveConfig({ baseUrl: api.url, cache: false }, {});
-    const { client } = createBackend(config, silentLogger);
-    await client.listJobs(); // loads undici and reads the catalog, so the turns below are the steady path's
+  });
+
+  /** Cancels the call `turns` microtasks after it starts, for every count below 80 (more than a call takes to reach the socket); the outcomes seen. */
+  async function cancelAtEveryTurn(client: () => ApiClient): Promise<Set<string>> {
     const outcomes = new Set<string>();
-    // 80 turns: more than a call takes from its start to its request being on the socket.
     for (let turns = 0; turns < 80; turns++) {
       const controller = new AbortController();
-      const call = client.listJobs({ q: `turn ${turns}` }, { signal: controller.signal }).then(
-        () => 'answered',
-        (error: { kind?: string }) => error.kind ?? 'unknown',
-      );
+      const call = client()
+        .listJobs({ q: `turn ${turns}` }, { signal: controller.signal })
+        .then(
+          () => 'answered',
+          (error: { kind?: string }) => error.kind ?? 'unknown',
+        );
       await microtasks(turns);
       controller.abort(new Error('the caller left'));
       outcomes.add(await call);
       await rejectionsReported();
     }
+    return outcomes;
+  }
+
+  it('on the steady path (undici loaded, catalog known): cancelled or answered, nothing unhandled', async () => {
+    const { client } = createBackend(config(), silentLogger);
+    await client.listJobs();
+    const outcomes = await cancelAtEveryTurn(() => client);
     expect(unhandled).toEqual([]);
     expect([...outcomes].filter((kind) => kind !== 'answered' && kind !== 'cancelled')).toEqual([]);
     expect(outcomes.has('cancelled')).toBe(true);
+  });
+
+  it('on a first call (undici loading, the catalog being read): cancelled or answered, nothing unhandled', async () => {
+    const outcomes = await cancelAtEveryTurn(() => createBackend(config(), silentLogger).client);
+    expect(unhandled).toEqual([]);
+    expect([...outcomes].filter((kind) => kind !== 'answered' && kind !== 'cancelled')).toEqual([]);
+  });
+
+  it('while waiting out a Retry-After at the gate: cancelled at once, nothing unhandled', async () => {
+    const gate = new RetryAfterGate();
+    const { client } = createBackend(config(), silentLogger, { gate });
+    await client.listJobs();
+    gate.block(10);
+    const outcomes = await cancelAtEveryTurn(() => client);
+    expect(unhandled).toEqual([]);
+    expect([...outcomes]).toEqual(['cancelled']);
   });
 });
