@@ -60,9 +60,11 @@ export function drawCharts(all, dir) {
     }),
   );
 
-  const mbOf = (points) => points.map(([calls, bytes]) => [calls, bytes / (1024 * 1024)]);
+  const mbOf = (points, at = 1) => points.filter((p) => p[at] !== undefined).map((p) => [p[0], p[at] / (1024 * 1024)]);
   const service = mbOf(run.rssGrowth.service);
   const floor = mbOf(run.rssGrowth.floor);
+  const serviceHeap = mbOf(run.rssGrowth.service, 2);
+  const floorHeap = mbOf(run.rssGrowth.floor, 2);
   // Growth over the second half of the calls, when every process is long warm.
   const lateGrowth = (points) => points.at(-1)[1] - points[Math.floor((points.length - 1) / 2)][1];
   const half = service[Math.floor((service.length - 1) / 2)][0].toLocaleString('en');
@@ -71,13 +73,14 @@ export function drawCharts(all, dir) {
   write(
     'rss-over-calls.svg',
     lineChart({
-      title: 'Resident memory over 10,000 stdio calls',
-      caption: `RSS rises steeply while the heap, the JIT and the response cache (at most 256 responses, 8 MB) warm up${flat ? ', then stays flat' : ', and keeps rising after'}: ${said(lateGrowth(service))} for service-mcp from call ${half} to call ${service.at(-1)[0].toLocaleString('en')}, ${said(lateGrowth(floor))} for the SDK v2 floor. That is V8 sizing its heap, not a leak: capped at 64 MB of old space, 30,000 calls hold at about 160 MB (RESULTS.md). Default configuration, 8 in flight.`,
+      title: 'Memory over 10,000 stdio calls: RSS, and the heap after a forced GC',
+      caption: `RSS rises steeply while the heap, the JIT and the response cache (at most 256 responses, 8 MB) warm up${flat ? ', then stays flat' : ', and keeps rising after'}: ${said(lateGrowth(service))} for service-mcp from call ${half} to call ${service.at(-1)[0].toLocaleString('en')}, ${said(lateGrowth(floor))} for the SDK v2 floor.${serviceHeap.length > 1 ? ` The heap used after a forced full GC, the measure that tells a leak from V8 sizing its heap, moves ${said(lateGrowth(serviceHeap))} for service-mcp and ${said(lateGrowth(floorHeap))} for the floor over the same calls.` : ''} Default configuration, 8 in flight.`,
       xLabel: 'calls answered',
-      yLabel: 'RSS (MB)',
+      yLabel: 'MB',
       series: [
-        { name: 'service-mcp (cache on)', points: service },
-        { name: 'SDK v2 floor', points: floor },
+        { name: 'service-mcp RSS (cache on)', points: service },
+        { name: 'SDK v2 floor RSS', points: floor },
+        ...(serviceHeap.length > 1 ? [{ name: 'service-mcp heap after GC', points: serviceHeap }, { name: 'SDK v2 floor heap after GC', points: floorHeap }] : []),
       ],
     }),
   );

@@ -54,10 +54,10 @@ export const startUpstream = () => spawnListening([BIN, 'mock-api', '--port', '0
 export const startHttpMode = (upstream, extra = []) =>
   spawnListening([BIN, 'serve', '--http', '--port', '0', '--base-url', upstream, ...extra], /HTTP listening on (http:\/\/\S+\/mcp)/, 'serve --http');
 
-/** service-mcp over stdio against `upstream` (live mode through undici, as a user runs it). */
-export const spawnServiceMcp = (upstream, extra = []) => spawnStdio([BIN, '--base-url', upstream, ...extra], cleanEnv());
+/** service-mcp over stdio against `upstream` (live mode through undici, as a user runs it); `nodeArgs` go to node. */
+export const spawnServiceMcp = (upstream, extra = [], nodeArgs = []) => spawnStdio([...nodeArgs, BIN, '--base-url', upstream, ...extra], cleanEnv());
 
-export const spawnFloor = (upstream) => spawnStdio([FLOOR], cleanEnv({ FLOOR_UPSTREAM: upstream }));
+export const spawnFloor = (upstream, nodeArgs = []) => spawnStdio([...nodeArgs, FLOOR], cleanEnv({ FLOOR_UPSTREAM: upstream }));
 
 /** The SDK v2 floor over HTTP (bench/floor-http.mjs). */
 export const startFloorHttp = (upstream) => spawnListening([FLOOR_HTTP], /listening on (http:\/\/\S+\/mcp)/, 'floor-http', cleanEnv({ FLOOR_UPSTREAM: upstream }));

@@ -74,6 +74,24 @@ export function renderMarkdown(all) {
   }
   row(`RSS after ${last.rss.calls.toLocaleString('en')} calls (MB; default, cache on)`, [cell((x) => x.rss.service, mb), '', cell((x) => x.rss.floor, mb), ''], (x) => x.rss.service.median / x.rss.floor.median, 'floor', atMost(1.1));
   row(`RSS after ${last.rss.calls.toLocaleString('en')} calls (MB; --no-cache)`, [cell((x) => x.rss.serviceNoCache, mb), '', cell((x) => x.rss.floor, mb), ''], (x) => x.rss.serviceNoCache.median / x.rss.floor.median, 'floor');
+  if (last.rss.heapAfterGc) {
+    const heap = (name) => (x) => x.rss.heapAfterGc?.[name];
+    row(`heap used after a forced GC, after ${last.rss.calls.toLocaleString('en')} calls (MB; default, cache on)`, [cell(heap('service'), mb), '', cell(heap('floor'), mb), ''], (x) => heap('service')(x)?.median / heap('floor')(x)?.median, 'floor');
+    row(`heap used after a forced GC, after ${last.rss.calls.toLocaleString('en')} calls (MB; --no-cache)`, [cell(heap('serviceNoCache'), mb), '', cell(heap('floor'), mb), ''], (x) => heap('serviceNoCache')(x)?.median / heap('floor')(x)?.median, 'floor');
+  }
+  const growth = last.rssGrowth;
+  if (growth.service[0]?.length === 3) {
+    // Over the second half of the calls, when every process is long warm: a leak grows here, heap sizing does not.
+    const late = (points, at) => {
+      const from = points[Math.floor((points.length - 1) / 2)];
+      const to = points.at(-1);
+      return `${mb(from[at])} → ${mb(to[at])} (${to[at] >= from[at] ? '+' : ''}${mb(to[at] - from[at])})`;
+    };
+    const from = growth.service[Math.floor((growth.service.length - 1) / 2)][0].toLocaleString('en');
+    const to = growth.service.at(-1)[0].toLocaleString('en');
+    rows.push(`| RSS from call ${from} to ${to} (MB; default, cache on, 8 in flight; last run) | ${late(growth.service, 1)} | | ${late(growth.floor, 1)} | | | | |`);
+    rows.push(`| heap used after a forced GC from call ${from} to ${to} (MB; same calls) | ${late(growth.service, 2)} | | ${late(growth.floor, 2)} | | | | |`);
+  }
   if (last.redis) {
     row('warm get_job, cache off, with --redis-url (ms; shared cool-down checked before each request)', [cell((x) => x.redis.shared), '', '', ''], (x) => x.redis.shared.median / x.redis.plain.median, 'same replica without Redis');
     row('repeat get_job, cache hit, with --redis-url (ms; the hit read from Redis)', [cell((x) => x.redis.sharedHit), '', '', ''], (x) => x.redis.sharedHit.median / x.redis.plainHit.median, 'same replica, memory cache');
@@ -99,7 +117,7 @@ export function renderMarkdown(all) {
     '![search_jobs latency against per_page](search-per-page.svg)',
     '![HTTP mode throughput against concurrency](http-throughput.svg)',
     '![HTTP mode p99 latency against concurrency](http-p99.svg)',
-    '![RSS over 10,000 stdio calls](rss-over-calls.svg)',
+    '![RSS and the heap after a forced GC over 10,000 stdio calls](rss-over-calls.svg)',
     '',
     'How it is measured (`bench/run.mjs`, `bench/lib/`):',
     '',
@@ -108,8 +126,8 @@ export function renderMarkdown(all) {
     '- Cold start: spawn to the tools/list result, a fresh process each time (compile cache warm, as on any launch after the first), for a 2025 client (initialize, then tools/list) and a 2026-07-28 client (tools/list at once, with its version and capabilities in `_meta`).',
     '- Warm calls: one at a time, `get_job` on 100 jobs in turn and `search_jobs` with `per_page` 20; "cache off" runs `--no-cache`. The cache-miss row runs the default configuration in a loop of its own and asks for each job once, paired with a direct GET of that job. The cache-hit row repeats one `get_job`.',
     '- Throughput: 2,000 `get_job` calls over 100 jobs with 8 or 32 in flight (`--no-cache`), median of 5 rounds after two unmeasured rounds of each subject. HTTP mode: `serve --http --no-cache` against the HTTP floor, one JSON-RPC POST per call, 1,000 calls per round, 3 rounds, at 1, 8, 32 and 128 in flight; p50 and p99 over every call of the rounds.',
-    '- Growth: `search_jobs` at `per_page` 1, 5, 20, 50 and 100 against a direct GET of the same page; RSS every 500 calls over 10,000 stdio calls (8 in flight, `get_job` and `search_jobs` alternating), service-mcp as configured by default against the floor.',
-    '- RSS over many calls is V8 sizing its heap, not a leak: RSS keeps rising with the default heap limit (181 MB after 2,500 calls, 338 MB after 30,000, cache on or off alike), while the same 30,000 calls with `--max-old-space-size=64` hold at 134–160 MB and all succeed (2026-11-24). The floor rises the same way, less steeply.',
+    '- Growth: `search_jobs` at `per_page` 1, 5, 20, 50 and 100 against a direct GET of the same page; RSS and the heap after a forced GC every 500 calls over 10,000 stdio calls (8 in flight, `get_job` and `search_jobs` alternating), service-mcp as configured by default against the floor.',
+    '- Memory: RSS (`VmRSS`), and beside it the heap used after a forced full GC, read from outside through the inspector (every memory subject runs with `--inspect=127.0.0.1:0`, the floor too; `HeapProfiler.collectGarbage` twice, then `process.memoryUsage().heapUsed`), always after RSS, since the collection lowers it (and the collections every 500 calls keep the RSS of that chart below what a process left alone reaches: compare the 1,000-call rows, read without them). RSS rises while V8 sizes its heap and cannot tell that from a leak; the heap after GC can: flat means nothing is kept per call. Until issue 28 every upstream request kept about 1.2 KB until its 15 s timeout had passed, which these notes, reading RSS alone, had called heap sizing.',
     '- `--redis-url`: the same replica with and without a loopback `redis-server` (Debian\'s), interleaved: warm `get_job` with `--no-cache` (each request first asks Redis whether a cool-down holds) and a repeated `get_job` with the cache on (a hit read from Redis against one from memory).',
     '- On a 2-core machine the bench, the upstream and the subject share both cores; other load shifts absolute times, so the ratios are what the targets are about. Run it on an otherwise idle machine.',
     '',

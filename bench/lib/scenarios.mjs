@@ -3,6 +3,7 @@
  * rotated each round, or for the warm calls cycled through every order) so drift on a shared
  * 2-core machine hits all of them alike.
  */
+import { heapProbe, INSPECT } from './heap.mjs';
 import { cpuNs, rssBytes } from './proc.mjs';
 import { httpPeer, MODERN_META } from './rpc.mjs';
 import { spawnFloor, spawnServiceMcp, spawnWire } from './processes.mjs';
@@ -274,21 +275,31 @@ export async function searchByPageSize({ upstream, direct, perPages, iterations,
   return out;
 }
 
-/** RSS every `every` calls over `calls` stdio calls (8 in flight, get_job and search_jobs alternating). */
+/**
+ * RSS, then the heap used after a forced full GC (through the inspector), every `every` calls over
+ * `calls` stdio calls (8 in flight, get_job and search_jobs alternating): points [calls, rss, heap].
+ * RSS is read first, before the collection that the heap reading forces.
+ */
 export async function rssOverCalls({ upstream, ids, calls, every }) {
   const subjects = {
-    service: { peer: spawnServiceMcp(upstream), job: (p, id) => p.call('get_job', { job_id: id }), search: (p, page) => p.call('search_jobs', { per_page: 20, page }) },
-    floor: { peer: spawnFloor(upstream), job: (p, id) => p.call('fetch_path', { path: jobPath(id) }), search: (p, page) => p.call('fetch_path', { path: `${SEARCH_PATH}&page=${page}` }) },
+    service: { peer: spawnServiceMcp(upstream, [], [INSPECT]), job: (p, id) => p.call('get_job', { job_id: id }), search: (p, page) => p.call('search_jobs', { per_page: 20, page }) },
+    floor: { peer: spawnFloor(upstream, [INSPECT]), job: (p, id) => p.call('fetch_path', { path: jobPath(id) }), search: (p, page) => p.call('fetch_path', { path: `${SEARCH_PATH}&page=${page}` }) },
   };
   const out = {};
   for (const [name, subject] of Object.entries(subjects)) {
     const { peer } = subject;
     await peer.initialize();
-    const points = [[0, rssBytes(peer.pid)]];
+    const probe = await heapProbe(peer.stderr);
+    const point = async (done) => {
+      const rss = rssBytes(peer.pid);
+      return [done, rss, await probe.heapUsedAfterGc()];
+    };
+    const points = [await point(0)];
     for (let done = 0; done < calls; done += every) {
       await drive(every, 8, (i) => (i % 2 === 0 ? subject.job(peer, ids[((done + i) / 2) % ids.length]) : subject.search(peer, 1 + (((done + i - 1) / 2) % 15))));
-      points.push([done + every, rssBytes(peer.pid)]);
+      points.push(await point(done + every));
     }
+    probe.close();
     await peer.close();
     out[name] = points;
   }
@@ -296,33 +307,39 @@ export async function rssOverCalls({ upstream, ids, calls, every }) {
 }
 
 /**
- * RSS after tools/list and 1,000 calls (get_job over 100 jobs and 15 search_jobs pages alternating,
- * 8 in flight), in fresh processes: service-mcp as configured by default (most of these calls are
- * then cache hits) and with --no-cache (every call goes upstream, as every floor call does).
+ * RSS, and the heap used after a forced full GC, after tools/list and 1,000 calls (get_job over
+ * 100 jobs and 15 search_jobs pages alternating, 8 in flight), in fresh processes: service-mcp as
+ * configured by default (most of these calls are then cache hits) and with --no-cache (every call
+ * goes upstream, as every floor call does).
  */
 export async function rssAfterCalls({ upstream, ids, calls, rounds }) {
   const serviceJob = (p, id) => p.call('get_job', { job_id: id });
   const serviceSearch = (p, page) => p.call('search_jobs', { per_page: 20, page });
   const subjects = {
-    service: { spawn: () => spawnServiceMcp(upstream), job: serviceJob, search: serviceSearch },
-    serviceNoCache: { spawn: () => spawnServiceMcp(upstream, ['--no-cache']), job: serviceJob, search: serviceSearch },
+    service: { spawn: () => spawnServiceMcp(upstream, [], [INSPECT]), job: serviceJob, search: serviceSearch },
+    serviceNoCache: { spawn: () => spawnServiceMcp(upstream, ['--no-cache'], [INSPECT]), job: serviceJob, search: serviceSearch },
     floor: {
-      spawn: () => spawnFloor(upstream),
+      spawn: () => spawnFloor(upstream, [INSPECT]),
       job: (p, id) => p.call('fetch_path', { path: jobPath(id) }),
       search: (p, page) => p.call('fetch_path', { path: `${SEARCH_PATH}&page=${page}` }),
     },
   };
   const samples = Object.fromEntries(Object.keys(subjects).map((name) => [name, []]));
+  const heaps = Object.fromEntries(Object.keys(subjects).map((name) => [name, []]));
   for (let round = 0; round < rounds; round++) {
     for (const name of rotate(Object.keys(subjects), round)) {
       const subject = subjects[name];
       const peer = subject.spawn();
       await peer.initialize();
+      const probe = await heapProbe(peer.stderr);
       await peer.request('tools/list', {});
       await drive(calls, 8, (i) => (i % 2 === 0 ? subject.job(peer, ids[(i / 2) % ids.length]) : subject.search(peer, 1 + (((i - 1) / 2) % 15))));
+      // RSS first: the heap reading forces a collection, which would lower it.
       samples[name].push(rssBytes(peer.pid));
+      heaps[name].push(await probe.heapUsedAfterGc());
+      probe.close();
       await peer.close();
     }
   }
-  return { ...Object.fromEntries(Object.entries(samples).map(([name, v]) => [name, summary(v)])), calls };
+  return { ...Object.fromEntries(Object.entries(samples).map(([name, v]) => [name, summary(v)])), heapAfterGc: Object.fromEntries(Object.entries(heaps).map(([name, v]) => [name, summary(v)])), calls };
 }

@@ -11,7 +11,7 @@ import { cacheHitOf } from './cache.js';
 import { DeployedCatalog, operationOf, type CatalogCheck } from './catalog.js';
 import { passes } from './compiled.js';
 import { ApiError, describeNetworkCause, internalError, isTransportFailure, kindForStatus } from './errors.js';
-import { MAX_RETRY_AFTER_S, parseRetryAfter, RequestEnded, RetryAfterGate, sleep, type FetchLike, type GateWaitInfo } from './http.js';
+import { MAX_RETRY_AFTER_S, parseRetryAfter, RequestEnded, RetryAfterGate, sleep, withDeadline, type FetchLike, type GateWaitInfo } from './http.js';
 import {
   DiscoveryDataSchema,
   envelopeOf,
@@ -383,8 +383,11 @@ export class ApiClient {
    * with a RequestEnded of its own. A request that fails with another call's RequestEnded was
    * shared with that call (identical GETs in flight are sent once) and is sent again.
    */
-  private async attempt(path: string, accept: string, signal: AbortSignal | undefined, logSink: LogSink | undefined, timeoutMs: number): Promise<RawResponse> {
-    const deadline = AbortSignal.timeout(timeoutMs);
+  private attempt(path: string, accept: string, signal: AbortSignal | undefined, logSink: LogSink | undefined, timeoutMs: number): Promise<RawResponse> {
+    return withDeadline(timeoutMs, (deadline) => this.exchange(path, accept, signal, logSink, timeoutMs, deadline));
+  }
+
+  private async exchange(path: string, accept: string, signal: AbortSignal | undefined, logSink: LogSink | undefined, timeoutMs: number, deadline: AbortSignal): Promise<RawResponse> {
     const ending = signal ? AbortSignal.any([signal, deadline]) : deadline;
     for (;;) {
       // A call cancelled before its turn sends nothing.

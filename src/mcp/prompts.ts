@@ -5,6 +5,7 @@
 import { completable, type McpServer } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import type { ApiClient } from '../api/client.js';
+import { withDeadline } from '../api/http.js';
 import { DOMAINS, SLUG_PATTERN } from '../api/schemas.js';
 import { oneLine, quote } from '../render/text.js';
 import type { AnyTool } from '../tools/define.js';
@@ -124,7 +125,7 @@ function argumentSchemas(client: ApiClient): ReadonlyMap<string, ArgsSchema> {
       for (const [name, { description, required }] of Object.entries(definition.arguments)) {
         // describe() first: it returns a new schema, which would not carry the completer.
         const base = (required ? z.string().trim().min(1, 'must not be blank') : z.string()).describe(description);
-        const value = completable(base, (typed: string) => completePromptArgument(client, name, typed, AbortSignal.timeout(COMPLETION_TIMEOUT_MS)));
+        const value = completable(base, (typed: string) => withDeadline(COMPLETION_TIMEOUT_MS, (deadline) => completePromptArgument(client, name, typed, deadline)));
         shape[name] = required ? value : value.optional();
       }
       // An object schema, not the raw shape: the SDK would wrap a raw shape in z.object on every registration.

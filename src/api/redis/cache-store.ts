@@ -34,9 +34,11 @@ export function sharedCacheStore(redis: SharedRedis, local: CacheStore, prefix: 
     const text = await redis.get(keyOf(key));
     if (text === undefined) return undefined;
     try {
-      return JSON.parse(text) as Stored[];
+      const entries: unknown = JSON.parse(text);
+      // Not ours to read (not JSON, or JSON of another shape): treated as empty, and overwritten by the next store.
+      return Array.isArray(entries) ? (entries as Stored[]) : [];
     } catch {
-      return []; // not ours to read: treated as empty, and overwritten by the next store
+      return [];
     }
   };
 
@@ -75,7 +77,8 @@ export function sharedCacheStore(redis: SharedRedis, local: CacheStore, prefix: 
               const kept = [...others, entry];
               return redis.setUntil(keyOf(key), JSON.stringify(kept), Math.max(...kept.map((e) => e.deleteAt)));
             })
-            .finally(() => callback());
+            // A failure is the stream's error, which undici's cache handler listens for: never an unhandled rejection.
+            .then(() => callback(), (error: Error) => callback(error));
         },
       });
     },
