@@ -4,6 +4,8 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   define: buildDefines(),
   test: {
+    // The code waits with node:timers/promises; fake timers must reach it too.
+    fakeTimers: { fakeNodeBuiltins: true },
     projects: [
       {
         extends: true,

@@ -9,7 +9,8 @@
  * front of it would only hold a second copy of the snapshot.
  */
 import { ApiClient } from './api/client.js';
-import { RetryAfterGate, type FetchLike } from './api/http.js';
+import type { FetchLike } from './api/fetch-like.js';
+import { RetryAfterGate } from './api/retry-after-gate.js';
 import type { CacheStore } from './api/cache.js';
 import type { Config } from './config.js';
 import type { Logger } from './log.js';

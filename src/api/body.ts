@@ -5,7 +5,7 @@
  * rendering, the transport's JSON.stringify) recurses through it and overflows the stack.
  */
 import { ApiError } from './errors.js';
-import type { HttpAnswer } from './http.js';
+import type { HttpAnswer } from './fetch-like.js';
 
 export const DEFAULT_MAX_BODY_BYTES = 8 * 1024 * 1024;
 export const MAX_JSON_DEPTH = 64;

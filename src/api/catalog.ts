@@ -6,7 +6,7 @@
  * after a 429, tools carry on unchecked (and say so), and discovery is not asked again for a while.
  */
 import { ApiError } from './errors.js';
-import { raceAbort } from './http.js';
+import { raceAbort } from './abort.js';
 import { describeOperation, OPERATIONS, type OperationId } from './operations.js';
 import type { DiscoveryData } from './schemas.js';
 

@@ -20,7 +20,8 @@
 import { Agent, cacheStores, EnvHttpProxyAgent, interceptors, type Dispatcher } from 'undici';
 import { CACHE_LIMITS, markingStore, type CacheStore } from './cache.js';
 import { DEFAULT_MAX_BODY_BYTES } from './body.js';
-import { raceAbort, type FetchLike } from './http.js';
+import { raceAbort } from './abort.js';
+import type { FetchLike } from './fetch-like.js';
 
 /** fetch's redirect limit. */
 const MAX_REDIRECTIONS = 20;

@@ -5,7 +5,7 @@
 import { completable, type McpServer } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import type { ApiClient } from '../api/client.js';
-import { withDeadline } from '../api/http.js';
+import { withDeadline } from '../api/abort.js';
 import { DOMAINS, SLUG_PATTERN } from '../api/schemas.js';
 import { oneLine, quote } from '../render/text.js';
 import type { AnyTool } from '../tools/define.js';

@@ -9,7 +9,7 @@
  */
 import { registerAppTool } from '@modelcontextprotocol/ext-apps/server';
 import { fromJsonSchema, type JsonSchemaType, type JsonSchemaValidator, type jsonSchemaValidator, type McpServer, type ServerContext } from '@modelcontextprotocol/server';
-import type { GateWaitInfo } from '../api/http.js';
+import type { GateWaitInfo } from '../api/retry-after-gate.js';
 import type { Backend } from '../backend.js';
 import type { LogLevel } from '../config.js';
 import type { Logger, LogSink } from '../log.js';

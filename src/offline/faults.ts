@@ -4,7 +4,7 @@
  * be tested and demonstrated without a real outage. See README.md beside this file.
  */
 import { z } from 'zod';
-import { sleep } from '../api/http.js';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { isRecord } from '../is-record.js';
 import { bytesResponse, errorResponse, JSON_TYPE, jsonResponse } from './responses.js';
 
@@ -132,7 +132,7 @@ export async function applyFaults(faults: FaultSet, request: Request, next: Next
   const pathname = new URL(request.url).pathname;
   for (const rule of faults.take(pathname)) {
     if (rule.kind === 'delay') {
-      await sleep(rule.delayMs ?? 0, request.signal);
+      await sleep(rule.delayMs ?? 0, undefined, { signal: request.signal });
       continue;
     }
     return answer(rule, request, next);

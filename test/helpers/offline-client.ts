@@ -1,6 +1,6 @@
 /** An ApiClient wired to an offline engine in-process, with test-friendly retry settings. */
 import { ApiClient, type ApiClientOptions } from '../../src/api/client.js';
-import { RetryAfterGate } from '../../src/api/http.js';
+import { RetryAfterGate } from '../../src/api/retry-after-gate.js';
 import type { OfflineEngine } from '../../src/offline/engine.js';
 import { createOfflineFetch, OFFLINE_BASE_URL } from '../../src/offline/fetch.js';
 

@@ -6,7 +6,7 @@
  * outage is logged once when it starts and once when it ends, not once per call.
  */
 import type { Logger } from '../../log.js';
-import { raceAbort } from '../http.js';
+import { raceAbort } from '../abort.js';
 
 /** The longest any call waits on Redis for one command. */
 const REDIS_COMMAND_TIMEOUT_MS = 250;

@@ -5,8 +5,8 @@
  * others poll until it has its status. Waiting itself stays local, so it is cancellable and sends
  * progress as before; when Redis does not answer in time, the local gate alone decides.
  */
-import type { GatePassOptions, GateTicket } from '../http.js';
-import { RetryAfterGate, sleep } from '../http.js';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { RetryAfterGate, type GatePassOptions, type GateTicket } from '../retry-after-gate.js';
 import type { SharedRedis } from './connection.js';
 
 /** How often a replica asks whether another's probe has its status. */
@@ -78,7 +78,7 @@ export class SharedRetryAfterGate extends RetryAfterGate {
       }
       if (state[0] === 2) {
         local.settle();
-        await sleep(PROBE_POLL_MS, options.signal);
+        await sleep(PROBE_POLL_MS, undefined, { signal: options.signal });
         continue;
       }
       const blocksBefore = this.blocks;

@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { CATALOG_RETRY_S, DeployedCatalog, freshnessS, operationOf } from '../../../src/api/catalog.js';
 import { ApiClient } from '../../../src/api/client.js';
 import { ApiError } from '../../../src/api/errors.js';
-import { RetryAfterGate } from '../../../src/api/http.js';
+import { RetryAfterGate } from '../../../src/api/retry-after-gate.js';
 import { OPERATIONS } from '../../../src/api/operations.js';
 import { BASE, envelope, fakeUpstream, jobList, limited, makeJob, rejectionOf, unavailable } from './helpers.js';
 

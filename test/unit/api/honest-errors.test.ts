@@ -5,7 +5,7 @@
  */
 import { http, HttpResponse } from 'msw';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { MAX_RETRY_AFTER_S } from '../../../src/api/http.js';
+import { MAX_RETRY_AFTER_S } from '../../../src/api/retry-after-gate.js';
 import { BASE, errorBody, health, jobList, makeClient, makeServer, rejectionOf } from './helpers.js';
 
 const server = makeServer();

@@ -5,7 +5,8 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ApiClient } from '../../../src/api/client.js';
-import { raceAbort, RetryAfterGate } from '../../../src/api/http.js';
+import { raceAbort } from '../../../src/api/abort.js';
+import { RetryAfterGate } from '../../../src/api/retry-after-gate.js';
 import { createBackend } from '../../../src/backend.js';
 import { resolveConfig } from '../../../src/config.js';
 import { silentLogger } from '../../../src/log.js';

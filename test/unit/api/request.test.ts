@@ -1,7 +1,8 @@
 /** What the client puts on the wire: paths, query serialization, method, headers. */
 import { http, HttpResponse } from 'msw';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { buildQuery, type ApiClient } from '../../../src/api/client.js';
+import type { ApiClient } from '../../../src/api/client.js';
+import { buildQuery } from '../../../src/api/query.js';
 import { USER_AGENT, VERSION } from '../../../src/version.js';
 import { BASE, discovery, envelope, health, jobList, makeClient, makeJob, makeServer } from './helpers.js';
 

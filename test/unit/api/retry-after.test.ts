@@ -6,7 +6,7 @@
 import { http, HttpResponse } from 'msw';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ApiError } from '../../../src/api/errors.js';
-import { parseRetryAfter, RetryAfterGate } from '../../../src/api/http.js';
+import { parseRetryAfter, RetryAfterGate } from '../../../src/api/retry-after-gate.js';
 import { BASE, deferred, errorBody, fakeUpstream, jobList, limited, makeClient, makeServer, okJobs, productionClient, rejectionOf, sendJson, until, useLoopback } from './helpers.js';
 
 beforeEach(() => {

@@ -2,7 +2,7 @@
 import { setupServer } from 'msw/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiClient } from '../../../src/api/client.js';
-import { RetryAfterGate } from '../../../src/api/http.js';
+import { RetryAfterGate } from '../../../src/api/retry-after-gate.js';
 import { createOfflineEngine, type OfflineEngine } from '../../../src/offline/engine.js';
 import { offlineHandlers } from '../../helpers/offline-msw.js';
 

@@ -2,7 +2,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ApiClient } from '../../../src/api/client.js';
 import { ApiError } from '../../../src/api/errors.js';
-import { RetryAfterGate } from '../../../src/api/http.js';
+import { RetryAfterGate } from '../../../src/api/retry-after-gate.js';
 import { createOfflineEngine } from '../../../src/offline/engine.js';
 import { startOfflineServer, type OfflineServer } from '../../../src/offline/server.js';
 

@@ -3,7 +3,7 @@ import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ApiClient } from '../../../src/api/client.js';
-import { RetryAfterGate } from '../../../src/api/http.js';
+import { RetryAfterGate } from '../../../src/api/retry-after-gate.js';
 import { findTool, TOOLS } from '../../../src/tools/index.js';
 import { outputSchemaOf, runTool } from '../../../src/tools/run.js';
 import { jobListBody, makeJob } from '../../helpers/fixtures.js';

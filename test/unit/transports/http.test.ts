@@ -5,7 +5,8 @@
 import { connect } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ApiClient } from '../../../src/api/client.js';
-import { sleep, type FetchLike } from '../../../src/api/http.js';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { FetchLike } from '../../../src/api/fetch-like.js';
 import type { Backend } from '../../../src/backend.js';
 import { silentLogger } from '../../../src/log.js';
 import { createOfflineEngine } from '../../../src/offline/engine.js';
@@ -20,7 +21,7 @@ const MARKET_MAP_CALL = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/c
 function slowBackend(delayMs: number): Backend {
   const offline = createOfflineFetch(createOfflineEngine());
   const fetch: FetchLike = async (url, init) => {
-    await sleep(delayMs, init.signal ?? undefined);
+    await sleep(delayMs, undefined, { signal: init.signal ?? undefined });
     return offline(url, init);
   };
   return { client: new ApiClient({ baseUrl: OFFLINE_BASE_URL, fetch, timeoutMs: 10_000, maxRetryWaitS: 0 }), mode: 'offline', baseUrl: OFFLINE_BASE_URL, tools: TOOLS };

@@ -1,101 +1,10 @@
 /**
- * What the client needs from HTTP, and nothing of MCP: the seam it sends requests through
- * (FetchLike: undici in production, dispatcher.ts; the in-process offline API; msw in tests), a
- * cancellable sleep and the client-wide Retry-After gate.
+ * The client-wide Retry-After cool-down: while it lasts no request goes upstream, and when it ends
+ * one probes before the others follow. Also how a Retry-After value is read.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
+import { raceAbort } from './abort.js';
 import { ApiError } from './errors.js';
-
-/** What the client reads of an answer. A Fetch Response is one; so is the production fetch's. */
-export interface HttpAnswer {
-  status: number;
-  /** Where the answer came from, after any redirects ('' when unknown). */
-  url: string;
-  headers: Pick<Headers, 'get'>;
-  /** Stopping an iteration early must cancel the body (a Fetch body and a Node Readable both do). */
-  body: AsyncIterable<Uint8Array> | null;
-}
-
-/**
- * The fetch the client calls, with a GET. Injectable, so msw (which patches globalThis.fetch) and
- * the offline API can stand in; each must end the request, body included, when `init.signal` aborts.
- */
-export type FetchLike = (url: string, init: RequestInit) => Promise<HttpAnswer>;
-
-/**
- * The reason the client aborts a request of its own with (its caller's cancellation or its
- * deadline). A request that fails with one the client did not send was shared with another call
- * and ended by it: undici's deduplicate interceptor aborts a shared request when the call that
- * started it leaves, not only once every call has left (the upstream change that would retire this).
- */
-export class RequestEnded extends Error {
-  constructor() {
-    super('the request was ended by its caller');
-    this.name = 'RequestEnded';
-  }
-}
-
-/** Resolves after `ms`, or rejects with the signal's reason as soon as it aborts. */
-export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal!.reason);
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
-}
-
-/**
- * Runs `work` with a signal that aborts after `ms` (with a TimeoutError, as AbortSignal.timeout's
- * does), and drops its timer the moment the work settles. Not AbortSignal.timeout: Node 22's
- * AbortSignal.any keeps a timeout signal it is given, and the composite made with it, in a strong
- * set until the timer fires, so every request's signals, listeners and timer (about 1.2 KB)
- * outlived it by the whole timeout: 20 MB held at a thousand calls a second with the default 15 s.
- * (nodejs/node#57867 added that set, so a timeout inside a composite cannot be collected before it
- * fires.) Upstream, releasing a timeout source once its composite is unreachable, or cleared with
- * its timer, would let this go back to AbortSignal.timeout.
- */
-export async function withDeadline<T>(ms: number, work: (deadline: AbortSignal) => Promise<T>): Promise<T> {
-  const controller = new AbortController();
-  // Unref'd, as AbortSignal.timeout's is: a deadline alone never keeps the process alive.
-  const timer = setTimeout(() => controller.abort(new DOMException('The operation was aborted due to timeout', 'TimeoutError')), ms).unref();
-  try {
-    return await work(controller.signal);
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
-/**
- * Races a promise against a signal, without cancelling the promise itself. The race owns the
- * promise whichever side wins: its rejection always lands in the race (settled already, so
- * ignored), never unhandled. Returning early on a signal that had already aborted left undici's
- * `request()` promise, which rejects with that very reason, without a listener: the process died
- * of an unhandled rejection when a call was cancelled just before its request was dispatched.
- */
-export function raceAbort<T>(promise: Promise<T>, signal?: AbortSignal): Promise<T> {
-  if (!signal) return promise;
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
-    promise.then(
-      (value) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(error);
-      },
-    );
-    if (signal.aborted) onAbort();
-    else signal.addEventListener('abort', onAbort, { once: true });
-  });
-}
 
 /**
  * The longest Retry-After honoured: an hour. A longer one (a misconfigured proxy, a hostile
@@ -136,6 +45,12 @@ export interface GateTicket {
   readonly waitedMs: number;
   /** Must be called once the request this ticket let through has its status. */
   settle(): void;
+}
+
+/** Retry-After as seconds, held to MAX_RETRY_AFTER_S: one answer must not lock the process for years. */
+export function heldRetryAfter(value: string | null): number | undefined {
+  const seconds = parseRetryAfter(value);
+  return seconds === undefined ? undefined : Math.min(seconds, MAX_RETRY_AFTER_S);
 }
 
 /** The ticket of a pass through an open gate: nothing waited, nothing to settle. */
@@ -187,7 +102,7 @@ export class RetryAfterGate {
           throw new ApiError('rate_limited', `rate limited: the API asked for a ${seconds}s pause, longer than this call may wait (${Math.max(0, Math.floor(budgetS))}s)`, { status: 429, retryAfterS: seconds });
         }
         options.onWait?.({ seconds, reason: 'rate_limited' });
-        await sleep(waitMs, options.signal);
+        await sleep(waitMs, undefined, { signal: options.signal });
         continue;
       }
       if (this.probing) {

@@ -1,0 +1,20 @@
+/**
+ * The seam the client sends requests through: undici in production (dispatcher.ts), the
+ * in-process offline API, msw in tests.
+ */
+
+/** What the client reads of an answer. A Fetch Response is one; so is the production fetch's. */
+export interface HttpAnswer {
+  status: number;
+  /** Where the answer came from, after any redirects ('' when unknown). */
+  url: string;
+  headers: Pick<Headers, 'get'>;
+  /** Stopping an iteration early must cancel the body (a Fetch body and a Node Readable both do). */
+  body: AsyncIterable<Uint8Array> | null;
+}
+
+/**
+ * The fetch the client calls, with a GET. Injectable, so msw (which patches globalThis.fetch) and
+ * the offline API can stand in; each must end the request, body included, when `init.signal` aborts.
+ */
+export type FetchLike = (url: string, init: RequestInit) => Promise<HttpAnswer>;

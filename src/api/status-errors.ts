@@ -1,0 +1,46 @@
+/**
+ * The typed error for a status the API should not have answered with, read from the status first
+ * and from the body only for detail (the error envelope's `error` and `message`).
+ */
+import { ApiError, kindForStatus } from './errors.js';
+import { heldRetryAfter } from './retry-after-gate.js';
+import type { RawResponse } from './request-policy.js';
+import { ErrorEnvelopeSchema } from './schemas.js';
+
+/** The `error` and `message` of an upstream error envelope, when the body is one. */
+export function upstreamEnvelope(body: string): { upstreamError: string | undefined; upstreamMessage: string | undefined } {
+  const envelope = ErrorEnvelopeSchema.safeParse(safeJson(body));
+  return envelope.success ? { upstreamError: envelope.data.error, upstreamMessage: envelope.data.message } : { upstreamError: undefined, upstreamMessage: undefined };
+}
+
+/**
+ * The typed error for a non-2xx status, from the status first and the body only for detail.
+ * `notARecord` is the base URL when the request asked for no record: the API answers 404 only for
+ * a job or company that is absent, so a 404 there means the address is wrong, not the data.
+ */
+export function statusError(response: RawResponse, path: string, retries: number, notARecord?: string, cause?: unknown): ApiError {
+  const { status } = response;
+  const { upstreamError, upstreamMessage } = upstreamEnvelope(response.body);
+  const retryAfterS = heldRetryAfter(response.headers.get('retry-after'));
+  const detail = [upstreamError, upstreamMessage].filter(Boolean).join(': ');
+  const message = `HTTP ${status} from GET ${path}${detail ? ` (${detail})` : ''}${retries > 0 ? ` after ${retries + 1} attempts` : ''}`;
+  if (status === 404 && notARecord !== undefined) {
+    return new ApiError('upstream_contract', `upstream_contract: ${message}, where the API has no record to miss: the base URL (${notARecord}) or a proxy in front of it is probably wrong`, {
+      status,
+      path,
+      upstreamError,
+      upstreamMessage,
+      cause,
+      hint: 'Check the base URL: it is the origin only (no /api/public/v1 in it), and any proxy in between must pass /api/public/v1 through; check_api_health and discover_api show what answers there.',
+    });
+  }
+  return new ApiError(kindForStatus(status), message, { status, path, upstreamError, upstreamMessage, retryAfterS, cause });
+}
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined; // an error body that is not JSON still has its status; the caller reports that
+  }
+}
