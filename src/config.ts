@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { redactSecrets } from './redact.js';
 
-export const LOG_LEVELS = ['error', 'warn', 'info', 'debug'] as const;
+const LOG_LEVELS = ['error', 'warn', 'info', 'debug'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
 /** Raw values as commander hands them over (strings, or booleans for switches). */

@@ -6,13 +6,13 @@ import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { spawnStdio } from './rpc.mjs';
 
-export const BIN = fileURLToPath(new URL('../../bin/service-mcp.js', import.meta.url));
-export const FLOOR = fileURLToPath(new URL('../floor-server.mjs', import.meta.url));
-export const FLOOR_HTTP = fileURLToPath(new URL('../floor-http.mjs', import.meta.url));
-export const WIRE = fileURLToPath(new URL('../wire-limit.mjs', import.meta.url));
+const BIN = fileURLToPath(new URL('../../bin/service-mcp.js', import.meta.url));
+const FLOOR = fileURLToPath(new URL('../floor-server.mjs', import.meta.url));
+const FLOOR_HTTP = fileURLToPath(new URL('../floor-http.mjs', import.meta.url));
+const WIRE = fileURLToPath(new URL('../wire-limit.mjs', import.meta.url));
 
 /** An environment without the developer's SERVICE_MCP_*, proxy or NODE_OPTIONS settings. */
-export function cleanEnv(extra = {}) {
+function cleanEnv(extra = {}) {
   const env = {};
   for (const [key, value] of Object.entries(process.env)) {
     if (key.startsWith('SERVICE_MCP_') || /^(https?|no|all)_proxy$/i.test(key) || key === 'NODE_OPTIONS' || key.startsWith('npm_')) continue;

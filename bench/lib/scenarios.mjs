@@ -9,8 +9,8 @@ import { httpPeer, MODERN_META } from './rpc.mjs';
 import { spawnFloor, spawnServiceMcp, spawnWire } from './processes.mjs';
 import { quantile, summary } from './stats.mjs';
 
-export const SEARCH_PATH = '/api/public/v1/search/jobs?per_page=20';
-export const jobPath = (id) => `/api/public/v1/jobs/${encodeURIComponent(id)}`;
+const SEARCH_PATH = '/api/public/v1/search/jobs?per_page=20';
+const jobPath = (id) => `/api/public/v1/jobs/${encodeURIComponent(id)}`;
 
 const rotate = (items, by) => items.map((_, i) => items[(i + by) % items.length]);
 
@@ -23,7 +23,7 @@ const rotate = (items, by) => items.map((_, i) => items[(i + by) % items.length]
 const permutations = (items) => (items.length <= 1 ? [items] : items.flatMap((item, i) => permutations([...items.slice(0, i), ...items.slice(i + 1)]).map((rest) => [item, ...rest])));
 
 /** Runs `op(i)` `total` times with `inFlight` at once; returns calls per second. */
-export async function drive(total, inFlight, op) {
+async function drive(total, inFlight, op) {
   let next = 0;
   const started = performance.now();
   await Promise.all(

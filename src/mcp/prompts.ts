@@ -31,7 +31,7 @@ const COMPLETION_TIMEOUT_MS = 5_000;
 const text = (value: string | undefined) => oneLine(value ?? '', 160);
 const quoted = (value: string | undefined) => quote(value ?? '', 160);
 
-export const PROMPTS: readonly PromptDefinition[] = [
+const PROMPTS: readonly PromptDefinition[] = [
   {
     name: 'research_role_market',
     tools: ['search_jobs', 'get_job', 'get_market_map'],
@@ -90,7 +90,7 @@ export function renderPrompt(definition: PromptDefinition, args: Args) {
 }
 
 /** Completion values for a prompt argument; never throws (a failed lookup completes nothing). */
-export async function completePromptArgument(client: ApiClient, argument: string, value: string, signal?: AbortSignal): Promise<string[]> {
+async function completePromptArgument(client: ApiClient, argument: string, value: string, signal?: AbortSignal): Promise<string[]> {
   const prefix = value.toLowerCase();
   if (argument === 'domain') return DOMAINS.filter((d) => d.startsWith(prefix));
   if (argument === 'country') return COUNTRIES.filter((c) => c.toLowerCase().startsWith(prefix));

@@ -94,7 +94,7 @@ function answerProblem(i: number, answer: RpcMessage | undefined): string | unde
   if (!answer?.result) return `call ${i}: ${JSON.stringify(answer?.error ?? 'no answer')}`;
   const text = answer.result.content?.[0]?.text ?? '';
   // Errors are expected on the calls that ask for them; an internal error never is.
-  return /^internal: /.test(text) ? `call ${i}: ${text.split('\n')[0]}` : undefined;
+  return text.startsWith('internal: ') ? `call ${i}: ${text.split('\n')[0]}` : undefined;
 }
 
 async function stdioSubject(api: MockApi, extra: string[]): Promise<Subject & { session: LineSession }> {

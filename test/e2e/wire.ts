@@ -81,7 +81,7 @@ export function lineSession(args: string[], options: { env?: Record<string, stri
   };
 }
 
-export const INITIALIZE_PARAMS = { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'service-mcp-e2e-raw', version: '0' } };
+const INITIALIZE_PARAMS = { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'service-mcp-e2e-raw', version: '0' } };
 
 /** initialize, then notifications/initialized, as every 2025-era client does first. */
 export async function initialize(session: LineSession, id: RequestId = 'init'): Promise<void> {
