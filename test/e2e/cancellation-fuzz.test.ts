@@ -163,13 +163,17 @@ describe(`cancellations at random moments among concurrent calls (seed ${SEED})`
     for (let index = 0; index <= STDIO_SESSIONS; index++) {
       const tally: Tally = { sent: new Set(), cancelled: new Set(), unanswered: [] };
       const session = await stdioSession(api, rng, index, tally);
-      expect({ session: index, exitCode: session.exitCode(), stderr: session.stderr().slice(-1500) }).toEqual({ session: index, exitCode: undefined, stderr: expect.not.stringMatching(/Unhandled|RequestEnded|TypeError/) });
-      expect(tally.unanswered).toEqual([]);
-      // The end of input: answers still running are delivered, then the process exits cleanly.
-      session.child.stdin.end();
-      expect(await session.exited).toBe(0);
-      expect(checkAnswers(session.answerCounts(), tally)).toEqual([]);
-      console.info(`session ${index}: ${tally.sent.size} calls, ${tally.cancelled.size} cancelled, ${[...session.answerCounts().values()].reduce((a, b) => a + b, 0)} answers`);
+      try {
+        expect({ session: index, exitCode: session.exitCode(), stderr: session.stderr().slice(-1500) }).toEqual({ session: index, exitCode: undefined, stderr: expect.not.stringMatching(/Unhandled|RequestEnded|TypeError/) });
+        expect(tally.unanswered).toEqual([]);
+        // The end of input: answers still running are delivered, then the process exits cleanly.
+        session.child.stdin.end();
+        expect(await session.exited).toBe(0);
+        expect(checkAnswers(session.answerCounts(), tally)).toEqual([]);
+        console.info(`session ${index}: ${tally.sent.size} calls, ${tally.cancelled.size} cancelled, ${[...session.answerCounts().values()].reduce((a, b) => a + b, 0)} answers`);
+      } finally {
+        if (session.exitCode() === undefined) session.child.kill();
+      }
     }
   });
 

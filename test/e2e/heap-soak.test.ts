@@ -113,7 +113,8 @@ async function stdioSubject(api: MockApi, extra: string[]): Promise<Subject & { 
         session.send({ method: 'notifications/cancelled', params: { requestId: i, reason: 'soak' } });
         return;
       }
-      const problem = answerProblem(i, await answer);
+      // A server that died answers nothing more: that is a problem now, not a hang until the test times out.
+      const problem = answerProblem(i, await Promise.race([answer, session.exited.then(() => undefined)]));
       if (problem) problems.push(problem);
     },
     close: async () => {
