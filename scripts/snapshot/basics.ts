@@ -45,6 +45,8 @@ export interface Vocabulary {
   fxToUsd: Record<string, number>;
   companies: CompanyVocab[];
   roles: Record<'ai' | 'web3', RoleVocab[]>;
+  /** Skills any posting may add to its role's. */
+  extraSkills: string[];
   marketMap: DimensionVocab[];
 }
 
@@ -88,7 +90,7 @@ export function createRandom(seed: number) {
 export type Random = ReturnType<typeof createRandom>;
 
 export function loadVocabulary(): Vocabulary {
-  return JSON.parse(readFileSync(new URL('../snapshot-vocabulary.json', import.meta.url), 'utf8')) as Vocabulary;
+  return JSON.parse(readFileSync(new URL('../../src/offline/vocabulary.json', import.meta.url), 'utf8')) as Vocabulary;
 }
 
 export const slugify = (name: string) =>

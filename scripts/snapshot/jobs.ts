@@ -8,7 +8,6 @@ const SENIORITY_PAY: Record<string, number> = { junior: 105_000, mid: 145_000, s
 const COMPANY_PAY: Record<string, number> = { ai_lab: 1.25, infrastructure: 1.1, exchange: 1.1, enterprise: 1.0, scaleup: 1.0, protocol: 1.0, startup: 0.92, dao: 0.85 };
 const SYMBOLS: Record<string, string> = { USD: '$', EUR: '€', GBP: '£', SGD: 'S$', CAD: 'C$', INR: '₹' };
 const CROSS_DOMAIN_ROLES: ReadonlyArray<number | string> = [101, 103, 106, 108, 203, 207, 209];
-const EXTRA_SKILLS = ['Docker', 'AWS', 'GCP', 'Linux', 'GraphQL', 'Git'];
 const REMOTE_REGIONS = ['Europe', 'US time zones', 'EMEA', 'Americas', 'APAC', 'worldwide'];
 
 function formatAmount(amount: number, currency: string, period: SalaryPeriod): string {
@@ -139,7 +138,7 @@ export function buildJob(ctx: JobContext, index: number): StoredJob {
   const title = prefix === '' ? role.title : `${prefix} ${role.title}`;
 
   const skills = random.sample(role.skills, random.int(3, Math.min(6, role.skills.length)));
-  if (random.chance(0.15)) skills.push(random.pick(EXTRA_SKILLS.filter((s) => !skills.includes(s))));
+  if (random.chance(0.15)) skills.push(random.pick(ctx.vocab.extraSkills.filter((s) => !skills.includes(s))));
 
   const country = company.country ?? random.pick(Object.keys(vocab.countries));
   const countryInfo = vocab.countries[country]!;

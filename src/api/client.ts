@@ -10,6 +10,7 @@ import { DeployedCatalog, operationOf, type CatalogCheck } from './catalog.js';
 import { contractError, envelopeSchema, parseJson, validate } from './decode.js';
 import { ApiError } from './errors.js';
 import { OPERATIONS, type OperationId } from './operations.js';
+import { sourceSaysFictional } from './provenance.js';
 import { buildQuery } from './query.js';
 import { RequestPolicy, type CallOptions, type GetOptions, type RawResponse, type RequestPolicyOptions } from './request-policy.js';
 import { RetryAfterGate } from './retry-after-gate.js';
@@ -80,6 +81,8 @@ export interface ApiResult<T> {
   answeredBy?: string | undefined;
   /** Whether the deployed catalog was read and lists the operation (absent for discovery itself). */
   catalog?: CatalogCheck | undefined;
+  /** The API has said, in this answer's or an earlier one's meta.source (discovery's included), that its data is fictional. */
+  fictional?: boolean | undefined;
   /** Discovery only: which operation of this client each catalog endpoint is, in the catalog's order. */
   endpointOperations?: Array<OperationId | undefined> | undefined;
 }
@@ -105,6 +108,8 @@ export class ApiClient {
   /** Discovery's own, for the catalog reads: a 429 there must not hold the tools. */
   private readonly catalogGate = new RetryAfterGate();
   private readonly catalog: DeployedCatalog | undefined;
+  /** Set once any answer's meta.source says the data is fictional: what the API says of itself holds for its health too. */
+  private saidFictional = false;
 
   constructor(options: ApiClientOptions) {
     this.baseUrl = options.baseUrl.replace(/\/+$/, '');
@@ -184,7 +189,7 @@ export class ApiClient {
       const wrapped = isRecord(body) && body.success === true && isRecord(body.data) && 'probes' in body.data;
       const data = validate(HealthResponseSchema, wrapped ? body.data : body, path, wrapped ? 'data' : '');
       const meta = wrapped ? validate(ResponseMetaSchema, (body as Record<string, unknown>).meta ?? {}, path, 'meta') : {};
-      return { data, meta, status: raw.status, path, retrievedAt: new Date().toISOString(), ...this.answerMembers(raw), ...(catalog ? { catalog } : {}) };
+      return { data, meta, status: raw.status, path, retrievedAt: new Date().toISOString(), ...this.answerMembers(raw, meta), ...(catalog ? { catalog } : {}) };
     } catch (error) {
       // Status before body: a 503 that is not the health response (a proxy's error page, an error
       // envelope) is the API being unavailable, not an API breaking its contract.
@@ -215,7 +220,7 @@ export class ApiClient {
     const catalog = how.operation && this.catalog ? await this.checkCatalog(how.operation, path, options) : undefined;
     const raw = await this.policy.get(path, 'application/json', options, how);
     const envelope = validate(envelopeSchema(dataSchema), parseJson(raw, path), path, '');
-    const result: ApiResult<z.output<T>> = { data: envelope.data as z.output<T>, meta: envelope.meta, status: raw.status, path, retrievedAt: new Date().toISOString(), ...this.answerMembers(raw), ...(catalog ? { catalog } : {}) };
+    const result: ApiResult<z.output<T>> = { data: envelope.data as z.output<T>, meta: envelope.meta, status: raw.status, path, retrievedAt: new Date().toISOString(), ...this.answerMembers(raw, envelope.meta), ...(catalog ? { catalog } : {}) };
     return { result, headers: raw.headers };
   }
 
@@ -225,12 +230,14 @@ export class ApiClient {
     });
   }
 
-  /** The result's `cache` and `answeredBy` members, each present only when it has something to say. */
-  private answerMembers(raw: RawResponse): Pick<ApiResult<unknown>, 'cache' | 'answeredBy'> {
+  /** The result's `cache`, `answeredBy` and `fictional` members, each present only when it has something to say. */
+  private answerMembers(raw: RawResponse, meta: ResponseMeta): Pick<ApiResult<unknown>, 'cache' | 'answeredBy' | 'fictional'> {
     const hit = cacheHitOf(raw.headers);
     const elsewhere = raw.url !== '' && !raw.url.startsWith(this.ownOrigin);
-    return { ...(hit ? { cache: hit } : {}), ...(elsewhere ? { answeredBy: new URL(raw.url).origin } : {}) };
+    this.saidFictional ||= sourceSaysFictional(meta.source);
+    return { ...(hit ? { cache: hit } : {}), ...(elsewhere ? { answeredBy: new URL(raw.url).origin } : {}), ...(this.saidFictional ? { fictional: true } : {}) };
   }
+
 
 
 }

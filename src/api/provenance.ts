@@ -1,8 +1,10 @@
 /**
- * Where every number comes from: the API's own source and timestamps, whether the generation time
- * states a timezone, whether this is live or the embedded snapshot, and when it was retrieved.
+ * Where every number comes from and how old it is: the API's own source and timestamps, their age
+ * at retrieval (against the cadence the API states, when it states one), whether the generation
+ * time states a timezone, whether the data is live or fictional, and when it was retrieved.
  */
 import { z } from 'zod';
+import { ageSeconds, cadenceSeconds } from './age.js';
 import type { ApiResult } from './client.js';
 
 export const ProvenanceSchema = z.object({
@@ -10,9 +12,15 @@ export const ProvenanceSchema = z.object({
   generated_at: z.string().nullable(),
   generated_at_timezone: z.enum(['stated', 'not_stated', 'absent']),
   computed_at: z.string().nullable(),
+  age_s: z.number().int().nullable().describe('Seconds from generated_at to retrieval (a timestamp with no timezone read as UTC); negative when it is later than this server\'s clock; null when there is none'),
+  computed_age_s: z.number().int().nullable().describe('Seconds from computed_at to retrieval, likewise'),
+  cadence: z.string().optional().describe('The refresh cadence the API states for this data'),
+  stale: z.boolean().optional().describe('Older than its stated cadence: treat as stale'),
+  last_seen_age_s: z.record(z.string(), z.number().int().nullable()).optional().describe("Each job's last_seen age at retrieval in seconds, by job_id (a date alone counts from the start of its day, UTC)"),
   mode: z.enum(['live', 'offline']),
-  // Present only for the embedded offline API, whose companies, jobs and salaries are invented:
-  // "not live" alone reads as "real but stale", and a model could recommend a job that never existed.
+  // Present when the data is invented: the embedded offline API, or any API whose own meta.source
+  // (or discovery) says it is an offline snapshot or sample data. "Not live" alone reads as "real but
+  // stale", and a model could recommend a job that never existed.
   fictional: z.literal(true).optional().describe('The data is fictional sample data (invented companies, jobs and salaries), not real.'),
   retrieved_at: z.string(),
   http_status: z.number().int(),
@@ -38,16 +46,39 @@ export function timezoneState(value: string | null | undefined): Provenance['gen
   return TIMEZONE.test(value.trim()) ? 'stated' : 'not_stated';
 }
 
-export function buildProvenance(result: ApiResult<unknown>, mode: Mode): Provenance {
+/** What a tool knows of its data's freshness beyond the meta: a stated cadence, each job's last_seen. */
+export interface Freshness {
+  cadence?: unknown;
+  lastSeen?: ReadonlyArray<readonly [jobId: string, lastSeen: string | null]>;
+}
+
+/** A source that says the data is invented or a snapshot for trying things, in the API's own words. */
+const FICTIONAL_SOURCE = /\b(?:offline[- ]snapshot|fictional|sample data)\b/i;
+
+export function sourceSaysFictional(source: unknown): boolean {
+  return typeof source === 'string' && FICTIONAL_SOURCE.test(source);
+}
+
+export function buildProvenance(result: ApiResult<unknown>, mode: Mode, freshness: Freshness = {}): Provenance {
   const meta = result.meta;
   const str = (value: unknown) => (typeof value === 'string' ? value : null);
+  const at = Date.parse(result.retrievedAt);
+  const ageS = ageSeconds(str(meta.generated_at), at);
+  const cadence = typeof freshness.cadence === 'string' && freshness.cadence.trim() !== '' ? freshness.cadence : undefined;
+  const cadenceS = cadenceSeconds(cadence);
+  const fictional = mode === 'offline' || result.fictional === true || sourceSaysFictional(meta.source);
   return {
     source: str(meta.source),
     generated_at: str(meta.generated_at),
     generated_at_timezone: timezoneState(str(meta.generated_at)),
     computed_at: str(meta.computed_at),
+    age_s: ageS,
+    computed_age_s: ageSeconds(str(meta.computed_at), at),
+    ...(cadence === undefined ? {} : { cadence }),
+    ...(cadenceS === undefined || ageS === null ? {} : { stale: ageS > cadenceS }),
+    ...(freshness.lastSeen ? { last_seen_age_s: Object.fromEntries(freshness.lastSeen.map(([id, seen]) => [id, ageSeconds(seen, at)])) } : {}),
     mode,
-    ...(mode === 'offline' ? { fictional: true as const } : {}),
+    ...(fictional ? { fictional: true as const } : {}),
     retrieved_at: result.retrievedAt,
     http_status: result.status,
     ...(result.cache ? { cache: { hit: result.cache.hit, age_s: result.cache.ageS } } : {}),

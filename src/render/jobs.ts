@@ -3,8 +3,10 @@
  * location/remote, freshness, last_seen, salary with its evidence class), nothing else, in one pass.
  * Every upstream string is shown as data (`datum` or `quote`), so none can pass for our layout.
  */
+import { ageSeconds } from '../api/age.js';
 import type { JobListData, Pagination, PublicJob } from '../api/schemas.js';
-import { renderNoMatch, type JobListArgs } from './no-match.js';
+import { describeAge } from './age.js';
+import { phraseSuggestion, renderNoMatch, type JobListArgs } from './no-match.js';
 import { renderSalary } from './salary.js';
 import { datum, fencedData, oneLine, quote } from './text.js';
 
@@ -27,9 +29,10 @@ function company(job: PublicJob): string {
  * `job_ai_0001 "Staff ML Engineer" (staff) at "Acme" (ai_lab) | …`: the seniority label follows the
  * title and the company type the company, so a reader sees the labels those filters take.
  */
-export function renderJobLine(job: PublicJob): string {
+export function renderJobLine(job: PublicJob, at?: number): string {
   const seniority = job.seniority_level ? ` (${datum(job.seniority_level, 30)})` : '';
-  const seen = job.last_seen ? `last_seen ${datum(job.last_seen, 30)}` : 'last_seen not stated';
+  const age = at === undefined ? '' : ` (${describeAge(ageSeconds(job.last_seen, at))})`;
+  const seen = job.last_seen ? `last_seen ${datum(job.last_seen, 30)}${age}` : 'last_seen not stated';
   return `${datum(job.job_id, 80)} ${quote(job.title, 120)}${seniority} at ${company(job)} | ${where(job)} | ${datum(job.freshness, 20)}, ${seen} | salary: ${renderSalary(job.salary)}`;
 }
 
@@ -40,24 +43,29 @@ function renderPagination(p: Pagination, shown: number): string {
   return `Page ${p.page} of ${p.total_pages}, ${p.total} total (${range})${next}.`;
 }
 
-/** A page of jobs; `args` are the tool's arguments, named when nothing matched them. */
-export function renderJobList(data: JobListData, args: JobListArgs = {}): string {
+/** A page of jobs; `args` are the tool's arguments, named when nothing matched them; `at`, when the page was retrieved. */
+export function renderJobList(data: JobListData, args: JobListArgs = {}, at?: number): string {
   const includePredicted = args.include_predicted_salaries === true;
   const lines = [renderPagination(data.pagination, data.jobs.length)];
   if (data.jobs.length === 0 && data.pagination.total === 0) lines.push(renderNoMatch(args));
   let hiddenPredictions = false;
   data.jobs.forEach((job, index) => {
-    lines.push(`${index + 1}. ${renderJobLine(job)}`);
+    lines.push(`${index + 1}. ${renderJobLine(job, at)}`);
     hiddenPredictions ||= job.salary === null && !includePredicted;
   });
   if (hiddenPredictions) lines.push('salary: none = no disclosed or extracted range; model estimates are left out unless include_predicted_salaries=true.');
+  if (data.jobs.length > 0 && (args.min_salary_usd !== undefined || args.max_salary_usd !== undefined)) {
+    lines.push("min_salary_usd/max_salary_usd were compared by the API with its annualized USD conversion of each salary; the ranges above are in each posting's own currency (ISO code beside a non-USD one), not converted here.");
+  }
+  const suggestion = data.jobs.length > 0 ? phraseSuggestion(args) : undefined;
+  if (suggestion) lines.push(`Some words of q name filters, which match them exactly rather than as text: ${suggestion}`);
   if (data.jobs.length > 0) lines.push('Postings are evidence of demand, not of hires. Fetch a job with get_job before recommending it.');
   return lines.join('\n');
 }
 
 /** Detail view: the summary line, then the remaining fields a reader needs to judge the posting. */
-export function renderJobDetail(job: PublicJob): string {
-  const lines = [renderJobLine(job)];
+export function renderJobDetail(job: PublicJob, at?: number): string {
+  const lines = [renderJobLine(job, at)];
   lines.push(`role: ${quote(job.role.label, 80)}${job.role.confidence === null ? '' : ` (confidence ${job.role.confidence})`} | seniority: ${job.seniority_level ? datum(job.seniority_level, 30) : 'not stated'} | domain: ${job.domain_id} (${job.domain_assignment})`);
   if (job.skills.length > 0) lines.push(`skills: ${job.skills.map((s) => datum(s, 40)).join(', ')}`);
   if (job.url) lines.push(`url: ${datum(job.url, 300)}`);

@@ -5,7 +5,10 @@
  * member the renderer does not know, or one of a shape it does not expect, goes with the rest of the
  * map into the fenced upstream data, so nothing the API sent is left out of the text.
  */
+import { ageSeconds, cadenceSeconds } from '../api/age.js';
+import { timezoneState } from '../api/provenance.js';
 import type { MarketMapData } from '../api/schemas.js';
+import { describeAge, describeCadence } from './age.js';
 import { isKnownSalaryClass } from './salary.js';
 import { datum, fencedData, quote } from './text.js';
 
@@ -112,8 +115,26 @@ function groupByLayer(dimensions: readonly Member[], advertised: unknown): Map<s
   return groups;
 }
 
-export function renderMarketMap(data: MarketMapData): string {
+/**
+ * The generation metadata's age and cadence, first, so no reader takes an old map for a current
+ * one: `Generated 2026-11-02 06:00:00 (no timezone stated, read as UTC), 23 days ago; weekly cadence: 16 days past due, treat as stale.`
+ */
+function renderGeneration(generation: unknown, at: number | undefined): string | undefined {
+  if (!isObject(generation) || at === undefined) return undefined;
+  const generated = isText(generation.generated_at) ? generation.generated_at : undefined;
+  const cadence = isText(generation.cadence) ? generation.cadence : undefined;
+  if (generated === undefined && cadence === undefined) return undefined;
+  const ageS = ageSeconds(generated, at);
+  const noZone = timezoneState(generated) === 'not_stated';
+  const when = generated === undefined ? 'Generation time not stated' : `Generated ${datum(generated, 40)}${noZone ? ' (no timezone stated, read as UTC)' : ''}, ${describeAge(ageS)}`;
+  return `${when}${cadence === undefined ? '' : `; ${describeCadence(datum(cadence, 30), cadenceSeconds(cadence), ageS)}`}.`;
+}
+
+/** The map, grouped by layer; `at`, when it was retrieved, ages its generation metadata. */
+export function renderMarketMap(data: MarketMapData, at?: number): string {
   const lines: string[] = [];
+  const generation = renderGeneration(data.generation, at);
+  if (generation) lines.push(generation);
   const fenced: Member = Object.fromEntries(Object.entries(data).filter(([key]) => key !== 'dimensions' || !Array.isArray(data.dimensions)));
   if (Array.isArray(data.dimensions)) {
     const dimensions = data.dimensions.filter(isObject);

@@ -3,6 +3,7 @@
  * match. It names only what is knowable (the arguments, and where valid values can be read); it
  * never guesses a label the API might accept.
  */
+import { filtersInPhrase, suggestedSearch } from './filter-words.js';
 import { quote } from './text.js';
 
 /** The arguments of search_jobs or list_jobs, as validated. */
@@ -23,10 +24,20 @@ function shown(value: unknown): string {
   return String(value);
 }
 
+/** The search to try when `q` names filter values, as the call to make: `search_jobs {"skills":["Rust"],…}`. */
+export function phraseSuggestion(args: JobListArgs): string | undefined {
+  const found = typeof args.q === 'string' ? filtersInPhrase(args.q) : undefined;
+  return found ? `search_jobs ${JSON.stringify(suggestedSearch(args, found))}` : undefined;
+}
+
 export function renderNoMatch(args: JobListArgs): string {
   const filters = Object.entries(args).filter(([key, value]) => value !== undefined && !NOT_FILTERS.has(key));
   if (filters.length === 0) return 'No jobs at all: the API returned none with no filter applied.';
   const lines = [`No job matches all of these filters: ${filters.map(([key, value]) => `${key} ${shown(value)}`).join(', ')}.`];
+  const suggestion = phraseSuggestion(args);
+  if (suggestion) {
+    lines.push(`q is matched as text (every word must appear in a title, company or skill), and some of its words name filters: try ${suggestion}`);
+  }
   const labels = filters.map(([key]) => key).filter((key) => Object.hasOwn(LABELS, key));
   if (labels.length > 0) {
     lines.push(
@@ -34,6 +45,6 @@ export function renderNoMatch(args: JobListArgs): string {
         `To see the labels in use, search again without ${labels.length > 1 ? 'them' : 'it'} and read them in the results (${labels.map((key) => LABELS[key]).join('; ')}), or check what discover_api advertises.`,
     );
   }
-  lines.push(filters.length > 1 ? 'Otherwise drop or loosen one filter at a time to see which one excludes every job.' : 'Otherwise loosen or drop this filter.');
+  if (!suggestion) lines.push(filters.length > 1 ? 'Drop or loosen one filter at a time to see which one excludes every job.' : 'Loosen or drop this filter.');
   return lines.join('\n');
 }

@@ -26,7 +26,9 @@ export function renderSalary(salary: PublicJobSalary | null): string {
   if (salary === null) return 'none';
   const shown = datum(salary.display, 60);
   // A display that is empty once cleaned says nothing: the numbers speak instead.
-  const amount = shown === '""' ? renderRange(salary) : shown;
+  const range = shown === '""' ? renderRange(salary) : shown;
+  // The range is the posting's own currency; the USD filters compare the API's conversion, not this.
+  const amount = shown !== '""' && salary.currency.trim().toUpperCase() !== 'USD' ? `${range} (${datum(salary.currency, 8)})` : range;
   const { source } = salary;
   if (source === 'predicted') return `${amount} [predicted: ${SALARY_CLASSES.predicted}]`;
   if (isKnownSalaryClass(source)) return `${amount} [${source}]`;

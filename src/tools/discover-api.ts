@@ -9,7 +9,7 @@ export function discoverApiTool(registry: () => readonly AnyTool[]) {
   return defineTool({
     name: 'discover_api',
     title: 'Discover the API',
-    description: 'The deployed API catalog (endpoints, the tool serving each), auth boundary, envelopes, snapshot freshness.',
+    description: 'The deployed API catalog (endpoints, the tool serving each), auth boundary, envelopes, freshness.',
     operation: 'discoverPublicApi',
     input: z.strictObject({}),
     example: {},

@@ -9,7 +9,7 @@ export const getCompanyInterviewBrief = defineTool({
   name: 'get_company_interview_brief',
   title: 'Get company interview brief',
   operation: 'getCompanyInterviewBrief',
-  description: 'Interview-preparation package for one company, with freshness. Give exactly one of company_id, slug or name (name only when no id/slug is known).',
+  description: 'Interview-preparation package for one company, with freshness. Give exactly one of company_id, slug or name (name only without an id or slug).',
   input: z
     .strictObject({ company_id: company_id.optional(), slug: slug.optional(), name: company_name.optional() })
     .superRefine((args, ctx) => {
@@ -24,6 +24,6 @@ export const getCompanyInterviewBrief = defineTool({
     not_found: 'No brief for that company. Use the company id or exact name from a job result (search_jobs), or its slug (lowercase words joined by hyphens).',
   },
   call: (args, { client, ...options }) => client.getCompanyInterviewBrief(args, options),
-  render: (data) => renderInterviewBrief(data),
+  render: (data, _args, result) => renderInterviewBrief(data, Date.parse(result.retrievedAt)),
   view: VIEWS.interviewBrief,
 });

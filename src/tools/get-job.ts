@@ -14,6 +14,7 @@ export const getJob = defineTool({
   example: { job_id: 'job_ai_0013' },
   data: PublicJobSchema,
   call: ({ job_id: id, include_predicted_salaries: predicted }, { client, ...options }) => client.getJob(id, { include_predicted_salaries: predicted }, options),
-  render: (job) => renderJobDetail(job),
+  render: (job, _args, result) => renderJobDetail(job, Date.parse(result.retrievedAt)),
+  freshness: (job) => ({ lastSeen: [[job.job_id, job.last_seen]] }),
   view: VIEWS.job,
 });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isRecord } from '../is-record.js';
 import { MarketMapDataSchema } from '../api/schemas.js';
 import { VIEWS } from '../apps/views.js';
 import { renderMarketMap } from '../render/market-map.js';
@@ -14,6 +15,7 @@ export const getMarketMap = defineTool({
   example: { layer: 'models', status: 'ready' },
   data: MarketMapDataSchema,
   call: (args, { client, ...options }) => client.getMarketMap(args, options),
-  render: (data) => renderMarketMap(data),
+  render: (data, _args, result) => renderMarketMap(data, Date.parse(result.retrievedAt)),
+  freshness: (data) => ({ cadence: isRecord(data.generation) ? data.generation.cadence : undefined }),
   view: VIEWS.marketMap,
 });

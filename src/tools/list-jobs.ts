@@ -14,6 +14,7 @@ export const listJobs = defineTool({
   example: { domain: 'web3', seniority_level: 'senior', per_page: 3 },
   data: JobListDataSchema,
   call: (args, { client, ...options }) => client.listJobs(args, options),
-  render: (data, args) => renderJobList(data, args),
+  render: (data, args, result) => renderJobList(data, args, Date.parse(result.retrievedAt)),
+  freshness: (data) => ({ lastSeen: data.jobs.map((job) => [job.job_id, job.last_seen] as const) }),
   view: VIEWS.jobList,
 });

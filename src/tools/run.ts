@@ -87,9 +87,9 @@ export async function runTool(tool: AnyTool, rawArgs: unknown, context: ToolCont
   if (!parsed.ok) return parsed.result;
   try {
     const result = await tool.call(parsed.args, context);
-    const provenance = buildProvenance(result, context.mode);
+    const provenance = buildProvenance(result, context.mode, tool.freshness?.(result.data));
     const notices: string[] = [];
-    if (context.mode === 'offline') notices.push('Offline: fictional sample data from the embedded snapshot (invented companies, jobs and salaries), not the live API.');
+    if (provenance.fictional) notices.push(context.mode === 'offline' ? 'Offline: fictional sample data from the embedded snapshot (invented companies, jobs and salaries), not the live API.' : "Fictional sample data, by the API's own word (its meta.source says so): invented companies, jobs and salaries, not real.");
     const text = `${tool.render(result.data, parsed.args, result)}\n${renderProvenance(provenance)}`;
     return {
       content: [{ type: 'text', text }],

@@ -10,7 +10,7 @@ export const searchJobs = defineTool({
   title: 'Search jobs',
   operation: 'searchPublicJobs',
   description:
-    'Search AI and web3 job postings by text and filters (salaries: annual USD). Use first for questions in words. Returns job_id, title, company, location, freshness, last_seen, salary with evidence class, paging. get_job before recommending.',
+    'Search AI and web3 job postings by text and filters (salary filters compare annualized USD; ranges show in the posting currency). Use first for questions in words. Returns jobs with location, freshness, last_seen, salary with evidence class; paging. get_job before recommending.',
   input: z
     .strictObject({
       ...jobListShape,
@@ -26,6 +26,7 @@ export const searchJobs = defineTool({
   example: { q: 'machine learning engineer', domain: 'ai', remote_only: true, per_page: 3 },
   data: JobListDataSchema,
   call: (args, { client, ...options }) => client.searchJobs({ ...args, min_salary_usd: toCents(args.min_salary_usd), max_salary_usd: toCents(args.max_salary_usd) }, options),
-  render: (data, args) => renderJobList(data, args),
+  render: (data, args, result) => renderJobList(data, args, Date.parse(result.retrievedAt)),
+  freshness: (data) => ({ lastSeen: data.jobs.map((job) => [job.job_id, job.last_seen] as const) }),
   view: VIEWS.jobList,
 });

@@ -14,8 +14,11 @@ const V = `(?:${SLOT}|${TIMESTAMP}|${BARE})`;
 
 const LABEL = `(?<label>disclosed|extracted|predicted: model estimate, not disclosed|source ${SLOT}…?: unrecognised evidence class, shown as given)`;
 const AMOUNT = `(?:${V}|${V} (?:\\d+(?:\\.\\d+)?–\\d+(?:\\.\\d+)?|from \\d+(?:\\.\\d+)?|up to \\d+(?:\\.\\d+)?|\\(no amount\\)))`;
+// Our words after a value: its age at retrieval, and a non-USD range's ISO code.
+const AGE = "(?: \\((?:just now|age unknown|\\d+ (?:minute|hour|day)s? ago|\\d+ (?:minute|hour|day)s? later than this server's clock \\(a clock is off\\))\\))?";
+const CURRENCY = `(?: \\(${V}\\))?`;
 const JOB_LINE = new RegExp(
-  `^(?:\\d+\\. )?${V} ${SLOT}(?: \\(${V}\\))? at ${SLOT}(?: \\(${V}\\))? \\| (?:location not stated|${V}(?:, ${V})?)(?:; ${V})? \\| ${V}, (?:last_seen ${V}|last_seen not stated) \\| salary: (?<salary>none|${AMOUNT} \\[${LABEL}\\])$`,
+  `^(?:\\d+\\. )?${V} ${SLOT}(?: \\(${V}\\))? at ${SLOT}(?: \\(${V}\\))? \\| (?:location not stated|${V}(?:, ${V})?)(?:; ${V})? \\| ${V}, (?:last_seen ${V}${AGE}|last_seen not stated) \\| salary: (?<salary>none|${AMOUNT}${CURRENCY} \\[${LABEL}\\])$`,
 );
 
 export interface ParsedJobLine {

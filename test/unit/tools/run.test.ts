@@ -95,7 +95,7 @@ describe('results', () => {
     expect(outputSchemaOf(tool('search_jobs')).safeParse(structured).success).toBe(true);
     expect(requests[0]!.searchParams.get('skills')).toBe('python,go');
     expect(requests[0]!.searchParams.get('remote_only')).toBe('true');
-    expect(text(result)).toMatch(/\nProvenance: source: jobs-read-model · generated_at: 2026-11-20T06:00:00Z · computed_at: 2026-11-20T06:05:00Z · live API · retrieved /);
+    expect(text(result)).toMatch(/\nProvenance: source: jobs-read-model · generated_at: 2026-11-20T06:00:00Z \((?:\d+ (?:minute|hour|day)s? ago|just now)\) · computed_at: 2026-11-20T06:05:00Z \((?:\d+ (?:minute|hour|day)s? ago|just now)\) · live API · retrieved /);
   });
 
   it('offline results say in text, provenance and notices that the data is fictional, not only that it is not live', async () => {

@@ -1,0 +1,85 @@
+/**
+ * Words in a search phrase that name a structured filter's value: a seniority level, "remote", a
+ * hiring domain, a skill. Models send phrases like "remote senior rust engineer" as `q`, which the
+ * API matches as text (every term must appear), so the phrase finds little; the same words as
+ * filters find the jobs. Only values known to be filter values are read: the seniority labels
+ * and skills the embedded data uses (the API's own labels, as its results show them), the two
+ * domains, and `remote`. Nothing here guesses a label.
+ */
+import { extraSkills, roles } from '../offline/vocabulary.json';
+
+const SENIORITY: Record<string, string> = {
+  junior: 'junior',
+  jr: 'junior',
+  mid: 'mid',
+  'mid-level': 'mid',
+  senior: 'senior',
+  sr: 'senior',
+  staff: 'staff',
+  principal: 'principal',
+  lead: 'lead',
+};
+
+const DOMAIN: Record<string, 'ai' | 'web3'> = { ai: 'ai', web3: 'web3', crypto: 'web3', blockchain: 'web3' };
+
+const REMOTE = new Set(['remote']);
+
+/** Words that only make a phrase read as a sentence: dropped from the suggested `q`. */
+const FILLER = new Set(['a', 'an', 'the', 'in', 'for', 'with', 'and', 'of', 'at', 'on', 'job', 'jobs', 'role', 'roles', 'position', 'positions', 'opening', 'openings', 'opportunities']);
+
+/** Every skill name the embedded data uses, by its lower-case form, longest first (so "llm apis" wins over "llm"). */
+const SKILLS: ReadonlyArray<readonly [string, string]> = [...new Set([...roles.ai, ...roles.web3].flatMap((role) => role.skills).concat(extraSkills))]
+  .map((skill) => [skill.toLowerCase(), skill] as const)
+  .sort((a, b) => b[0].length - a[0].length);
+
+export interface PhraseFilters {
+  skills: string[];
+  seniority_level?: string;
+  remote_only?: true;
+  domain?: 'ai' | 'web3';
+  /** What is left of the phrase once the filter words are taken out ('' when nothing is). */
+  rest: string;
+}
+
+const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** The filter values a phrase names, or undefined when it names none. */
+export function filtersInPhrase(q: string): PhraseFilters | undefined {
+  let rest = ` ${q.toLowerCase().replace(/\s+/g, ' ').trim()} `;
+  const found: PhraseFilters = { skills: [], rest: '' };
+  // Skills first, whole words only, longest first: a skill may hold spaces or dots ("node.js").
+  for (const [lower, skill] of SKILLS) {
+    const pattern = new RegExp(`(?<=[\\s,;/])${escape(lower)}(?=[\\s,;/])`);
+    if (pattern.test(rest)) {
+      found.skills.push(skill);
+      rest = rest.replace(pattern, ' ');
+    }
+  }
+  const words: string[] = [];
+  for (const word of rest.split(/[\s,;/]+/).filter(Boolean)) {
+    if (Object.hasOwn(SENIORITY, word) && found.seniority_level === undefined) found.seniority_level = SENIORITY[word];
+    else if (REMOTE.has(word)) found.remote_only = true;
+    else if (Object.hasOwn(DOMAIN, word) && found.domain === undefined) found.domain = DOMAIN[word];
+    else if (!FILLER.has(word)) words.push(word);
+  }
+  found.rest = words.join(' ');
+  const named = found.skills.length > 0 || found.seniority_level !== undefined || found.remote_only !== undefined || found.domain !== undefined;
+  return named ? found : undefined;
+}
+
+/**
+ * The arguments of the search to try instead: the filters the phrase names merged into `args`
+ * (what the caller set itself stays as set), the rest of the phrase as `q`, and page 1.
+ */
+export function suggestedSearch(args: Readonly<Record<string, unknown>>, found: PhraseFilters): Record<string, unknown> {
+  const { q: _q, page: _page, ...kept } = args;
+  const skills = [...new Set([...(Array.isArray(args.skills) ? (args.skills as string[]) : []), ...found.skills])];
+  return {
+    ...(found.rest === '' ? {} : { q: found.rest }),
+    ...kept,
+    ...(skills.length > 0 ? { skills } : {}),
+    ...(found.seniority_level !== undefined && args.seniority_level === undefined ? { seniority_level: found.seniority_level } : {}),
+    ...(found.remote_only && args.remote_only === undefined ? { remote_only: true } : {}),
+    ...(found.domain !== undefined && args.domain === undefined ? { domain: found.domain } : {}),
+  };
+}

@@ -1,0 +1,81 @@
+/**
+ * Phrases a model sends as `q` become the filters their words name, suggested as the exact next
+ * call; and salaries say their currency, with what the USD filters compared.
+ */
+import { describe, expect, it } from 'vitest';
+import type { ApiResult } from '../../../src/api/client.js';
+import { buildProvenance } from '../../../src/api/provenance.js';
+import { filtersInPhrase } from '../../../src/render/filter-words.js';
+import { renderJobList } from '../../../src/render/jobs.js';
+import { phraseSuggestion } from '../../../src/render/no-match.js';
+import { renderSalary } from '../../../src/render/salary.js';
+import { jobListBody, makeJob } from '../../helpers/fixtures.js';
+
+describe('phrases become filters', () => {
+  it.each([
+    ['remote senior rust engineer', { q: 'engineer', skills: ['Rust'], seniority_level: 'senior', remote_only: true }],
+    ['senior ML engineer', { q: 'ml engineer', seniority_level: 'senior' }],
+    ['python', { skills: ['Python'] }],
+    ['staff solidity developer web3', { q: 'developer', skills: ['Solidity'], seniority_level: 'staff', domain: 'web3' }],
+    ['remote jobs in crypto', { remote_only: true, domain: 'web3' }],
+    ['junior react and typescript roles', { skills: ['TypeScript', 'React'], seniority_level: 'junior' }],
+    ['principal engineer, distributed training, pytorch', { q: 'engineer', skills: ['Distributed Training', 'PyTorch'], seniority_level: 'principal' }],
+    ['lead kubernetes SRE remote', { q: 'sre', skills: ['Kubernetes'], seniority_level: 'lead', remote_only: true }],
+    ['sr. go engineer', { q: 'sr. engineer', skills: ['Go'] }],
+    ['mid-level node.js backend', { q: 'backend', skills: ['Node.js'], seniority_level: 'mid' }],
+    ['AI research scientist LLM evaluation', { q: 'research scientist', skills: ['LLM Evaluation'], domain: 'ai' }],
+    ['zkEVM cryptography engineer', { q: 'engineer', skills: ['Cryptography', 'zkEVM'] }],
+  ])('%j', (q, expected) => {
+    expect(phraseSuggestion({ q })).toBe(`search_jobs ${JSON.stringify(expected)}`);
+  });
+
+  it.each(['machine learning engineer', 'Halcyon Labs', 'django developer', 'engineer'])('%j names no filter, so nothing is suggested', (q) => {
+    expect(filtersInPhrase(q)).toBeUndefined();
+    expect(phraseSuggestion({ q })).toBeUndefined();
+  });
+
+  it("keeps the caller's own filters and settings, adds to its skills, and starts again at page 1", () => {
+    expect(phraseSuggestion({ q: 'senior rust', skills: ['Go'], seniority_level: 'staff', per_page: 5, page: 3 })).toBe('search_jobs {"skills":["Go","Rust"],"seniority_level":"staff","per_page":5}');
+  });
+
+  it('an empty search says the exact call to try, with no dangling words', () => {
+    const text = renderJobList(jobListBody([]).data, { q: 'remote senior rust engineer' });
+    expect(text).toContain('some of its words name filters: try search_jobs {"q":"engineer","skills":["Rust"],"seniority_level":"senior","remote_only":true}');
+    expect(text).not.toMatch(/Otherwise/);
+  });
+
+  it('a search that found jobs still says which words are filters', () => {
+    expect(renderJobList(jobListBody([makeJob()]).data, { q: 'senior engineer' })).toContain('Some words of q name filters, which match them exactly rather than as text: search_jobs {"q":"engineer","seniority_level":"senior"}');
+  });
+});
+
+describe('currencies said plainly', () => {
+  const salary = (currency: string, display: string) => ({ min: 145_000, max: 185_000, currency, source: 'extracted', display });
+
+  it("a range in another currency than USD says its ISO code; USD needs none; no rate is invented", () => {
+    expect(renderSalary(salary('GBP', '£145k–£185k / year'))).toBe('"£145k–£185k / year" (GBP) [extracted]');
+    expect(renderSalary(salary('USD', '$145k–$185k / year'))).toBe('"$145k–$185k / year" [extracted]');
+    expect(renderSalary(salary('EUR', ''))).toBe('EUR 145000–185000 [extracted]');
+  });
+
+  it('when a USD filter was applied, the text says the API compared its USD conversion', () => {
+    const text = renderJobList(jobListBody([makeJob()]).data, { min_salary_usd: 150_000 });
+    expect(text).toContain("min_salary_usd/max_salary_usd were compared by the API with its annualized USD conversion of each salary; the ranges above are in each posting's own currency");
+    expect(renderJobList(jobListBody([makeJob()]).data, {})).not.toContain('annualized USD conversion');
+  });
+});
+
+describe('fiction by the API\'s own word', () => {
+  const result = (source: unknown, fictional?: boolean): ApiResult<unknown> => ({ data: {}, meta: { source }, status: 200, path: '/x', retrievedAt: '2026-11-25T18:00:00.000Z', ...(fictional ? { fictional } : {}) });
+
+  it('a live API whose meta.source says offline snapshot or sample data is labelled fictional', () => {
+    expect(buildProvenance(result('offline-snapshot (embedded service-mcp dataset of fictional sample data, not live)'), 'live').fictional).toBe(true);
+    expect(buildProvenance(result('x'), 'live', {}).fictional).toBeUndefined();
+    // What the API said of itself earlier (discovery's meta) holds for an answer with no meta, such as health.
+    expect(buildProvenance(result(undefined, true), 'live').fictional).toBe(true);
+  });
+
+  it('a live API that never says so is never labelled fictional', () => {
+    for (const source of ['jobs-read-model', 'warehouse snapshot 2026-11', null]) expect(buildProvenance(result(source), 'live')).not.toHaveProperty('fictional');
+  });
+});
