@@ -9,7 +9,7 @@ const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
 const NO_ZONE = /^(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?)$/;
 
 /** The moment `value` names, in ms since the epoch, or undefined when it is no timestamp. */
-export function timestampMs(value: string | null | undefined): number | undefined {
+function timestampMs(value: string | null | undefined): number | undefined {
   if (typeof value !== 'string') return undefined;
   const text = value.trim();
   const noZone = NO_ZONE.exec(text);

@@ -18,7 +18,7 @@ export function describeAge(seconds: number | null): string {
 }
 
 /** A length of time, in the largest unit that keeps it a whole number people use: minutes, hours, days. */
-export function span(seconds: number): string {
+function span(seconds: number): string {
   if (seconds < HOUR) return plural(Math.max(1, Math.floor(seconds / MINUTE)), 'minute');
   if (seconds < 2 * DAY) return plural(Math.floor(seconds / HOUR), 'hour');
   return plural(Math.floor(seconds / DAY), 'day');

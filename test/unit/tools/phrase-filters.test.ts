@@ -66,7 +66,7 @@ describe('currencies said plainly', () => {
 });
 
 describe('fiction by the API\'s own word', () => {
-  const result = (source: unknown, fictional?: boolean): ApiResult<unknown> => ({ data: {}, meta: { source }, status: 200, path: '/x', retrievedAt: '2026-11-25T18:00:00.000Z', ...(fictional ? { fictional } : {}) });
+  const result = (source: string | null | undefined, fictional?: boolean): ApiResult<unknown> => ({ data: {}, meta: source === undefined ? {} : ({ source } as { source?: string }), status: 200, path: '/x', retrievedAt: '2026-11-25T18:00:00.000Z', ...(fictional ? { fictional } : {}) });
 
   it('a live API whose meta.source says offline snapshot or sample data is labelled fictional', () => {
     expect(buildProvenance(result('offline-snapshot (embedded service-mcp dataset of fictional sample data, not live)'), 'live').fictional).toBe(true);
