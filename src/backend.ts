@@ -66,9 +66,10 @@ export function createBackend(config: Config, logger: Logger, { gate = new Retry
 /**
  * The backend of a command that calls the API: with --redis-url, connected first to the shared
  * cool-down and cache (loaded only then). A wrong password fails here, before anything is served;
- * an unreachable Redis does not (state stays per process until it is back).
+ * an unreachable Redis does not (state stays per process until it is back). A one-shot command
+ * waits `redisWaitMs` at most for the first connection, since its one call is over long before.
  */
-export async function startBackend(config: Config, logger: Logger): Promise<Backend> {
+export async function startBackend(config: Config, logger: Logger, { redisWaitMs }: { redisWaitMs?: number } = {}): Promise<Backend> {
   if (config.redisUrl === undefined) return createBackend(config, logger);
   const offline = config.offline || config.baseUrl === undefined;
   if (offline) {
@@ -76,6 +77,6 @@ export async function startBackend(config: Config, logger: Logger): Promise<Back
     return createBackend(config, logger);
   }
   const { connectSharedState } = await import('./api/redis/index.js');
-  const shared = await connectSharedState({ url: config.redisUrl, apiOrigin: new URL(config.baseUrl!).origin, requestTimeoutMs: config.timeoutMs, logger });
+  const shared = await connectSharedState({ url: config.redisUrl, apiOrigin: new URL(config.baseUrl!).origin, requestTimeoutMs: config.timeoutMs, logger, ...(redisWaitMs === undefined ? {} : { connectWaitMs: redisWaitMs }) });
   return createBackend(config, logger, { gate: shared.gate, store: config.cache ? shared.cacheStore : undefined });
 }

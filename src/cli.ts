@@ -12,6 +12,8 @@ import { PACKAGE_NAME, VERSION } from './version.js';
 const EXIT_OK = 0;
 const EXIT_TOOL_ERROR = 1;
 const EXIT_USAGE = 2;
+/** How long `call` waits for a first Redis connection before calling on local state. */
+const ONE_CALL_REDIS_WAIT_MS = 250;
 
 class UsageError extends Error {}
 
@@ -112,7 +114,8 @@ export function buildProgram(): Command {
       const tool = findTool(name, tools);
       if (!tool) throw new UsageError(`unknown tool ${JSON.stringify(name)}; tools: ${tools.map((t) => t.name).join(', ')}${config.tools ? ' (--tools)' : ''}`);
       const args = parseJsonArgs(jsonArgs);
-      const backend = await backendFor(startBackend, config, logger);
+      // One call: Redis gets a quarter second to connect, not a server's start-up wait.
+      const backend = await backendFor((c, l) => startBackend(c, l, { redisWaitMs: ONE_CALL_REDIS_WAIT_MS }), config, logger);
       const controller = new AbortController();
       process.once('SIGINT', () => controller.abort(new Error('interrupted')));
       const result = await runTool(tool, args, { client: backend.client, mode: backend.mode, signal: controller.signal });

@@ -3,6 +3,7 @@
  * one frozen Config. Each step is a pure function so it can be tested without a process.
  */
 import { z } from 'zod';
+import { API_PREFIX } from './api/operations.js';
 import { redactSecrets } from './redact.js';
 
 const LOG_LEVELS = ['error', 'warn', 'info', 'debug'] as const;
@@ -53,6 +54,15 @@ const ConfigSchema = z
       // Paths are appended to the base URL, so a query or fragment in it would swallow them.
       .refine((value) => !URL.canParse(value) || (new URL(value).search === '' && !value.includes('?')), 'must not have a query string')
       .refine((value) => !URL.canParse(value) || (new URL(value).hash === '' && !value.includes('#')), 'must not have a fragment')
+      // Every request adds the API's prefix itself: a base URL that ends in it would ask for
+      // /api/public/v1/api/public/v1/…, where a 404 reads as "that job is gone". Refused, naming the one to use.
+      .superRefine((value, ctx) => {
+        if (!URL.canParse(value)) return;
+        const url = new URL(value);
+        const path = url.pathname.replace(/\/+$/, '');
+        if (!path.endsWith(API_PREFIX)) return;
+        ctx.addIssue({ code: 'custom', message: `ends in the API's path prefix ${API_PREFIX}, which every request adds itself; use ${url.origin}${path.slice(0, -API_PREFIX.length)} instead` });
+      })
       .transform((value) => value.replace(/\/+$/, ''))
       .optional(),
     offline: z.boolean(),
@@ -130,6 +140,10 @@ export function resolveConfig(flags: RawOptions = {}, env: NodeJS.ProcessEnv = p
       return `${flagName(key)} / ${envName(key)}: ${shown} ${issue.message}`;
     });
     throw new ConfigError(`invalid configuration: ${messages.join('; ')}`);
+  }
+  // Offline answers from the embedded fictional data: with a base URL too, one of them is a mistake, and guessing which would hide it.
+  if (parsed.data.offlineReason === 'requested' && parsed.data.baseUrl !== undefined) {
+    throw new ConfigError(`invalid configuration: ${flagName('offline')} / ${envName('offline')} and ${flagName('baseUrl')} / ${envName('baseUrl')} are both set; --offline answers from the embedded fictional data and would ignore the base URL: set one of them`);
   }
   return Object.freeze(parsed.data);
 }

@@ -218,7 +218,10 @@ export class ApiClient {
   private async getEnvelopeWithHeaders<T extends z.ZodType>(relative: string, dataSchema: T, options: CallOptions = {}, how: How = {}) {
     const path = `${this.basePath}${relative}`;
     const catalog = how.operation && this.catalog ? await this.checkCatalog(how.operation, path, options) : undefined;
-    const raw = await this.policy.get(path, 'application/json', options, how);
+    // A 404 says a job or company is gone only where the API is known to answer: with the catalog
+    // unread, it may as well be a wrong base URL, and "gone" would send the reader the wrong way.
+    const unconfirmed = how.lookup && catalog && !catalog.checked ? (catalog.reason ?? 'no reason given') : undefined;
+    const raw = await this.policy.get(path, 'application/json', options, unconfirmed === undefined ? how : { ...how, lookup: false, unconfirmedBase: unconfirmed });
     const envelope = validate(envelopeSchema(dataSchema), parseJson(raw, path), path, '');
     const result: ApiResult<z.output<T>> = { data: envelope.data as z.output<T>, meta: envelope.meta, status: raw.status, path, retrievedAt: new Date().toISOString(), ...this.answerMembers(raw, envelope.meta), ...(catalog ? { catalog } : {}) };
     return { result, headers: raw.headers };

@@ -2,7 +2,7 @@
  * The REST operations the client calls, by the spec's operation ids: one place for their method
  * and path, read by the client's requests and by the check against the deployed catalog.
  */
-const API_PREFIX = '/api/public/v1';
+export const API_PREFIX = '/api/public/v1';
 
 export const OPERATIONS = {
   discoverPublicApi: { method: 'GET', path: API_PREFIX },

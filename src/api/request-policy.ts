@@ -36,6 +36,8 @@ export interface GetOptions {
   acceptStatus?: (status: number) => boolean;
   /** The request asks for one record (a job, a company's brief): only then is a 404 `not_found`. */
   lookup?: boolean;
+  /** Why the base URL could not be confirmed, when a lookup's 404 therefore cannot mean the record is gone. */
+  unconfirmedBase?: string;
   gate?: RetryAfterGate;
   /** One quick attempt: no wait for a Retry-After, no retry of a 503, this deadline instead of the client's. */
   quickMs?: number;
@@ -93,7 +95,7 @@ export class RequestPolicy {
    * turns every other non-2xx into an ApiError.
    */
   async get(path: string, accept: string, options: CallOptions = {}, how: GetOptions = {}): Promise<RawResponse> {
-    const { acceptStatus, lookup = false, gate = this.gate, quickMs } = how;
+    const { acceptStatus, lookup = false, gate = this.gate, quickMs, unconfirmedBase } = how;
     const maxRetryWaitS = quickMs === undefined ? this.maxRetryWaitS : 0;
     const started = Date.now();
     let unavailableAttempts = 0;
@@ -145,7 +147,7 @@ export class RequestPolicy {
         }
       }
 
-      throw statusError(response, path, unavailableAttempts, lookup ? undefined : this.baseUrl);
+      throw statusError(response, path, unavailableAttempts, lookup ? undefined : this.baseUrl, undefined, unconfirmedBase);
     }
   }
 

@@ -9,6 +9,11 @@ export function renderHealth(health: HealthResponse, httpStatus: number): string
     const details = [probe.status === undefined ? '' : `HTTP ${probe.status}`, probe.path ? datum(probe.path, 80) : '', probe.ms === undefined ? '' : `${probe.ms} ms`].filter(Boolean).join(', ');
     lines.push(`- ${probe.ok ? 'ok' : 'FAILING'}: ${datum(probe.name, 60)}${details ? ` (${details})` : ''}`);
   }
-  if (health.mcp_endpoint) lines.push(`Hosted MCP endpoint: ${datum(health.mcp_endpoint, 200)}`);
+  if (health.mcp_endpoint) lines.push(placeholder(health.mcp_endpoint) ? 'Hosted MCP endpoint: none here (the embedded offline API answers in-process; `service-mcp mock-api` serves one over HTTP at POST /api/public/v1/mcp)' : `Hosted MCP endpoint: ${datum(health.mcp_endpoint, 200)}`);
   return lines.join('\n');
+}
+
+/** An address under `.invalid` (RFC 6761), which the embedded offline API answers at: no one can reach it. */
+function placeholder(url: string): boolean {
+  return URL.canParse(url) && new URL(url).hostname.endsWith('.invalid');
 }

@@ -128,6 +128,17 @@ export function visible(text: string, max = 40): string {
   return `"${body}"${points.length > max ? '…' : ''}`;
 }
 
+const INVISIBLE = /[\p{Cc}\p{Cf}\p{Co}\p{Cn}\p{Cs}\u2028\u2029]/gu;
+
+/**
+ * Text with every control, format or otherwise invisible character written as its `\uXXXX` escape
+ * (line breaks and tabs left to fold): for error messages, which echo what was asked for, so that
+ * an id that failed because of a zero-width space shows it.
+ */
+export function escapeInvisible(text: string): string {
+  return text.replace(INVISIBLE, (c) => (c === '\n' || c === '\r' || c === '\t' ? c : Array.from({ length: c.length }, (_, i) => escapeCode(c.charCodeAt(i))).join('')));
+}
+
 /** Returns a deep copy of a JSON value with every string sanitized (keys too). */
 export function sanitizeJson(value: unknown): unknown {
   if (typeof value === 'string') return sanitize(value);

@@ -9,7 +9,7 @@ import { passes } from '../api/compiled.js';
 import { ApiError, internalError, type ErrorKind } from '../api/errors.js';
 import { ResponseMetaSchema } from '../api/schemas.js';
 import { renderProvenance } from '../render/provenance.js';
-import { oneLine } from '../render/text.js';
+import { escapeInvisible, oneLine } from '../render/text.js';
 import type { AnyTool, ToolContext } from './define.js';
 import { describeIssues } from './issues.js';
 import { buildProvenance, ProvenanceSchema } from '../api/provenance.js';
@@ -36,8 +36,9 @@ const INTERNAL_HINT = 'This is a defect of service-mcp, not of your arguments, t
 const MAX_ERROR_CHARS = 1_000;
 
 function errorResult(kind: ErrorKind, message: string, hint: string): CallToolResult {
-  // Cleaned like any upstream text that reaches a model: no control or invisible characters, one line.
-  const clean = oneLine(message, MAX_ERROR_CHARS);
+  // One line, and nothing invisible: a character no one can see is written as its escape, so an id
+  // that failed because of one says why (cleaned away, it would read as the id that exists).
+  const clean = oneLine(escapeInvisible(message), MAX_ERROR_CHARS);
   const body = clean.startsWith(`${kind}:`) ? clean : `${kind}: ${clean}`;
   return { content: [{ type: 'text', text: `${body}\nHint: ${hint}` }], isError: true };
 }

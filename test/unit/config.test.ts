@@ -65,18 +65,28 @@ describe('precedence: flag > env > default', () => {
     expect(resolve({}, { SERVICE_MCP_LOG_LEVEL: 'Error' }).logLevel).toBe('error');
   });
 
+  it.each([
+    [`${BASE}/api/public/v1`, BASE],
+    [`${BASE}/api/public/v1/`, BASE],
+    [`${BASE}/gateway/api/public/v1`, `${BASE}/gateway`],
+  ])('a base URL ending in the API prefix (%s) is refused, naming the one to use', (given, use) => {
+    expect(() => resolve({ baseUrl: given })).toThrow(`--base-url / SERVICE_MCP_BASE_URL: "${given}" ends in the API's path prefix /api/public/v1, which every request adds itself; use ${use} instead`);
+  });
+
   it('a trailing slash of the base URL is dropped', () => {
     expect(resolve({ baseUrl: `${BASE}/prefix//` }).baseUrl).toBe(`${BASE}/prefix`);
   });
 });
 
 describe('offline', () => {
-  it('--offline wins over a base URL', () => {
-    expect(resolve({ offline: true, baseUrl: BASE })).toMatchObject({ offline: true, offlineReason: 'requested', baseUrl: BASE });
+  it('--offline with a base URL is an error naming both (one of them is a mistake)', () => {
+    expect(() => resolve({ offline: true, baseUrl: BASE })).toThrow(/--offline \/ SERVICE_MCP_OFFLINE and --base-url \/ SERVICE_MCP_BASE_URL are both set/);
+    expect(() => resolve({ offline: true }, { SERVICE_MCP_BASE_URL: BASE })).toThrow(ConfigError);
   });
 
   it.each(['1', 'true', 'yes', 'ON'])('SERVICE_MCP_OFFLINE=%s', (value) => {
-    expect(resolve({}, { SERVICE_MCP_BASE_URL: BASE, SERVICE_MCP_OFFLINE: value })).toMatchObject({ offline: true, offlineReason: 'requested' });
+    expect(resolve({}, { SERVICE_MCP_OFFLINE: value })).toMatchObject({ offline: true, offlineReason: 'requested' });
+    expect(() => resolve({}, { SERVICE_MCP_BASE_URL: BASE, SERVICE_MCP_OFFLINE: value })).toThrow(ConfigError);
   });
 
   it.each(['0', 'false', 'no', ''])('SERVICE_MCP_OFFLINE=%j stays online', (value) => {

@@ -41,7 +41,8 @@ export interface SharedRedis {
 
 const AUTH_FAILURE = /WRONGPASS|NOAUTH|NOPERM|invalid password|invalid username/i;
 
-export async function connectRedis(url: string, logger: Logger): Promise<SharedRedis> {
+/** `waitMs`: how long start-up waits for a first connection before serving on local state (a one-shot call waits less). */
+export async function connectRedis(url: string, logger: Logger, waitMs = CONNECT_WAIT_MS): Promise<SharedRedis> {
   const { createClient } = await import('@redis/client');
   const shown = redactRedisUrl(url);
   let down = false;
@@ -58,10 +59,16 @@ export async function connectRedis(url: string, logger: Logger): Promise<SharedR
   // The client retries a refused login like a lost connection; it is reported as an error event.
   let refused: (error: Error) => void = () => {};
   const loginRefused = new Promise<Error>((resolve) => (refused = resolve));
+  // A refused connection is known at once: start-up need not wait out the rest of its time for it.
+  let failed: (error: Error) => void = () => {};
+  const firstFailure = new Promise<Error>((resolve) => (failed = resolve));
   client.on('error', (error: Error) => {
     const message = error.message.split('\n')[0]!.replaceAll(url, shown);
     if (AUTH_FAILURE.test(message)) refused(new Error(message));
-    else outage(message);
+    else {
+      outage(message);
+      failed(new Error(message));
+    }
   });
   client.on('ready', () => {
     if (down) logger.warn(`Redis at ${shown} is back: the cool-down and the cache are shared again`);
@@ -71,13 +78,19 @@ export async function connectRedis(url: string, logger: Logger): Promise<SharedR
     () => 'connected' as const,
     (error: Error) => error,
   );
-  const first = await Promise.race([connected, loginRefused.then((error) => ({ refused: error })), new Promise<'waiting'>((resolve) => setTimeout(() => resolve('waiting'), CONNECT_WAIT_MS).unref())]);
+  let timer: NodeJS.Timeout | undefined;
+  const first = await Promise.race([
+    connected,
+    loginRefused.then((error) => ({ refused: error })),
+    firstFailure,
+    new Promise<'waiting'>((resolve) => (timer = setTimeout(() => resolve('waiting'), waitMs).unref())),
+  ]).finally(() => clearTimeout(timer));
   if (typeof first === 'object' && 'refused' in first) {
     client.destroy();
     throw new RedisAuthError(`--redis-url: Redis at ${shown} refused the credentials (${first.refused.message}); check the user name and password in the URL`);
   }
   if (first instanceof Error) outage(first.message.replaceAll(url, shown));
-  else if (first === 'waiting') outage(`no connection within ${CONNECT_WAIT_MS} ms`);
+  else if (first === 'waiting') outage(`no connection within ${waitMs} ms`);
   // Not unref'd: a call awaiting Redis must keep the process alive. Every mode exits explicitly
   // when it is done (stdio at end of input, `call` after printing, HTTP on a signal).
   let slow = false;

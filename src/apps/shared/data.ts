@@ -12,7 +12,12 @@ export interface Provenance {
   generated_at: string | null;
   generated_at_timezone: 'stated' | 'not_stated' | 'absent';
   computed_at: string | null;
+  age_s?: number | null;
+  computed_age_s?: number | null;
+  cadence?: string;
+  stale?: boolean;
   mode: 'live' | 'offline';
+  fictional?: true;
   retrieved_at: string;
   http_status?: number;
   cache?: { hit: boolean; age_s: number };

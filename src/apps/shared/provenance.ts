@@ -3,18 +3,29 @@
  * the API's source and timestamps (saying when generated_at states no timezone), live or offline
  * (offline data is fictional sample data), when it was retrieved and whether from the cache.
  */
+import { describeAge } from '../../render/age.js';
 import type { Provenance } from './data.js';
 import { facts, h } from './dom.js';
 
+/** The generation time, its age at retrieval, and the flags a reader must not miss: no timezone, stale. */
 function generated(p: Provenance): Node | string {
   if (p.generated_at === null) return 'not stated';
-  if (p.generated_at_timezone !== 'not_stated') return p.generated_at;
-  return h('span', {}, p.generated_at, ' ', h('span', { class: 'badge warn', 'data-flag': 'no-timezone' }, 'no timezone stated (legacy snapshot)'));
+  return h(
+    'span',
+    {},
+    p.generated_at,
+    ` (${describeAge(p.age_s ?? null)})`,
+    p.generated_at_timezone === 'not_stated' ? ' ' : null,
+    p.generated_at_timezone === 'not_stated' ? h('span', { class: 'badge warn', 'data-flag': 'no-timezone' }, 'no timezone stated (legacy snapshot, read as UTC)') : null,
+    p.stale ? ' ' : null,
+    p.stale ? h('span', { class: 'badge warn', 'data-flag': 'stale' }, `stale: older than its ${p.cadence ?? 'stated'} cadence`) : null,
+  );
 }
 
 function mode(p: Provenance): HTMLElement {
+  if (p.fictional) return h('span', { class: 'badge offline', 'data-mode': p.mode, 'data-fictional': 'true' }, 'fictional sample data, not live');
   return p.mode === 'offline'
-    ? h('span', { class: 'badge offline', 'data-mode': 'offline' }, 'offline · fictional sample data, not live')
+    ? h('span', { class: 'badge offline', 'data-mode': 'offline' }, 'offline snapshot, not live')
     : h('span', { class: 'badge live', 'data-mode': 'live' }, 'live API');
 }
 

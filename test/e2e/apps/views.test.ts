@@ -88,8 +88,10 @@ async function expectProvenance(view: Frame, provenance: Json) {
   expect(text).toContain(provenance.computed_at);
   expect(text).toContain(provenance.retrieved_at);
   expect(await footer.locator('[data-flag="no-timezone"]').count()).toBe(provenance.generated_at_timezone === 'not_stated' ? 1 : 0);
+  expect(await footer.locator('[data-flag="stale"]').count()).toBe(provenance.stale === true ? 1 : 0);
   expect(await footer.locator('[data-mode]').getAttribute('data-mode')).toBe(provenance.mode);
-  if (provenance.mode === 'offline') expect(text).toContain('fictional sample data');
+  if (provenance.fictional) expect(text).toContain('fictional sample data');
+  if (provenance.generated_at) expect(text).toMatch(/\((?:just now|\d+ (?:minute|hour|day)s? ago)\)/);
   expect(text).toMatch(provenance.cache?.hit ? new RegExp(`from the response cache, ${provenance.cache.age_s} s old`) : /not from the cache/);
 }
 
