@@ -18,6 +18,7 @@ export interface RawOptions {
   /** commander's `--no-cache` sets `cache: false`. */
   cache?: boolean | undefined;
   redisUrl?: string | undefined;
+  maxInFlight?: string | number | undefined;
 }
 
 /** Each option, its flag, its environment variable and its default: the table of CONTRACT.md. */
@@ -28,6 +29,7 @@ export const OPTION_TABLE = [
   { key: 'maxRetryWaitS', flag: '--max-retry-wait-s <n>', env: 'SERVICE_MCP_MAX_RETRY_WAIT_S', description: 'longest Retry-After waited out inside one tool call, in seconds', default: 20 },
   { key: 'logLevel', flag: '--log-level <level>', env: 'SERVICE_MCP_LOG_LEVEL', description: 'error, warn, info or debug, to stderr', default: 'warn' },
   { key: 'cache', flag: '--no-cache', env: 'SERVICE_MCP_NO_CACHE', description: 'turn off the in-memory response cache' },
+  { key: 'maxInFlight', flag: '--max-in-flight <n>', env: 'SERVICE_MCP_MAX_IN_FLIGHT', description: 'requests served at once per process; over stdio later ones wait (stdin is read only so far ahead), over HTTP as many more wait in a queue and the rest get 503', default: 64 },
   { key: 'redisUrl', flag: '--redis-url <url>', env: 'SERVICE_MCP_REDIS_URL', description: 'share the Retry-After cool-down and the response cache with other replicas through Redis (redis:// or rediss://; optional: without it, state is per process)' },
 ] as const;
 
@@ -58,6 +60,7 @@ const ConfigSchema = z
     maxRetryWaitS: integerFrom(0, 3_600),
     logLevel: z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(', ')}` }),
     cache: z.boolean(),
+    maxInFlight: integerFrom(1, 100_000),
     redisUrl: z
       .string()
       .trim()
@@ -101,6 +104,7 @@ export function mergeSources(flags: RawOptions, env: NodeJS.ProcessEnv): Record<
     logLevel: typeof pick('logLevel') === 'string' ? String(pick('logLevel')).trim().toLowerCase() : 'warn',
     // commander gives cache=true by default and false for --no-cache; only the explicit flag outranks env.
     cache: flags.cache === false ? false : noCacheEnv === true ? false : true,
+    maxInFlight: pick('maxInFlight', 64),
     redisUrl: pick('redisUrl'),
   };
 }

@@ -28,13 +28,39 @@ import { registerResources } from './mcp/resources.js';
 import { clientRendersViews } from './mcp/ui-capability.js';
 import { toolCatalog } from './tools/catalog.js';
 import { findTool, TOOLS } from './tools/index.js';
-import { runTool } from './tools/run.js';
+import { errorResult, runTool } from './tools/run.js';
 import { PACKAGE_NAME } from './version.js';
 
 export interface CreateServerOptions {
   backend: Backend;
   logger?: Logger;
+  /**
+   * Aborted when the process stops and its grace period is over: tool calls still running end at
+   * once with an error result, so their clients get an answer before the process exits.
+   */
+  stopping?: AbortSignal;
 }
+
+/** The call's signal, also aborted by `stopping`; `release` drops the listeners when the call ends. */
+function callSignal(request: AbortSignal, stopping: AbortSignal | undefined): { signal: AbortSignal; release(): void } {
+  if (!stopping) return { signal: request, release: () => {} };
+  const own = new AbortController();
+  const fromRequest = () => own.abort(request.reason);
+  const fromStopping = () => own.abort(stopping.reason);
+  if (request.aborted) fromRequest();
+  else if (stopping.aborted) fromStopping();
+  request.addEventListener('abort', fromRequest, { once: true });
+  stopping.addEventListener('abort', fromStopping, { once: true });
+  return {
+    signal: own.signal,
+    release: () => {
+      request.removeEventListener('abort', fromRequest);
+      stopping.removeEventListener('abort', fromStopping);
+    },
+  };
+}
+
+const STOPPED_HINT = 'Nothing was wrong with the call; send it again once the server (or another replica) is serving.';
 
 type ProgressToken = string | number;
 
@@ -77,7 +103,7 @@ const sinkFor =
   (level, message) =>
     void ctx.mcpReq.log(MCP_LEVEL[level], message, PACKAGE_NAME).catch(() => {});
 
-export function createServer({ backend, logger = silentLogger }: CreateServerOptions): McpServer {
+export function createServer({ backend, logger = silentLogger, stopping }: CreateServerOptions): McpServer {
   const { client, mode } = backend;
   // Tools are declared here and answered below; declared to McpServer, it would install its own.
   const { tools, ...registered } = SERVER_CAPABILITIES;
@@ -91,11 +117,14 @@ export function createServer({ backend, logger = silentLogger }: CreateServerOpt
     if (!tool) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${JSON.stringify(name)}. Tools: ${TOOLS.map((t) => t.name).join(', ')}`);
     const logSink = sinkFor(ctx);
     const progress = progressReporter(request.params._meta?.progressToken, ctx);
+    const { signal, release } = callSignal(ctx.mcpReq.signal, stopping);
     try {
-      const result = await runTool(tool, args, { client, mode, signal: ctx.mcpReq.signal, onWait: progress.onWait, logSink });
+      const result = await runTool(tool, args, { client, mode, signal, onWait: progress.onWait, logSink });
+      if (stopping?.aborted && !ctx.mcpReq.signal.aborted && result.isError) return errorResult('cancelled', `the server stopped (${String(stopping.reason)}) before this call finished`, STOPPED_HINT);
       if (result.isError) logger.info(`${tool.name} failed: ${String((result.content[0] as { text?: string } | undefined)?.text ?? '').split('\n')[0]}`, undefined, logSink);
       return result;
     } finally {
+      release();
       progress.stop();
     }
   });
