@@ -121,6 +121,8 @@ export class LineTransport implements Transport {
   private endTimer: NodeJS.Timeout | undefined;
   private handOnScheduled = false;
   private settledWaiters: Array<() => void> = [];
+  /** Ids given an error by answerRemaining: the SDK's own answer, should it still come, is dropped. */
+  private readonly answeredHere = new Set<RequestId>();
   private readonly maxLineBytes: number;
   private readonly maxInFlight: number;
   private readonly readAheadBytes: number;
@@ -165,9 +167,12 @@ export class LineTransport implements Transport {
 
   async send(message: JSONRPCMessage): Promise<void> {
     if (this.closed) throw new Error('the stdio transport is closed');
+    const answerTo = 'id' in message && ('result' in message || 'error' in message) && isRequestId(message.id) ? message.id : undefined;
+    // Already answered with an error before exit; a second answer to one id would break the client.
+    if (answerTo !== undefined && this.answeredHere.delete(answerTo)) return;
     if ('error' in message) message = { ...message, error: { ...message.error, message: condenseErrorMessage(message.error.message) } };
     this.write(serializeMessage(message));
-    if ('id' in message && ('result' in message || 'error' in message) && isRequestId(message.id)) this.answered(message.id);
+    if (answerTo !== undefined) this.answered(answerTo);
   }
 
   /**
@@ -193,7 +198,10 @@ export class LineTransport implements Transport {
 
   /** Answers every request still owed with an error saying `why` (a backstop before exit). */
   answerRemaining(why: string): void {
-    for (const id of [...this.unanswered]) this.refuse(SERVER_ERROR, why, id);
+    for (const id of this.unanswered) {
+      this.refuse(SERVER_ERROR, why, id);
+      this.answeredHere.add(id);
+    }
     this.unanswered.clear();
     this.running.clear();
     for (const waiting of this.waiting.splice(0)) if (isRequest(waiting.message) && !waiting.dropped) this.refuse(SERVER_ERROR, why, waiting.message.id);

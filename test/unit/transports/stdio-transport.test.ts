@@ -231,6 +231,8 @@ describe('LineTransport with a bound on requests in flight', () => {
     transport.answerRemaining('stopped (SIGTERM)');
     await tick();
     expect(settled).toBe(true);
+    // The SDK's own answer, arriving after that, is not a second one.
+    await transport.send(answer(1));
     expect(output.lines.map((line) => JSON.parse(line))).toEqual([
       { jsonrpc: '2.0', id: 3, error: { code: -32000, message: 'stopping (SIGTERM)' } },
       { jsonrpc: '2.0', id: 4, error: { code: -32000, message: 'stopping (SIGTERM)' } },
