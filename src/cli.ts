@@ -84,8 +84,8 @@ export function buildProgram(): Command {
   program.action(async (_options, command: Command) => {
     const { config, logger } = configFrom(command);
     const [{ runStdio }, { startBackend }] = await Promise.all([import('./transports/stdio.js'), import('./backend.js')]);
-    // Calls still running when stdin ends get as long to finish as one request may take.
-    runStdio({ backend: await backendFor(startBackend, config, logger), logger, endGraceMs: config.timeoutMs });
+    // After stdin ends, a wait as long as one request may take, with no answer, means a call is stuck.
+    runStdio({ backend: await backendFor(startBackend, config, logger), logger, endGraceMs: config.timeoutMs, maxInFlight: config.maxInFlight });
   });
 
   program
@@ -166,6 +166,7 @@ export function buildProgram(): Command {
           port,
           allowedHosts: splitList(options.allowedHosts),
           allowedOrigins: splitList(options.allowedOrigins),
+          maxInFlight: config.maxInFlight,
         });
       } catch (error) {
         if (error instanceof HttpOptionError) throw new UsageError(error.message);

@@ -20,6 +20,7 @@ export interface RawOptions {
   cache?: boolean | undefined;
   redisUrl?: string | undefined;
   tools?: string | undefined;
+  maxInFlight?: string | number | undefined;
 }
 
 /** Each option, its flag, its environment variable and its default: the table of docs/contract.md. */
@@ -30,6 +31,7 @@ export const OPTION_TABLE = [
   { key: 'maxRetryWaitS', flag: '--max-retry-wait-s <n>', env: 'SERVICE_MCP_MAX_RETRY_WAIT_S', description: 'longest Retry-After waited out inside one tool call, in seconds', default: 20 },
   { key: 'logLevel', flag: '--log-level <level>', env: 'SERVICE_MCP_LOG_LEVEL', description: 'error, warn, info or debug, to stderr', default: 'warn' },
   { key: 'cache', flag: '--no-cache', env: 'SERVICE_MCP_NO_CACHE', description: 'turn off the in-memory response cache' },
+  { key: 'maxInFlight', flag: '--max-in-flight <n>', env: 'SERVICE_MCP_MAX_IN_FLIGHT', description: 'requests served at once per process; over stdio later ones wait (stdin is read only so far ahead), over HTTP as many more wait in a queue and the rest get 503', default: 64 },
   { key: 'redisUrl', flag: '--redis-url <url>', env: 'SERVICE_MCP_REDIS_URL', description: 'share the Retry-After cool-down and the response cache with other replicas through Redis (redis:// or rediss://; optional: without it, state is per process)' },
   { key: 'tools', flag: '--tools <names>', env: 'SERVICE_MCP_TOOLS', description: 'comma-separated names of the tools to expose (default: all); the others are neither listed, callable nor mentioned' },
 ] as const;
@@ -70,6 +72,7 @@ const ConfigSchema = z
     maxRetryWaitS: integerFrom(0, 3_600),
     logLevel: z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(', ')}` }),
     cache: z.boolean(),
+    maxInFlight: integerFrom(1, 100_000),
     redisUrl: z
       .string()
       .trim()
@@ -119,6 +122,7 @@ export function mergeSources(flags: RawOptions, env: NodeJS.ProcessEnv): Record<
     logLevel: typeof pick('logLevel') === 'string' ? String(pick('logLevel')).trim().toLowerCase() : 'warn',
     // commander gives cache=true by default and false for --no-cache; only the explicit flag outranks env.
     cache: flags.cache === false ? false : noCacheEnv === true ? false : true,
+    maxInFlight: pick('maxInFlight', 64),
     redisUrl: pick('redisUrl'),
     tools: pick('tools'),
   };

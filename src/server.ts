@@ -18,12 +18,17 @@ import { registerTools } from './mcp/tools.js';
 export interface CreateServerOptions {
   backend: Backend;
   logger?: Logger;
+  /**
+   * Aborted when the process stops and its grace period is over: tool calls still running end at
+   * once with an error result, so their clients get an answer before the process exits.
+   */
+  stopping?: AbortSignal;
 }
 
-export function createServer({ backend, logger = silentLogger }: CreateServerOptions): McpServer {
+export function createServer({ backend, logger = silentLogger, stopping }: CreateServerOptions): McpServer {
   const { client, mode, tools } = backend;
   const mcp = new McpServer(SERVER_INFO, { capabilities: SERVER_CAPABILITIES, instructions: instructionsFor(mode, tools), cacheHints: LIST_CACHE_HINTS });
-  registerTools(mcp, backend, logger);
+  registerTools(mcp, backend, logger, stopping);
   registerResources(mcp, client, mode);
   registerAppResources(mcp);
   registerPrompts(mcp, client, tools);

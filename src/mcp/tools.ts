@@ -15,7 +15,7 @@ import type { LogLevel } from '../config.js';
 import type { Logger, LogSink } from '../log.js';
 import { toolCatalog } from '../tools/catalog.js';
 import type { AnyTool } from '../tools/define.js';
-import { runTool } from '../tools/run.js';
+import { errorResult, runTool } from '../tools/run.js';
 import { PACKAGE_NAME } from '../version.js';
 import type { LoggingLevel } from '@modelcontextprotocol/server';
 
@@ -66,15 +66,43 @@ const sinkFor =
   (level, message) =>
     void ctx.mcpReq.log(MCP_LEVEL[level], message, PACKAGE_NAME).catch(() => {});
 
-export function registerTools(mcp: McpServer, { client, mode, tools }: Backend, logger: Logger): void {
+/** The call's signal, also aborted by `stopping`; `release` drops the listeners when the call ends. */
+function callSignal(request: AbortSignal, stopping: AbortSignal | undefined): { signal: AbortSignal; release(): void } {
+  if (!stopping) return { signal: request, release: () => {} };
+  const own = new AbortController();
+  const fromRequest = () => own.abort(request.reason);
+  const fromStopping = () => own.abort(stopping.reason);
+  if (request.aborted) fromRequest();
+  else if (stopping.aborted) fromStopping();
+  request.addEventListener('abort', fromRequest, { once: true });
+  stopping.addEventListener('abort', fromStopping, { once: true });
+  return {
+    signal: own.signal,
+    release: () => {
+      request.removeEventListener('abort', fromRequest);
+      stopping.removeEventListener('abort', fromStopping);
+    },
+  };
+}
+
+const STOPPED_HINT = 'Nothing was wrong with the call; send it again once the server (or another replica) is serving.';
+
+/**
+ * Registers the backend's tools. `stopping` aborts when the process stops and its grace period is
+ * over: calls still running then end at once with an error result, so every client gets an answer.
+ */
+export function registerTools(mcp: McpServer, { client, mode, tools }: Backend, logger: Logger, stopping?: AbortSignal): void {
   for (const tool of tools) register(mcp, tool, async (args, ctx) => {
     const logSink = sinkFor(ctx);
     const progress = progressReporter(ctx.mcpReq._meta?.progressToken, ctx);
+    const { signal, release } = callSignal(ctx.mcpReq.signal, stopping);
     try {
-      const result = await runTool(tool, args, { client, mode, signal: ctx.mcpReq.signal, onWait: progress.onWait, logSink });
+      const result = await runTool(tool, args, { client, mode, signal, onWait: progress.onWait, logSink });
+      if (stopping?.aborted && !ctx.mcpReq.signal.aborted && result.isError) return errorResult('cancelled', `the server stopped (${String(stopping.reason)}) before this call finished`, STOPPED_HINT);
       if (result.isError) logger.info(`${tool.name} failed: ${String((result.content[0] as { text?: string } | undefined)?.text ?? '').split('\n')[0]}`, undefined, logSink);
       return result;
     } finally {
+      release();
       progress.stop();
     }
   });

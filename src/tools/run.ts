@@ -35,7 +35,7 @@ const INTERNAL_HINT = 'This is a defect of service-mcp, not of your arguments, t
 /** Longest error line: it quotes upstream words (the error envelope's message), which are not ours to bound. */
 const MAX_ERROR_CHARS = 1_000;
 
-function errorResult(kind: ErrorKind, message: string, hint: string): CallToolResult {
+export function errorResult(kind: ErrorKind, message: string, hint: string): CallToolResult {
   // One line, and nothing invisible: a character no one can see is written as its escape, so an id
   // that failed because of one says why (cleaned away, it would read as the id that exists).
   const clean = oneLine(escapeInvisible(message), MAX_ERROR_CHARS);

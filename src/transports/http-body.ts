@@ -11,7 +11,7 @@ export const DEFAULT_BODY_LIMIT_BYTES = 1024 * 1024;
 export type BodyResult = { ok: true; bytes: Buffer } | { ok: false; reason: 'too_large' } | { ok: false; reason: 'aborted' };
 
 /** True when the declared length alone is over the limit (so nothing need be read). */
-export function declaredTooLarge(req: IncomingMessage, limit: number): boolean {
+function declaredTooLarge(req: IncomingMessage, limit: number): boolean {
   const declared = req.headers['content-length'];
   return declared !== undefined && Number(declared) > limit;
 }
@@ -43,7 +43,7 @@ export function readBody(req: IncomingMessage, limit: number): Promise<BodyResul
 }
 
 /** After a 413, how much of the refused body is read and thrown away, in body limits. */
-export const DRAIN_AFTER_413_LIMITS = 4;
+const DRAIN_AFTER_413_LIMITS = 4;
 
 /**
  * Answers 413 and closes the connection once the rest of the body has been read and thrown away.

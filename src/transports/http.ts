@@ -32,8 +32,10 @@ export interface HttpLimits {
   keepAliveTimeoutMs: number;
   /** How long the rest of a body refused with 413 is read and thrown away before the connection is cut. */
   refusedBodyDrainMs: number;
-  /** How long shutdown waits for in-flight calls before cutting them off. */
+  /** How long shutdown waits for in-flight calls before stopping them with an error answer. */
   shutdownGraceMs: number;
+  /** After stopping them, how long their error answers may take to go out before connections are cut. */
+  stoppedAnswerMs: number;
 }
 
 export const DEFAULT_LIMITS: HttpLimits = {
@@ -43,6 +45,7 @@ export const DEFAULT_LIMITS: HttpLimits = {
   keepAliveTimeoutMs: 5_000,
   refusedBodyDrainMs: 5_000,
   shutdownGraceMs: 10_000,
+  stoppedAnswerMs: 1_000,
 };
 
 export interface HttpServerOptions {
@@ -53,6 +56,8 @@ export interface HttpServerOptions {
   allowedHosts?: readonly string[];
   allowedOrigins?: readonly string[];
   limits?: Partial<HttpLimits>;
+  /** Requests served at once (--max-in-flight); as many more wait, the rest get 503. Unbounded when absent. */
+  maxInFlight?: number;
 }
 
 export interface RunningHttpServer {
@@ -62,14 +67,15 @@ export interface RunningHttpServer {
   /** Calls being answered right now. */
   inFlight(): number;
   /**
-   * Stops accepting, lets in-flight calls finish (up to the grace period), then closes every
-   * connection. Resolves true when nothing had to be cut off.
+   * Stops accepting, turns away requests waiting for a slot (503), lets in-flight calls finish up
+   * to the grace period, then stops those left, which answer with an error, and closes every
+   * connection. Resolves true when no call had to be stopped.
    */
   close(graceMs?: number): Promise<boolean>;
 }
 
 /** The local path, and the hosted service's, so a client configured for either finds us. */
-export const MCP_PATHS = ['/mcp', HOSTED_MCP_PATH] as const;
+const MCP_PATHS = ['/mcp', HOSTED_MCP_PATH] as const;
 
 /** The host part of a URL this machine can use: a wildcard bind is reached through loopback. */
 function urlHost(host: string): string {
@@ -84,7 +90,8 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
   // Validate the allow-lists before binding, so a typo fails without ever listening.
   buildPolicy({ host, port: 0, allowedHosts: options.allowedHosts, allowedOrigins: options.allowedOrigins });
 
-  const endpoint = createMcpEndpoint({ backend, logger, limits });
+  const stopCalls = new AbortController();
+  const endpoint = createMcpEndpoint({ backend, logger, limits, maxInFlight: options.maxInFlight, stopping: stopCalls.signal });
   let policy: AccessPolicy | undefined;
   let draining = false;
   let active = 0;
@@ -166,14 +173,22 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
       // In-flight exchanges first get the grace period; the handler is closed after it.
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
-      const drained = await new Promise<boolean>((resolve) => {
-        if (active === 0) return resolve(true);
-        const timer = setTimeout(() => resolve(false), graceMs);
-        onIdle = () => {
-          clearTimeout(timer);
-          resolve(true);
-        };
-      });
+      endpoint.refuseWaiting();
+      const idle = (ms: number) =>
+        new Promise<boolean>((resolve) => {
+          if (active === 0) return resolve(true);
+          const timer = setTimeout(() => resolve(false), ms);
+          onIdle = () => {
+            clearTimeout(timer);
+            resolve(true);
+          };
+        });
+      const drained = await idle(graceMs);
+      if (!drained) {
+        // Stopped calls answer with an error result through the SDK, so no client is left without one.
+        stopCalls.abort('shutdown');
+        await idle(limits.stoppedAnswerMs);
+      }
       await endpoint.close().catch(() => {});
       server.closeAllConnections();
       await closed;
@@ -193,7 +208,7 @@ export function stopOnSignals(running: RunningHttpServer, logger: Logger): void 
     stopping = true;
     logger.info(`${why}: no longer accepting connections; finishing ${running.inFlight()} in-flight request(s)`);
     void running.close().then((drained) => {
-      if (!drained) logger.warn('shutdown grace period over: in-flight requests were cut off');
+      if (!drained) logger.warn('shutdown grace period over: in-flight calls were stopped and answered with an error');
       process.exit(drained ? 0 : 1);
     });
   };

@@ -12,7 +12,8 @@ import type { Logger } from '../log.js';
 import { createServer } from '../server.js';
 import { readBody, refuseTooLarge } from './http-body.js';
 import { checkHost, checkOrigin, checkSingleTarget, normalisedOrigin, type AccessPolicy } from './http-guard.js';
-import { sendRpcError, type Headers } from './http-reply.js';
+import { sendJson, sendRpcError, TRANSPORT_ERROR, type Headers } from './http-reply.js';
+import { Slots, type Release } from './slots.js';
 
 /** The path the hosted service answers at (the spec's `POST /api/public/v1/mcp`). */
 export const HOSTED_MCP_PATH = '/api/public/v1/mcp';
@@ -23,7 +24,7 @@ export const SURFACE = 'market';
 const CORS_ALLOW_HEADERS = 'Content-Type, Accept, MCP-Protocol-Version, Mcp-Method, Mcp-Name, Mcp-Session-Id, Last-Event-ID';
 const CORS_EXPOSE_HEADERS = 'MCP-Protocol-Version, Mcp-Method, Mcp-Name';
 
-export interface McpEndpointLimits {
+interface McpEndpointLimits {
   bodyBytes: number;
   /** How long the rest of a body refused with 413 is read and thrown away before the connection is cut. */
   refusedBodyDrainMs: number;
@@ -32,7 +33,43 @@ export interface McpEndpointLimits {
 export interface McpEndpoint {
   /** Answers one request addressed to an MCP path, refusals included. */
   serve(req: IncomingMessage, res: ServerResponse, access: AccessPolicy): Promise<void>;
+  /** Turns away the requests waiting for a slot (503): the server is shutting down. */
+  refuseWaiting(): void;
   close(): Promise<void>;
+}
+
+export interface McpEndpointOptions {
+  backend: Backend;
+  logger: Logger;
+  limits: McpEndpointLimits;
+  /** Requests served at once (as many more may wait); unbounded when absent. */
+  maxInFlight?: number;
+  /** Aborted when shutdown's grace period is over: calls still running answer with an error. */
+  stopping?: AbortSignal;
+}
+
+type RequestId = string | number;
+
+/**
+ * Whether a body holds a request (which does work and takes a slot), and its id for a refusal.
+ * Read only when no slot is free; anything that does not parse is the SDK's to refuse, at once.
+ */
+function requestIn(body: Buffer): { request: boolean; id: RequestId | null } {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body.toString('utf8'));
+  } catch {
+    return { request: false, id: null };
+  }
+  const isRequest = (m: unknown) => typeof m === 'object' && m !== null && 'method' in m && 'id' in m;
+  if (Array.isArray(parsed)) return { request: parsed.some(isRequest), id: null };
+  if (!isRequest(parsed)) return { request: false, id: null };
+  const id = (parsed as { id: unknown }).id;
+  return { request: true, id: typeof id === 'string' || typeof id === 'number' ? id : null };
+}
+
+function sendUnavailable(res: ServerResponse, message: string, id: RequestId | null, headers: Headers): void {
+  sendJson(res, 503, { jsonrpc: '2.0', id, error: { code: TRANSPORT_ERROR, message } }, { ...headers, 'retry-after': '1' });
 }
 
 /**
@@ -67,7 +104,7 @@ export function corsHeaders(req: IncomingMessage, access: AccessPolicy): Headers
 }
 
 /** Why the `surface` asked for is not served, or undefined when it is (market, or none: the default). */
-export function surfaceRefusal(target: string | undefined): string | undefined {
+function surfaceRefusal(target: string | undefined): string | undefined {
   const asked = new URL(target ?? '/', 'http://localhost').searchParams.getAll('surface');
   if (asked.length === 0 || (asked.length === 1 && asked[0] === SURFACE)) return undefined;
   const named = asked.length === 1 ? `surface ${JSON.stringify(asked[0]!.slice(0, 40))} is` : 'more than one surface is';
@@ -88,9 +125,43 @@ function withBody(req: IncomingMessage, body: Buffer): NodeIncomingMessageLike {
   };
 }
 
-export function createMcpEndpoint(options: { backend: Backend; logger: Logger; limits: McpEndpointLimits }): McpEndpoint {
-  const { backend, logger, limits } = options;
-  const mcpHandler = createMcpHandler(() => createServer({ backend, logger }), { legacy: 'stateless' });
+export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
+  const { backend, logger, limits, stopping } = options;
+  const mcpHandler = createMcpHandler(() => createServer({ backend, logger, stopping }), { legacy: 'stateless' });
+  // As many may wait as run: a burst of an agent's calls is served, a flood is turned away.
+  const slots = options.maxInFlight === undefined ? undefined : new Slots(options.maxInFlight, options.maxInFlight);
+
+  /**
+   * A slot for a request, once one is free; undefined when the request was answered here instead
+   * (503: the queue is full, or the server is shutting down) or its client left while it waited.
+   */
+  async function slotFor(res: ServerResponse, body: Buffer, cors: Headers): Promise<Release | 'none' | undefined> {
+    if (!slots) return 'none';
+    const { request, id } = slots.free ? { request: true, id: null } : requestIn(body);
+    // Notifications and answers start no work: they never wait behind calls.
+    if (!request) return 'none';
+    const gone = new AbortController();
+    const leave = () => gone.abort();
+    res.once('close', leave);
+    const taken = slots.take(gone.signal);
+    if (!taken.ok) {
+      res.off('close', leave);
+      sendUnavailable(res, `Service Unavailable: ${slots.size} requests are being served and ${slots.queueSize} are waiting, the most this server takes (--max-in-flight ${slots.size}); retry after 1 s`, id, cors);
+      return undefined;
+    }
+    const release = await taken.slot;
+    res.off('close', leave);
+    if (res.destroyed || res.writableEnded) {
+      release?.();
+      return undefined;
+    }
+    if (!release) {
+      sendUnavailable(res, 'Service Unavailable: the server is shutting down; the request was not started', id, cors);
+      return undefined;
+    }
+    res.once('close', release);
+    return release;
+  }
   const serveMcp = toNodeHandler(mcpHandler, {
     maxRequestBodySize: limits.bodyBytes,
     onerror: (error) => logger.error(`MCP HTTP handler failed: ${error.stack ?? error.message}`),
@@ -125,8 +196,9 @@ export function createMcpEndpoint(options: { backend: Backend; logger: Logger; l
       else res.destroy();
       return;
     }
+    if ((await slotFor(res, body.bytes, cors)) === undefined) return;
     await serveMcp(withBody(req, body.bytes), res);
   }
 
-  return { serve, close: () => mcpHandler.close() };
+  return { serve, refuseWaiting: () => slots?.clearQueue(), close: () => mcpHandler.close() };
 }

@@ -12,7 +12,7 @@ import { createServer } from '../server.js';
 import { LineTransport, type LineOutput } from './stdio-transport.js';
 
 /** Takes stdout for the protocol alone; returns the only way left to write to it. */
-export function guardStdout(): LineOutput & { flush(callback: () => void): void } {
+function guardStdout(): LineOutput & { flush(callback: () => void): void } {
   const stdout = process.stdout;
   const protocolWrite = stdout.write.bind(stdout) as (chunk: string, callback?: () => void) => boolean;
   const toStderr = (...args: unknown[]) => {
@@ -35,31 +35,64 @@ export function guardStdout(): LineOutput & { flush(callback: () => void): void 
 /** How long shutdown may wait for stdout to take the last answers. */
 const FORCED_EXIT_MS = 2_000;
 
+/**
+ * On SIGTERM or SIGINT, how long running calls may go on before they are stopped. Short because
+ * MCP clients (the SDK's StdioClientTransport among them) send SIGKILL 2 s after SIGTERM: within
+ * that, every call read gets its answer or an error.
+ */
+const STOP_GRACE_MS = 1_000;
+/** After stopping the calls, how long their error results may take to come through the SDK. */
+const STOPPED_ANSWER_MS = 250;
+
 export interface StdioOptions {
   backend: Backend;
   logger: Logger;
-  /** How long calls still running when stdin ends may take to be answered. */
+  /** After stdin ends, how long to wait for the next answer before answering the rest with an error. */
   endGraceMs: number;
+  /** Requests served at once; later ones wait (config.ts, --max-in-flight). */
+  maxInFlight: number;
 }
 
-export function runStdio({ backend, logger, endGraceMs }: StdioOptions): void {
+export function runStdio({ backend, logger, endGraceMs, maxInFlight }: StdioOptions): void {
   const out = guardStdout();
-  const transport = new LineTransport(process.stdin, out, { endGraceMs, onRefused: (reason) => logger.warn(reason) });
-  const handle = serveStdio(() => createServer({ backend, logger }), { transport, onerror: (error) => logger.debug(`stdio: ${error.message}`) });
+  const transport = new LineTransport(process.stdin, out, { endGraceMs, maxInFlight, onRefused: (reason) => logger.warn(reason) });
+  const stopCalls = new AbortController();
+  const handle = serveStdio(() => createServer({ backend, logger, stopping: stopCalls.signal }), { transport, onerror: (error) => logger.debug(`stdio: ${error.message}`) });
+
+  /** Resolves once no call is owed an answer, or after `ms`. */
+  const settled = (ms: number) => {
+    let timer: NodeJS.Timeout | undefined;
+    return Promise.race([transport.settled(), new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)))]).finally(() => clearTimeout(timer));
+  };
 
   let stopping = false;
-  const stop = (why: string) => {
-    if (stopping) return;
-    stopping = true;
-    logger.info(`stdio server stopping: ${why}`);
+  const exit = () => {
     // A stdout nobody reads any more must not keep the process alive.
     setTimeout(() => process.exit(0), FORCED_EXIT_MS).unref();
     // Exit once every answer written has reached the pipe; open keep-alive sockets or a pending
     // Retry-After wait must not hold the process.
     void handle.close().finally(() => out.flush(() => process.exit(0)));
   };
-  void transport.closedPromise.then(() => stop('stdin closed'));
-  process.on('SIGINT', () => stop('SIGINT'));
-  process.on('SIGTERM', () => stop('SIGTERM'));
+  const stop = async (why: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info(`stdio server stopping: ${why}; finishing ${transport.owed} call(s)`);
+    transport.stopping(`Server error: the server is stopping (${why}); the request was not started`);
+    await settled(STOP_GRACE_MS);
+    if (transport.owed > 0) {
+      stopCalls.abort(why);
+      await settled(STOPPED_ANSWER_MS);
+    }
+    transport.answerRemaining(`Server error: the server stopped (${why}) before the request finished`);
+    exit();
+  };
+  void transport.closedPromise.then(() => {
+    if (stopping) return;
+    stopping = true;
+    logger.info('stdio server stopping: stdin closed');
+    exit();
+  });
+  process.on('SIGINT', () => void stop('SIGINT'));
+  process.on('SIGTERM', () => void stop('SIGTERM'));
   logger.info(`stdio server ready (${backend.mode === 'offline' ? 'offline snapshot' : backend.baseUrl})`);
 }

@@ -129,23 +129,26 @@ describe('concurrency', () => {
 
   it('a client that stops reading its answers does not hold up the others', async () => {
     const calls = distinctCalls(TOTAL_CALLS + 400).slice(TOTAL_CALLS); // none asked before: real upstream requests
+    // Each session one call at a time: IN_FLIGHT at once, within --max-in-flight.
     const runBatch = async (batch: PlannedCall[]) => {
-      const started = Date.now();
+      let next = 0;
       await Promise.all(
-        batch.map(async (call, i) => {
-          const result = await sessions[i % sessions.length]!.client.callTool({ name: call.name, arguments: call.arguments });
-          expect(result.isError, textOf(result)).toBeFalsy();
+        sessions.map(async (session) => {
+          for (let i = next++; i < batch.length; i = next++) {
+            const result = await session.client.callTool({ name: batch[i]!.name, arguments: batch[i]!.arguments });
+            expect(result.isError, textOf(result)).toBeFalsy();
+          }
         }),
       );
-      return Date.now() - started;
     };
-    const baseline = await runBatch(calls.slice(0, 200));
+    await runBatch(calls.slice(0, 200));
     // Eight clients each ask for a full 100-job page (~170 KB; the snapshot lists 328 jobs, so pages
     // 1 to 3) and read nothing past the first chunk, so the server's writes to them back up.
     const pageOf = (i: number) => (i % 3) + 1;
     const slow = await Promise.all(Array.from({ length: 8 }, (_, i) => stalledCall(server, 100, pageOf(i))));
-    const stalledRun = await runBatch(calls.slice(200, 400));
-    expect(stalledRun).toBeLessThan(baseline * 3 + 1_000);
+    // Told by order, not by a time ratio a busy machine skews: the stalled clients read nothing
+    // until this batch is done, so a server they held up would never finish it.
+    await runBatch(calls.slice(200, 400));
     // Once they read again (slowly), each gets its whole answer.
     const bodies = await Promise.all(slow.map((s) => s.readSlowly()));
     bodies.forEach((body, i) => expect(body).toMatch(new RegExp(`"text":"Page ${pageOf(i)} of \\d+, \\d+ total \\(jobs \\d+–\\d+\\)`)));

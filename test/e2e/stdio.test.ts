@@ -183,7 +183,7 @@ describe('MCP features', () => {
       const pending = fresh.client.callTool({ name: 'discover_api', arguments: {} }, { signal: controller.signal });
       setTimeout(() => controller.abort('user cancelled'), 300);
       await expect(pending).rejects.toThrow();
-      await expect.poll(() => fresh.stderr(), { timeout: 3000 }).toMatch(/discover_api failed: cancelled: GET \/api\/public\/v1 was cancelled/);
+      await expect.poll(() => fresh.stderr(), { timeout: 10_000 }).toMatch(/discover_api failed: cancelled: GET \/api\/public\/v1 was cancelled/);
 
       await api.setFaults([{ path: '/api/public/v1/market-map', kind: 'rate_limit', retryAfter: 20, times: 1 }]);
       const waiting = new AbortController();
@@ -191,8 +191,10 @@ describe('MCP features', () => {
       const rateLimited = fresh.client.callTool({ name: 'get_market_map', arguments: {} }, { signal: waiting.signal });
       setTimeout(() => waiting.abort('user cancelled'), 500);
       await expect(rateLimited).rejects.toThrow();
-      await expect.poll(() => fresh.stderr(), { timeout: 3000 }).toMatch(/get_market_map failed: cancelled/);
-      expect(Date.now() - started).toBeLessThan(5000);
+      await expect.poll(() => fresh.stderr(), { timeout: 10_000 }).toMatch(/get_market_map failed: cancelled/);
+      // Ended by the cancellation at 500 ms, not by the 20 s Retry-After: half of it is a margin a
+      // loaded machine keeps, and still far from the wait running out.
+      expect(Date.now() - started).toBeLessThan(10_000);
     } finally {
       await fresh.close();
     }

@@ -29,8 +29,17 @@ describe('stdio session transcript', () => {
 
     let id = 0;
     const send = (method: string, params?: unknown) => child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: ++id, method, params })}\n`);
+    /** Until requests 1 to `count` each have an answer, matched by id on whole parsed lines. */
     const waitFor = async (count: number) => {
-      await expect.poll(() => stdout.split('\n').filter((l) => /"id":\d/.test(l)).length, { timeout: 15_000 }).toBeGreaterThanOrEqual(count);
+      const answered = () => {
+        const ids = new Set<unknown>();
+        for (const line of stdout.split('\n').slice(0, -1)) {
+          const message = JSON.parse(line) as { id?: unknown; result?: unknown; error?: unknown };
+          if (message.result !== undefined || message.error !== undefined) ids.add(message.id);
+        }
+        return ids;
+      };
+      await expect.poll(() => Array.from({ length: count }, (_, i) => i + 1).filter((i) => !answered().has(i)), { timeout: 15_000 }).toEqual([]);
     };
 
     send('initialize', { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } });
@@ -69,6 +78,8 @@ describe('stdio session transcript', () => {
     const stdoutAtClose = stdout.length;
     child.stdin.end();
     const { code, at } = await exited;
+    // Tells "exits once its answers are out" (tens of ms) from "held until the forced exit" (2 s,
+    // stdio.ts): a loaded machine delays a process by milliseconds, not by most of a second.
     expect(at - closedAt).toBeLessThan(1_000);
     expect(code).toBe(0);
     // No farewell, no flush of anything else: the last byte on stdout was the last answer.

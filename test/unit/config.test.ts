@@ -16,8 +16,8 @@ function configError(flags: RawOptions, env: Record<string, string> = {}): Confi
 }
 
 describe('defaults', () => {
-  it('with nothing set: offline (no base URL), 15 s timeout, 20 s retry wait, warn, cache on', () => {
-    expect(resolve()).toEqual({ baseUrl: undefined, offline: true, offlineReason: 'no_base_url', timeoutMs: 15_000, maxRetryWaitS: 20, logLevel: 'warn', cache: true });
+  it('with nothing set: offline (no base URL), 15 s timeout, 20 s retry wait, warn, cache on, 64 in flight', () => {
+    expect(resolve()).toEqual({ baseUrl: undefined, offline: true, offlineReason: 'no_base_url', timeoutMs: 15_000, maxRetryWaitS: 20, logLevel: 'warn', cache: true, maxInFlight: 64 });
   });
 
   it('with a base URL: online', () => {
@@ -189,9 +189,18 @@ describe('the result', () => {
       ['--max-retry-wait-s', 'SERVICE_MCP_MAX_RETRY_WAIT_S'],
       ['--log-level', 'SERVICE_MCP_LOG_LEVEL'],
       ['--no-cache', 'SERVICE_MCP_NO_CACHE'],
+      ['--max-in-flight', 'SERVICE_MCP_MAX_IN_FLIGHT'],
       ['--redis-url', 'SERVICE_MCP_REDIS_URL'],
       ['--tools', 'SERVICE_MCP_TOOLS'],
     ]);
+  });
+
+  it('--max-in-flight: flag over env over 64, a whole number from 1, named when wrong', () => {
+    expect(resolveConfig({ maxInFlight: '8' }, { SERVICE_MCP_MAX_IN_FLIGHT: '16' }).maxInFlight).toBe(8);
+    expect(resolveConfig({}, { SERVICE_MCP_MAX_IN_FLIGHT: '16' }).maxInFlight).toBe(16);
+    expect(resolveConfig({}, {}).maxInFlight).toBe(64);
+    expect(() => resolveConfig({ maxInFlight: '0' }, {})).toThrow(/--max-in-flight \/ SERVICE_MCP_MAX_IN_FLIGHT: "0" must be at least 1/);
+    expect(() => resolveConfig({}, { SERVICE_MCP_MAX_IN_FLIGHT: 'lots' })).toThrow(/--max-in-flight \/ SERVICE_MCP_MAX_IN_FLIGHT: "lots" /);
   });
 
   it('--redis-url takes redis:// and rediss:// only, and a refused one never shows its password', () => {

@@ -135,7 +135,10 @@ describe('timeout and cancellation through msw (real timers, short)', () => {
     const elapsed = performance.now() - started;
     expect(error).toMatchObject({ kind: 'timeout' });
     expect(elapsed).toBeGreaterThanOrEqual(55);
-    expect(elapsed).toBeLessThan(1000);
+    // A timer is never early, so the lower bound is exact; the upper one only has to tell "ended by
+    // its 60 ms timeout" from "hung until the handler answered" (never, here): 5 s is a margin
+    // any loaded machine keeps.
+    expect(elapsed).toBeLessThan(5_000);
     hang.resolve(HttpResponse.json(jobList()));
   });
 

@@ -25,6 +25,7 @@ describe('the per-request timeout', () => {
     const error = await rejectionOf(client({ timeoutMs: 200 }).listJobs());
     expect(error).toMatchObject({ kind: 'timeout', path: '/api/public/v1/jobs' });
     expect(error.message).toContain('200 ms');
+    // Bounded only against "never ends" (the server never answers): 15 times the timeout.
     expect(Date.now() - started).toBeLessThan(3000);
     expect(api.seen).toHaveLength(1);
   });
@@ -56,9 +57,11 @@ describe('cancellation', () => {
     await new Promise((resolve) => setTimeout(resolve, 50));
     const controller = new AbortController();
     setTimeout(() => controller.abort(new Error('caller gave up')), 50);
-    const started = Date.now();
+    let held = true;
+    void holding.then(() => (held = false));
     expect(await rejectionOf(single.getJob('queued', {}, { signal: controller.signal }))).toMatchObject({ kind: 'cancelled' });
-    expect(Date.now() - started).toBeLessThan(1000);
+    // Ended while the connection was still held, not when the holder's 2 s timeout freed it.
+    expect(held).toBe(true);
     expect(await holding).toMatchObject({ kind: 'timeout' });
     expect(api.seen.map((req) => req.url)).toEqual(['/api/public/v1/jobs/held']);
   });

@@ -137,7 +137,8 @@ describe('lifecycle', () => {
     await new Promise((resolve) => setTimeout(resolve, 50));
     const started = Date.now();
     await own.close();
-    expect(Date.now() - started).toBeLessThan(1000);
+    // Against "waits for the hanging request" (forever): 5 s is far from both on a loaded machine.
+    expect(Date.now() - started).toBeLessThan(5_000);
     expect(await hanging).toBe('failed');
   });
 

@@ -137,7 +137,9 @@ describe('limits found by the generated runs', () => {
       const started = performance.now();
       const { text } = await call('search_jobs', { q });
       expect(text).toMatch(/^invalid_argument: q: must be at most 200 characters long\n/);
-      expect(performance.now() - started).toBeLessThan(200);
+      // Refused by its length: microseconds, under a second even on a loaded 2-core machine; the
+      // privacy patterns' backtracking over it took minutes, so 2 s still tells the two apart.
+      expect(performance.now() - started).toBeLessThan(2_000);
     }
   });
 

@@ -148,23 +148,15 @@ describe('findCandidateData', () => {
 
   it('stays linear in the length of the input (no backtracking on long input)', () => {
     const shapes = ['x', 'é', 'a@', '1 ', '1.', 'at dot ', '4-', '٤ ', '+1', 'a.b@', '(at) ', '\u200B', 'jane@example.com '];
-    const fastest = (text: string) => {
-      let best = Infinity;
-      for (let run = 0; run < 3; run++) {
-        const started = performance.now();
-        findCandidateData(text);
-        best = Math.min(best, performance.now() - started);
-      }
-      return best;
-    };
     for (const shape of shapes) {
-      const small = shape.repeat(Math.ceil(40_000 / shape.length));
       const large = shape.repeat(Math.ceil(400_000 / shape.length));
-      findCandidateData(large); // warm up
-      const [t1, t2] = [fastest(small), fastest(large)];
-      // Ten times the input costs about ten times the time; a quadratic scan would cost a hundred.
-      expect(t2, `${JSON.stringify(shape)}: ${t1.toFixed(1)} ms then ${t2.toFixed(1)} ms`).toBeLessThan(Math.max(40 * t1, 100));
-      expect(t2).toBeLessThan(3_000);
+      const started = performance.now();
+      findCandidateData(large);
+      const took = performance.now() - started;
+      // Not a ratio of two timings, which a busy core skews either way: one bound far from both
+      // sides. A linear scan of 400 KB takes tens of ms (under a second on a loaded 2-core
+      // machine); a backtracking one does ~10^11 steps and takes minutes, as it once did.
+      expect(took, `${JSON.stringify(shape)}: ${took.toFixed(1)} ms`).toBeLessThan(5_000);
     }
   }, 120_000);
 });

@@ -177,12 +177,15 @@ describe('graceful shutdown', () => {
     running = undefined;
   });
 
-  it('cuts off what is still running when the grace period ends, and says so', async () => {
-    const server = await start(3_000);
-    const pending = fetch(server.url, { method: 'POST', headers: POST_HEADERS, body: MARKET_MAP_CALL }).then((r) => r.text()).catch((error: unknown) => error);
+  it('stops what is still running when the grace period ends, answering it with an error, and says so', async () => {
+    const server = await start(30_000);
+    const pending = fetch(server.url, { method: 'POST', headers: POST_HEADERS, body: MARKET_MAP_CALL }).then((r) => r.text());
     await expect.poll(() => server.inFlight()).toBe(1);
     expect(await server.close(200)).toBe(false);
-    expect(await pending).toBeInstanceOf(Error);
+    const answer = JSON.parse(/^data: (.*)$/m.exec(await pending)![1]!) as { id: number; result: { isError: boolean; content: Array<{ text: string }> } };
+    expect(answer.id).toBe(1);
+    expect(answer.result.isError).toBe(true);
+    expect(answer.result.content[0]!.text).toMatch(/^cancelled: the server stopped \(shutdown\) before this call finished/);
     running = undefined;
   });
 });

@@ -1,0 +1,85 @@
+/**
+ * A fixed number of slots, and a bounded first-come-first-served queue for them: how HTTP mode
+ * holds the calls a process runs at once to --max-in-flight, as stdio mode does by reading no
+ * further (stdio-transport.ts). A request past the queue is refused at once, not held, so neither
+ * the work nor the requests waiting for it can grow without bound.
+ */
+export type Release = () => void;
+
+export type Take =
+  | { ok: true; slot: Promise<Release | undefined> }
+  /** Every slot taken and the queue full. */
+  | { ok: false };
+
+interface Waiter {
+  grant(release: Release | undefined): void;
+}
+
+export class Slots {
+  private used = 0;
+  private readonly queue: Waiter[] = [];
+
+  constructor(
+    readonly size: number,
+    readonly queueSize: number,
+  ) {}
+
+  get inUse(): number {
+    return this.used;
+  }
+
+  get waiting(): number {
+    return this.queue.length;
+  }
+
+  /** True when a slot is free right now (no one waits for one). */
+  get free(): boolean {
+    return this.used < this.size && this.queue.length === 0;
+  }
+
+  /**
+   * A slot now, or a place in the queue: the promise resolves with the slot's release, or with
+   * undefined when `gone` aborts first (the client left) or the queue is cleared (shutdown).
+   */
+  take(gone?: AbortSignal): Take {
+    if (this.used < this.size && this.queue.length === 0) {
+      this.used++;
+      return { ok: true, slot: Promise.resolve(this.releaser()) };
+    }
+    if (this.queue.length >= this.queueSize) return { ok: false };
+    const slot = new Promise<Release | undefined>((resolve) => {
+      const waiter: Waiter = {
+        grant: (release) => {
+          gone?.removeEventListener('abort', leave);
+          resolve(release);
+        },
+      };
+      const leave = () => {
+        const at = this.queue.indexOf(waiter);
+        if (at >= 0) this.queue.splice(at, 1);
+        resolve(undefined);
+      };
+      if (gone?.aborted) return resolve(undefined);
+      gone?.addEventListener('abort', leave, { once: true });
+      this.queue.push(waiter);
+    });
+    return { ok: true, slot };
+  }
+
+  /** Turns every request in the queue away (each resolves with undefined). */
+  clearQueue(): void {
+    for (const waiter of this.queue.splice(0)) waiter.grant(undefined);
+  }
+
+  private releaser(): Release {
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      const next = this.queue.shift();
+      // The slot passes straight to the next in line, so a newcomer cannot jump the queue.
+      if (next) next.grant(this.releaser());
+      else this.used--;
+    };
+  }
+}
