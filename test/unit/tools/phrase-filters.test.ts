@@ -79,3 +79,20 @@ describe('fiction by the API\'s own word', () => {
     for (const source of ['jobs-read-model', 'warehouse snapshot 2026-11', null]) expect(buildProvenance(result(source), 'live')).not.toHaveProperty('fictional');
   });
 });
+
+describe("the health tool's hints", () => {
+  it('never send check_api_health to itself, whatever failed', async () => {
+    const { ApiError } = await import('../../../src/api/errors.js');
+    const { toErrorResult } = await import('../../../src/tools/run.js');
+    const { findTool } = await import('../../../src/tools/index.js');
+    const health = findTool('check_api_health')!;
+    for (const kind of ['upstream_unavailable', 'upstream_contract', 'timeout', 'network', 'rate_limited'] as const) {
+      const text = (toErrorResult(new ApiError(kind, `${kind}: x`, { status: 502 }), health).content[0] as { text: string }).text;
+      expect(text, kind).not.toContain('check_api_health');
+    }
+    // The hint for a base URL that answers 404 where no record was asked for names no tool at all.
+    const { statusError } = await import('../../../src/api/status-errors.js');
+    const error = statusError({ status: 404, body: '', headers: new Headers(), url: '' }, '/api/public/v1/mcp/health', 0, 'http://x.example');
+    expect((toErrorResult(error, health).content[0] as { text: string }).text).not.toMatch(/check_api_health|discover_api/);
+  });
+});
