@@ -68,7 +68,6 @@ export function rawStdio(args: string[], { env = cleanEnv(), keep = true }: RawO
   };
 }
 
-type RawStdio = ReturnType<typeof rawStdio>;
 
 /**
  * Ids answered other than exactly once, among `ids`: `{ missing, repeated }`, both empty when
