@@ -129,14 +129,20 @@ export function visible(text: string, max = 40): string {
 }
 
 const INVISIBLE = /[\p{Cc}\p{Cf}\p{Co}\p{Cn}\p{Cs}\u2028\u2029]/gu;
+// A run of them is text smuggled past the reader (tag characters spelling out instructions), not a
+// stray character in an id: it is counted, not spelled out.
+const HIDDEN_RUN = /(?:(?![\n\r\t])[\p{Cc}\p{Cf}\p{Co}\p{Cn}\p{Cs}\u2028\u2029]){4,}/gu;
 
 /**
  * Text with every control, format or otherwise invisible character written as its `\uXXXX` escape
- * (line breaks and tabs left to fold): for error messages, which echo what was asked for, so that
- * an id that failed because of a zero-width space shows it.
+ * (line breaks and tabs left to fold), and a run of four or more counted instead: for error
+ * messages, which echo what was asked for, so that an id that failed because of a zero-width space
+ * shows it.
  */
 export function escapeInvisible(text: string): string {
-  return text.replace(INVISIBLE, (c) => (c === '\n' || c === '\r' || c === '\t' ? c : Array.from({ length: c.length }, (_, i) => escapeCode(c.charCodeAt(i))).join('')));
+  return text
+    .replace(HIDDEN_RUN, (run) => `[${Array.from(run).length} hidden characters]`)
+    .replace(INVISIBLE, (c) => (c === '\n' || c === '\r' || c === '\t' ? c : Array.from({ length: c.length }, (_, i) => escapeCode(c.charCodeAt(i))).join('')));
 }
 
 /** Returns a deep copy of a JSON value with every string sanitized (keys too). */

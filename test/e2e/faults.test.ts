@@ -124,7 +124,7 @@ const SCENARIOS: Scenario[] = [
         const before = await ctx.hits(MAP);
         const result = await ctx.call('get_market_map', {});
         isOk(result);
-        expect(textOf(result)).toMatch(/^Market map: \d+ dimensions/);
+        expect(textOf(result)).toMatch(/^Generated [^\n]+\nMarket map: \d+ dimensions/);
         expect(await ctx.hits(MAP)).toBe(before + times + 1);
       }
       await ctx.faults([{ path: MAP, kind: 'unavailable' }]);

@@ -153,7 +153,7 @@ describe('Redis is never a single point of failure', () => {
     const { port } = await startRedis().then(async (r) => (await r.kill(), r));
     const result = await runCli(['--base-url', api.url, '--redis-url', `redis://:hunter2@127.0.0.1:${port}`, 'call', 'get_market_map'], cleanEnv());
     expect(result.code, result.stderr).toBe(0);
-    expect(result.stdout).toMatch(/^Market map/);
+    expect(result.stdout).toMatch(/^Generated [^\n]+\nMarket map/);
     // The password is hidden twice over: by the Redis module, then by the logger's own redaction.
     expect(result.stderr).toMatch(/Redis at redis:\/\/(?::\*\*\*|\[redacted\])@127\.0\.0\.1:\d+\/? is unavailable/);
     expect(result.stderr).not.toContain('hunter2');

@@ -53,9 +53,9 @@ function nth(i: number): { name: string; arguments: Record<string, unknown>; exp
     case 5:
       return { name: 'get_job', arguments: { job_id: inactiveJob.job_id }, expect: /^not_found: HTTP 404/ };
     case 6:
-      return { name: 'get_market_map', arguments: {}, expect: /^Market map: / };
+      return { name: 'get_market_map', arguments: {}, expect: /^Generated [^\n]+\nMarket map: / };
     case 7:
-      return { name: 'get_company_interview_brief', arguments: { slug: company.slug }, expect: /^Interview brief for / };
+      return { name: 'get_company_interview_brief', arguments: { slug: company.slug }, expect: /^Freshness: [^\n]+\nInterview brief for / };
     case 8:
       return { name: 'search_jobs', arguments: { per_page: '20' }, expect: /^invalid_argument: per_page: / };
     default:

@@ -45,7 +45,8 @@ describe('every tool, happy path (the SDK client validates structuredContent aga
     expect(result.isError).toBeFalsy();
     const text = textOf(result);
     expect(text).toMatch(/^Page 1 of \d+, \d+ total \(jobs 1–5\); next: same arguments with page=2\./);
-    expect(text).toMatch(/Provenance: source: .* · live API · retrieved /);
+    // mock-api, reached over HTTP, says in its meta.source that its data is an offline snapshot.
+    expect(text).toMatch(/Provenance: source: .* · OFFLINE: FICTIONAL sample data \(companies, jobs and salaries are invented\), not live · retrieved /);
     const data = (result.structuredContent as { data: { jobs: Array<{ domain_id: string }> } }).data;
     expect(data.jobs).toHaveLength(5);
     expect(data.jobs.every((j) => j.domain_id === 'ai')).toBe(true);
@@ -66,14 +67,14 @@ describe('every tool, happy path (the SDK client validates structuredContent aga
   it('get_market_map, whose legacy generated_at states no timezone', async () => {
     const result = await call('get_market_map');
     expect(result.isError).toBeFalsy();
-    expect(textOf(result)).toMatch(/generated_at: [^·]+\(no timezone stated; legacy snapshot\)/);
+    expect(textOf(result)).toMatch(/generated_at: [^·]+\(no timezone stated; legacy snapshot, read as UTC: \d+ days ago\)/);
     expect((result.structuredContent as { provenance: { generated_at_timezone: string } }).provenance.generated_at_timezone).toBe('not_stated');
   });
 
   it('get_company_interview_brief by slug', async () => {
     const result = await call('get_company_interview_brief', { slug: company.slug });
     expect(result.isError).toBeFalsy();
-    expect(textOf(result)).toMatch(new RegExp(`^Interview brief for "${company.name}" \\(upstream data below\\):\n\`\`\`yaml\n`));
+    expect(textOf(result)).toMatch(new RegExp(`^Freshness: generated [^\n]+ ago[^\n]*\nInterview brief for "${company.name}" \\(upstream data below\\):\n\`\`\`yaml\n`));
   });
 
   it('discover_api', async () => {

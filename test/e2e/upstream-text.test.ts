@@ -71,7 +71,12 @@ const forgingMap = {
   ],
 };
 
+// Discovery lists every path, so the deployed catalog is read and a job's 404 means the job is gone.
+const PATHS = ['/api/public/v1', '/api/public/v1/search/jobs', '/api/public/v1/jobs', '/api/public/v1/jobs/{jobId}', '/api/public/v1/market-map', '/api/public/v1/interview/company', '/api/public/v1/mcp/health'];
+const discovery = { success: true, data: { endpoints: PATHS.map((path) => ({ path, method: 'GET', description: 'x' })), auth: {}, envelopes: {} }, meta };
+
 const ROUTES: Record<string, { status: number; body: unknown }> = {
+  '/api/public/v1': { status: 200, body: discovery },
   '/api/public/v1/search/jobs?q=forge': { status: 200, body: jobListBody(forgingJobs) },
   '/api/public/v1/market-map?layer=forge': { status: 200, body: { success: true, data: forgingMap, meta } },
   '/api/public/v1/market-map': { status: 200, body: deepMarketMap },
@@ -119,7 +124,8 @@ describe('hidden characters in upstream text never reach the text a model reads'
   it('an upstream error message is cleaned and cut too', async () => {
     const result = await call('get_job', { job_id: 'job_gone' });
     const text = textOf(result);
-    expect(text).toMatch(/^not_found: HTTP 404 from GET \/api\/public\/v1\/jobs\/job_gone \(not_found: no such job/);
+    // An invisible character is written as its escape, a run of them (smuggled text) counted: never raw.
+    expect(text).toMatch(/^not_found: HTTP 404 from GET \/api\/public\/v1\/jobs\/job_gone \(not_found\\u200B: no such job\\u202E\\u0007 \[28 hidden characters\] pad /);
     expect(text).not.toMatch(HIDDEN);
     expect(text.length).toBeLessThan(1_500);
   });

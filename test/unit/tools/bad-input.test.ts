@@ -51,8 +51,9 @@ const textOf = (result: { content: unknown[] }) => (result.content as Array<{ te
  * name), less any invisible characters, which never reach the model.
  */
 function names(text: string, key: string): boolean {
-  const visible = key.replace(/[\p{Cf}\p{Zl}\p{Zp}]/gu, '');
-  return text.includes(`${visible}:`) || text.includes(`${visible}[`) || text.includes(JSON.stringify(visible).slice(0, 30));
+  // Error text writes an invisible character as its \uXXXX escape, so the name shows why it is not an argument.
+  const visible = key.replace(/[\p{Cc}\p{Cf}\p{Co}\p{Cn}\p{Cs}\u2028\u2029]/gu, (c) => Array.from({ length: c.length }, (_, i) => `\\u${c.charCodeAt(i).toString(16).toUpperCase().padStart(4, '0')}`).join(''));
+  return text.includes(`${visible}:`) || text.includes(`${visible}[`) || text.includes(JSON.stringify(key).slice(0, 30)) || text.includes(`"${visible}`.slice(0, 30));
 }
 
 /** What the offline API may rightly answer to arguments the spec allows. */
