@@ -177,7 +177,7 @@ export class ApiClient {
   async getHealth(options?: CallOptions): Promise<ApiResult<HealthResponse>> {
     const path = `${this.basePath}${OPERATIONS.getHostedMcpHealth.path}`;
     const catalog = this.catalog ? await this.checkCatalog('getHostedMcpHealth', path, options) : undefined;
-    const raw = await this.policy.get(path, 'application/json', options, { acceptStatus: (status) => status === 503, gate: this.healthGate });
+    const raw = await this.policy.get(path, 'application/json', options, { acceptStatus: (status) => status === 503, gate: this.healthGate, operation: 'getHostedMcpHealth' });
     try {
       const body = parseJson(raw, path);
       // Tolerate a health body wrapped in the success envelope as well as the bare form.

@@ -5,6 +5,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { raceAbort } from './abort.js';
 import { ApiError } from './errors.js';
+import { telemetry } from '../telemetry/hooks.js';
 
 /**
  * The longest Retry-After honoured: an hour. A longer one (a misconfigured proxy, a hostile
@@ -102,6 +103,7 @@ export class RetryAfterGate {
           throw new ApiError('rate_limited', `rate limited: the API asked for a ${seconds}s pause, longer than this call may wait (${Math.max(0, Math.floor(budgetS))}s)`, { status: 429, retryAfterS: seconds });
         }
         options.onWait?.({ seconds, reason: 'rate_limited' });
+        telemetry().retryAfterWait(seconds);
         await sleep(waitMs, undefined, { signal: options.signal });
         continue;
       }

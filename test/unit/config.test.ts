@@ -17,7 +17,7 @@ function configError(flags: RawOptions, env: Record<string, string> = {}): Confi
 
 describe('defaults', () => {
   it('with nothing set: offline (no base URL), 15 s timeout, 20 s retry wait, warn, cache on', () => {
-    expect(resolve()).toEqual({ baseUrl: undefined, offline: true, offlineReason: 'no_base_url', timeoutMs: 15_000, maxRetryWaitS: 20, logLevel: 'warn', cache: true });
+    expect(resolve()).toEqual({ baseUrl: undefined, offline: true, offlineReason: 'no_base_url', timeoutMs: 15_000, maxRetryWaitS: 20, logLevel: 'warn', cache: true, metricsHost: '127.0.0.1', logFormat: 'text' });
   });
 
   it('with a base URL: online', () => {
@@ -180,8 +180,20 @@ describe('the result', () => {
       ['--log-level', 'SERVICE_MCP_LOG_LEVEL'],
       ['--no-cache', 'SERVICE_MCP_NO_CACHE'],
       ['--redis-url', 'SERVICE_MCP_REDIS_URL'],
+      ['--metrics-port', 'SERVICE_MCP_METRICS_PORT'],
+      ['--metrics-host', 'SERVICE_MCP_METRICS_HOST'],
+      ['--log-format', 'SERVICE_MCP_LOG_FORMAT'],
       ['--tools', 'SERVICE_MCP_TOOLS'],
     ]);
+  });
+
+  it('--metrics-port is a port from 1 to 65535 (flag or env), --metrics-host defaults to loopback, --log-format is text or json', () => {
+    expect(resolveConfig({ metricsPort: '9464' }, {}).metricsPort).toBe(9464);
+    expect(resolveConfig({}, { SERVICE_MCP_METRICS_PORT: '9100', SERVICE_MCP_METRICS_HOST: '0.0.0.0' })).toMatchObject({ metricsPort: 9100, metricsHost: '0.0.0.0' });
+    expect(resolveConfig({}, {}).metricsPort).toBeUndefined();
+    expect(() => resolveConfig({ metricsPort: '70000' }, {})).toThrow(/--metrics-port \/ SERVICE_MCP_METRICS_PORT: .* must be at most 65535/);
+    expect(resolveConfig({}, { SERVICE_MCP_LOG_FORMAT: ' JSON ' }).logFormat).toBe('json');
+    expect(() => resolveConfig({ logFormat: 'xml' }, {})).toThrow(/--log-format \/ SERVICE_MCP_LOG_FORMAT: .* must be one of text, json/);
   });
 
   it('--redis-url takes redis:// and rediss:// only, and a refused one never shows its password', () => {
