@@ -72,10 +72,10 @@ function instrumentsOf(meter: Meter, redisReady: (() => boolean) | undefined): I
   }
   return {
     operationDuration: meter.createHistogram('mcp.server.operation.duration', { unit: 's', description: 'Duration of MCP requests as the server handled them', advice: { explicitBucketBoundaries: DURATION_BUCKETS_S } }),
-    upstreamDuration: meter.createHistogram('http.client.request.duration', { unit: 's', description: 'Duration of requests to the API, by operation and status', advice: { explicitBucketBoundaries: DURATION_BUCKETS_S } }),
+    upstreamDuration: meter.createHistogram('http.client.request.duration', { unit: 's', description: 'Duration of requests sent to the API (cache hits excluded), by operation and status', advice: { explicitBucketBoundaries: DURATION_BUCKETS_S } }),
     inFlight: meter.createUpDownCounter('service_mcp.calls.in_flight', { description: 'MCP requests being handled right now' }),
     retryWaits: meter.createCounter('service_mcp.retry_after.waits', { description: 'Waits for a Retry-After cool-down before asking the API' }),
-    retryWaitSeconds: meter.createCounter('service_mcp.retry_after.wait', { unit: 's', description: 'Seconds of Retry-After cool-down waited' }),
+    retryWaitSeconds: meter.createCounter('service_mcp.retry_after.wait_seconds', { unit: 's', description: 'Seconds of Retry-After cool-down waited' }),
     cacheHits: meter.createCounter('service_mcp.cache.hits', { description: 'API requests answered by the response cache' }),
     cacheMisses: meter.createCounter('service_mcp.cache.misses', { description: 'API requests the response cache did not answer' }),
   };
@@ -240,7 +240,8 @@ function createHooks(tracer: Tracer | undefined, instruments: Instruments | unde
       return {
         answered(status, headers) {
           const cacheHit = cacheHitOf(headers) !== undefined;
-          instruments?.upstreamDuration.record((performance.now() - started) / 1000, { ...common, 'http.response.status_code': status, ...(status >= 400 ? { 'error.type': String(status) } : {}) });
+          // A hit never left the process: it is counted as a hit, not as a request to the API.
+          if (!cacheHit) instruments?.upstreamDuration.record((performance.now() - started) / 1000, { ...common, 'http.response.status_code': status, ...(status >= 400 ? { 'error.type': String(status) } : {}) });
           (cacheHit ? instruments?.cacheHits : instruments?.cacheMisses)?.add(1, { 'service_mcp.operation': operation });
           if (span) {
             span.setAttributes({ 'http.response.status_code': status, 'service_mcp.cache.hit': cacheHit });
