@@ -92,6 +92,17 @@ export interface ApiClientOptions extends RequestPolicyOptions {
   checkCatalog?: boolean;
 }
 
+/** What the client knows of its own state, for check_api_health: times in epoch ms, never a secret. */
+export interface ClientState {
+  coolDownUntil: number | undefined;
+  lastRateLimit: { at: number; retryAfterS: number } | undefined;
+  catalog: { read: boolean; at?: number; failure?: string } | undefined;
+  answers: number;
+  cacheHits: number;
+  /** With --redis-url: whether Redis answers right now. */
+  redisConnected: boolean | undefined;
+}
+
 export class ApiClient {
   readonly baseUrl: string;
   private readonly policy: RequestPolicy;
@@ -105,6 +116,9 @@ export class ApiClient {
   /** Discovery's own, for the catalog reads: a 429 there must not hold the tools. */
   private readonly catalogGate = new RetryAfterGate();
   private readonly catalog: DeployedCatalog | undefined;
+  /** Answers read since start, and how many of them the response cache gave. */
+  private answers = 0;
+  private cacheHits = 0;
 
   constructor(options: ApiClientOptions) {
     this.baseUrl = options.baseUrl.replace(/\/+$/, '');
@@ -119,6 +133,17 @@ export class ApiClient {
       mayRead: () => this.policy.gate.idle(),
       onUnchecked: (reason, forS) => this.logger.info(`deployed catalog not read: ${reason}; tools run unchecked for ${forS} s`),
     });
+  }
+
+  state(): ClientState {
+    return {
+      coolDownUntil: this.policy.gate.coolDownUntil(),
+      lastRateLimit: this.policy.lastRateLimit,
+      catalog: this.catalog?.state(),
+      answers: this.answers,
+      cacheHits: this.cacheHits,
+      redisConnected: this.policy.gate.sharedConnected(),
+    };
   }
 
   async discover(options?: CallOptions): Promise<ApiResult<DiscoveryData>> {
@@ -228,6 +253,8 @@ export class ApiClient {
   /** The result's `cache` and `answeredBy` members, each present only when it has something to say. */
   private answerMembers(raw: RawResponse): Pick<ApiResult<unknown>, 'cache' | 'answeredBy'> {
     const hit = cacheHitOf(raw.headers);
+    this.answers++;
+    if (hit) this.cacheHits++;
     const elsewhere = raw.url !== '' && !raw.url.startsWith(this.ownOrigin);
     return { ...(hit ? { cache: hit } : {}), ...(elsewhere ? { answeredBy: new URL(raw.url).origin } : {}) };
   }

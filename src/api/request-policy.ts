@@ -66,6 +66,8 @@ export interface RequestPolicyOptions {
 export class RequestPolicy {
   readonly timeoutMs: number;
   readonly gate: RetryAfterGate;
+  /** The last 429 the API answered this process: when (epoch ms), and the pause it asked for. */
+  lastRateLimit: { at: number; retryAfterS: number } | undefined;
   private readonly baseUrl: string;
   private readonly origin: string;
   private readonly fetchImpl: FetchLike;
@@ -117,7 +119,10 @@ export class RequestPolicy {
         // Shut the gate before settling the ticket, so callers waiting on this probe see the new
         // window the moment they wake rather than racing out ahead of it.
         // A 429 without a readable Retry-After still gets a pause: never hammer a limited API.
-        if (response.status === 429) gate.block(retryAfterS ?? DEFAULT_429_PAUSE_S);
+        if (response.status === 429) {
+          gate.block(retryAfterS ?? DEFAULT_429_PAUSE_S);
+          this.lastRateLimit = { at: Date.now(), retryAfterS: retryAfterS ?? DEFAULT_429_PAUSE_S };
+        }
       } finally {
         ticket.settle();
       }

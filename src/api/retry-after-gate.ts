@@ -74,6 +74,16 @@ export class RetryAfterGate {
     return Math.max(0, Math.ceil((this.until - this.now()) / 1000));
   }
 
+  /** When the current cool-down ends (epoch ms), or undefined when none is running. */
+  coolDownUntil(): number | undefined {
+    return this.until > this.now() ? this.until : undefined;
+  }
+
+  /** With --redis-url: whether the shared cool-down's Redis answers right now; undefined without one. */
+  sharedConnected(): boolean | undefined {
+    return undefined;
+  }
+
   /** Starts (or extends) a cool-down of `seconds` from now. */
   block(seconds: number): void {
     this.until = Math.max(this.until, this.now() + seconds * 1000);
