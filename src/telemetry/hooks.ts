@@ -23,6 +23,8 @@ export interface TelemetryHooks {
   retryAfterWait(seconds: number): void;
   /** The ids of the span current in this async context, for log lines; undefined outside one. */
   traceIds(): { trace_id: string; span_id: string } | undefined;
+  /** Exports what is still batched; never rejects. For a process about to exit. */
+  flush(): Promise<void>;
 }
 
 const NO_UPSTREAM: UpstreamRequest = { answered() {}, failed() {} };
@@ -32,6 +34,7 @@ const NO_TELEMETRY: TelemetryHooks = {
   upstream: () => NO_UPSTREAM,
   retryAfterWait() {},
   traceIds: () => undefined,
+  flush: () => Promise.resolve(),
 };
 
 let current: TelemetryHooks = NO_TELEMETRY;

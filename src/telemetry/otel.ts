@@ -42,7 +42,13 @@ async function resourceFor() {
     .merge(detectResources({ detectors: [envDetector] }));
 }
 
-async function startTracing(resource: Awaited<ReturnType<typeof resourceFor>>): Promise<Tracer> {
+interface Tracing {
+  tracer: Tracer;
+  /** Exports the spans still batched. */
+  flush(): Promise<void>;
+}
+
+async function startTracing(resource: Awaited<ReturnType<typeof resourceFor>>): Promise<Tracing> {
   const [{ AsyncLocalStorageContextManager }, { BasicTracerProvider, BatchSpanProcessor }, { W3CTraceContextPropagator }] = await Promise.all([
     import('@opentelemetry/context-async-hooks'),
     import('@opentelemetry/sdk-trace-base'),
@@ -54,7 +60,7 @@ async function startTracing(resource: Awaited<ReturnType<typeof resourceFor>>): 
   context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
   propagation.setGlobalPropagator(new W3CTraceContextPropagator());
   trace.setGlobalTracerProvider(provider);
-  return trace.getTracer('service-mcp', VERSION);
+  return { tracer: trace.getTracer('service-mcp', VERSION), flush: () => provider.forceFlush() };
 }
 
 async function startMetrics(resource: Awaited<ReturnType<typeof resourceFor>>, where: { host: string; port: number }, logger: Logger): Promise<Meter> {
@@ -116,7 +122,8 @@ interface Operation {
   attributes: Attributes;
 }
 
-function createHooks(tracer: Tracer | undefined, instruments: Instruments | undefined): TelemetryHooks {
+function createHooks(tracing: Tracing | undefined, instruments: Instruments | undefined): TelemetryHooks {
+  const tracer = tracing?.tracer;
   const begin = (message: { id: string | number; method: string; params?: unknown }, extra: MessageExtraInfo | undefined, protocolVersion: string | undefined): Operation => {
     const params = asRecord(message.params);
     const meta = asRecord(params?._meta);
@@ -232,6 +239,9 @@ function createHooks(tracer: Tracer | undefined, instruments: Instruments | unde
       const connect = mcp.connect.bind(mcp);
       mcp.connect = (transport) => connect(follow(transport));
     },
+    flush: async () => {
+      await tracing?.flush().catch(() => {});
+    },
     upstream(url: string, operation: string): UpstreamRequest {
       const target = new URL(url);
       const started = performance.now();
@@ -271,7 +281,7 @@ function createHooks(tracer: Tracer | undefined, instruments: Instruments | unde
 
 export async function startOpenTelemetry({ traces, metrics, redisReady, logger }: OpenTelemetryOptions): Promise<void> {
   const resource = await resourceFor();
-  const tracer = traces ? await startTracing(resource) : undefined;
+  const tracing = traces ? await startTracing(resource) : undefined;
   const meter = metrics ? await startMetrics(resource, metrics, logger) : undefined;
-  installTelemetry(createHooks(tracer, meter ? instrumentsOf(meter, redisReady) : undefined));
+  installTelemetry(createHooks(tracing, meter ? instrumentsOf(meter, redisReady) : undefined));
 }

@@ -111,3 +111,17 @@ describe('traces over HTTP (OTLP http/protobuf)', () => {
     }
   });
 });
+
+describe('traces at the end of a stdio session', () => {
+  it('the spans still batched are exported before the process exits', async () => {
+    const traceId = '5'.repeat(32);
+    // A batch delay far longer than the session: only the flush at close can send the span.
+    const session = await connectStdio(['--base-url', api.url], otelEnv({ OTEL_BSP_SCHEDULE_DELAY: '600000' }));
+    await session.client.callTool({ name: 'get_job', arguments: { job_id: activeJob.job_id }, _meta: { traceparent: traceparent(traceId) } });
+    const exited = new Promise<void>((done) => session.transport.onclose = () => done());
+    await session.close();
+    await exited;
+    const spans = await collector.until((all) => named(all, 'tools/call get_job', traceId).length === 1);
+    expect(named(spans, 'tools/call get_job', traceId)[0]!.parentSpanId).toBe(PARENT_ID);
+  });
+});
