@@ -35,8 +35,10 @@ describe('traces over stdio (OTLP http/json)', () => {
     const session = await connectStdio(['--base-url', api.url], otelEnv({ OTEL_RESOURCE_ATTRIBUTES: 'deployment.environment.name=e2e' }));
     try {
       await session.client.listTools();
+      const resource = (await session.client.listResources()).resources[0]!;
+      await session.client.readResource({ uri: resource.uri });
       for (let i = 0; i < 2; i++) await session.client.callTool({ name: 'get_job', arguments: { job_id: activeJob.job_id }, _meta: { traceparent: traceparent(traceId) } });
-      const spans = await collector.until((all) => named(all, 'tools/call get_job', traceId).length === 2 && all.some((s) => s.name === 'tools/list') && all.filter((s) => s.traceId === traceId && s.kind === 3).length >= 2);
+      const spans = await collector.until((all) => named(all, 'tools/call get_job', traceId).length === 2 && all.some((s) => s.name === 'tools/list') && all.some((s) => s.name === 'resources/read') && all.filter((s) => s.traceId === traceId && s.kind === 3).length >= 2);
       const [first, second] = named(spans, 'tools/call get_job', traceId);
       expect(first!.parentSpanId).toBe(PARENT_ID);
       expect(first!.kind).toBe(2); // SERVER
@@ -49,6 +51,7 @@ describe('traces over stdio (OTLP http/json)', () => {
       expect(firstGet).toMatchObject({ name: 'GET', kind: 3, attributes: { 'http.request.method': 'GET', 'server.address': '127.0.0.1', 'http.response.status_code': 200, 'service_mcp.cache.hit': false } });
       expect(secondGet?.attributes['service_mcp.cache.hit']).toBe(true);
       expect(spans.find((s) => s.name === 'tools/list')?.attributes).toMatchObject({ 'mcp.method.name': 'tools/list', 'network.transport': 'pipe' });
+      expect(spans.find((s) => s.name === 'resources/read' && s.attributes['mcp.resource.uri'] === resource.uri)?.attributes).toMatchObject({ 'mcp.method.name': 'resources/read' });
     } finally {
       await session.close();
     }
