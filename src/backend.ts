@@ -27,6 +27,8 @@ export interface Backend {
   tools: readonly AnyTool[];
   /** The origin requests go to (for offline mode, a placeholder that is never resolved). */
   baseUrl: string;
+  /** With --redis-url: whether Redis is connected and answering right now. */
+  redisReady?: (() => boolean) | undefined;
 }
 
 function lazyFetch(load: () => Promise<FetchLike>): FetchLike {
@@ -78,5 +80,5 @@ export async function startBackend(config: Config, logger: Logger, { redisWaitMs
   }
   const { connectSharedState } = await import('./api/redis/index.js');
   const shared = await connectSharedState({ url: config.redisUrl, apiOrigin: new URL(config.baseUrl!).origin, requestTimeoutMs: config.timeoutMs, logger, ...(redisWaitMs === undefined ? {} : { connectWaitMs: redisWaitMs }) });
-  return createBackend(config, logger, { gate: shared.gate, store: config.cache ? shared.cacheStore : undefined });
+  return { ...createBackend(config, logger, { gate: shared.gate, store: config.cache ? shared.cacheStore : undefined }), redisReady: shared.ready };
 }

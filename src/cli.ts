@@ -37,13 +37,25 @@ function print(text: string): Promise<void> {
 
 function configFrom(command: Command): { config: Config; logger: Logger } {
   const config = resolveConfig(command.optsWithGlobals() as RawOptions);
-  return { config, logger: createLogger(config.logLevel) };
+  return { config, logger: createLogger(config.logLevel, undefined, config.logFormat) };
 }
 
 /** A --port value: a whole number from 0 to 65535. */
 function parsePort(value: string): number {
   if (!/^\d+$/.test(value) || Number(value) > 65_535) throw new UsageError(`--port must be a whole number from 0 to 65535, got ${JSON.stringify(value)}`);
   return Number(value);
+}
+
+/** Traces and metrics when asked for (nothing is loaded otherwise); a metrics port taken is bad usage. */
+async function telemetryFor(config: Config, logger: Logger, backend: Backend): Promise<void> {
+  const { startTelemetry } = await import('./telemetry/start.js');
+  try {
+    await startTelemetry({ config, logger, redisReady: backend.redisReady });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EADDRINUSE' || code === 'EACCES' || code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') throw new UsageError(`--metrics-port: cannot listen on ${config.metricsHost}:${config.metricsPort}: ${(error as Error).message}`);
+    throw error;
+  }
 }
 
 /** The backend, with a refused Redis login reported as bad usage (exit 2), like any wrong option. */
@@ -84,8 +96,10 @@ export function buildProgram(): Command {
   program.action(async (_options, command: Command) => {
     const { config, logger } = configFrom(command);
     const [{ runStdio }, { startBackend }] = await Promise.all([import('./transports/stdio.js'), import('./backend.js')]);
+    const backend = await backendFor(startBackend, config, logger);
+    await telemetryFor(config, logger, backend);
     // After stdin ends, a wait as long as one request may take, with no answer, means a call is stuck.
-    runStdio({ backend: await backendFor(startBackend, config, logger), logger, endGraceMs: config.timeoutMs, maxInFlight: config.maxInFlight });
+    runStdio({ backend, logger, endGraceMs: config.timeoutMs, maxInFlight: config.maxInFlight });
   });
 
   program
@@ -157,6 +171,7 @@ export function buildProgram(): Command {
       const { config, logger } = configFrom(command);
       const [{ startBackend }, http, { HttpOptionError, splitList }] = await Promise.all([import('./backend.js'), import('./transports/http.js'), import('./transports/http-guard.js')]);
       const backend = await backendFor(startBackend, config, logger);
+      await telemetryFor(config, logger, backend);
       let running;
       try {
         running = await http.startHttpServer({

@@ -8,6 +8,8 @@ import { redactSecrets } from './redact.js';
 
 const LOG_LEVELS = ['error', 'warn', 'info', 'debug'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
+const LOG_FORMATS = ['text', 'json'] as const;
+export type LogFormat = (typeof LOG_FORMATS)[number];
 
 /** Raw values as commander hands them over (strings, or booleans for switches). */
 export interface RawOptions {
@@ -21,6 +23,9 @@ export interface RawOptions {
   redisUrl?: string | undefined;
   tools?: string | undefined;
   maxInFlight?: string | number | undefined;
+  metricsPort?: string | number | undefined;
+  metricsHost?: string | undefined;
+  logFormat?: string | undefined;
 }
 
 /** Each option, its flag, its environment variable and its default: the table of docs/contract.md. */
@@ -33,6 +38,9 @@ export const OPTION_TABLE = [
   { key: 'cache', flag: '--no-cache', env: 'SERVICE_MCP_NO_CACHE', description: 'turn off the in-memory response cache' },
   { key: 'maxInFlight', flag: '--max-in-flight <n>', env: 'SERVICE_MCP_MAX_IN_FLIGHT', description: 'requests served at once per process; over stdio later ones wait (stdin is read only so far ahead), over HTTP as many more wait in a queue and the rest get 503', default: 64 },
   { key: 'redisUrl', flag: '--redis-url <url>', env: 'SERVICE_MCP_REDIS_URL', description: 'share the Retry-After cool-down and the response cache with other replicas through Redis (redis:// or rediss://; optional: without it, state is per process)' },
+  { key: 'metricsPort', flag: '--metrics-port <n>', env: 'SERVICE_MCP_METRICS_PORT', description: 'serve Prometheus metrics at GET /metrics on this port, on a listener of its own (default: no metrics)' },
+  { key: 'metricsHost', flag: '--metrics-host <host>', env: 'SERVICE_MCP_METRICS_HOST', description: 'interface the metrics listener binds', default: '127.0.0.1' },
+  { key: 'logFormat', flag: '--log-format <format>', env: 'SERVICE_MCP_LOG_FORMAT', description: 'text, or json: one object per stderr line, with trace_id and span_id inside a traced request', default: 'text' },
   { key: 'tools', flag: '--tools <names>', env: 'SERVICE_MCP_TOOLS', description: 'comma-separated names of the tools to expose (default: all); the others are neither listed, callable nor mentioned' },
 ] as const;
 
@@ -84,6 +92,9 @@ const ConfigSchema = z
       .transform((value) => [...new Set(value.split(',').map((name) => name.trim()).filter(Boolean))])
       .refine((names) => names.length > 0, 'must name at least one tool')
       .optional(),
+    metricsPort: integerFrom(1, 65_535).optional(),
+    metricsHost: z.string().trim().min(1, 'must name an interface'),
+    logFormat: z.enum(LOG_FORMATS, { error: `must be one of ${LOG_FORMATS.join(', ')}` }),
   })
   .transform((c) => ({
     ...c,
@@ -125,6 +136,9 @@ export function mergeSources(flags: RawOptions, env: NodeJS.ProcessEnv): Record<
     maxInFlight: pick('maxInFlight', 64),
     redisUrl: pick('redisUrl'),
     tools: pick('tools'),
+    metricsPort: pick('metricsPort'),
+    metricsHost: pick('metricsHost', '127.0.0.1'),
+    logFormat: typeof pick('logFormat') === 'string' ? String(pick('logFormat')).trim().toLowerCase() : 'text',
   };
 }
 

@@ -3,7 +3,8 @@
  * so the MCP layer can forward the same lines as `notifications/message`.
  */
 import { redactSecrets } from './redact.js';
-import type { LogLevel } from './config.js';
+import type { LogFormat, LogLevel } from './config.js';
+import { telemetry } from './telemetry/hooks.js';
 
 const RANK: Record<LogLevel, number> = { error: 0, warn: 1, info: 2, debug: 3 };
 
@@ -26,14 +27,18 @@ export interface Logger {
   addSink(sink: LogSink): () => void;
 }
 
-export function createLogger(level: LogLevel, write: (line: string) => void = (line) => process.stderr.write(line)): Logger {
+/**
+ * `format` json writes one object per line: time, level, message, the data if any, and inside a
+ * traced request the trace_id and span_id that join it to its trace.
+ */
+export function createLogger(level: LogLevel, write: (line: string) => void = (line) => process.stderr.write(line), format: LogFormat = 'text'): Logger {
   const sinks = new Set<LogSink>();
   const enabled = (at: LogLevel) => RANK[at] <= RANK[level];
   const emit = (at: LogLevel, message: string, data?: Record<string, unknown>, scoped?: LogSink) => {
     if (!enabled(at)) return;
     const safe = redactSecrets(message);
     const json = data && Object.keys(data).length > 0 ? redactSecrets(serialize(data)) : undefined;
-    write(`[service-mcp] ${at}: ${safe}${json === undefined ? '' : ` ${json}`}\n`);
+    write(format === 'json' ? jsonLine(at, safe, json) : `[service-mcp] ${at}: ${safe}${json === undefined ? '' : ` ${json}`}\n`);
     if (sinks.size === 0 && !scoped) return;
     // Sinks (e.g. MCP log notifications) get the same redacted data as stderr, never the original.
     const safeData = json === undefined ? data : redactedData(json);
@@ -57,6 +62,13 @@ export function createLogger(level: LogLevel, write: (line: string) => void = (l
       return () => sinks.delete(sink);
     },
   };
+}
+
+function jsonLine(level: LogLevel, message: string, data: string | undefined): string {
+  const ids = telemetry().traceIds();
+  const dataMember = data === undefined ? '' : `,"data":${data}`;
+  const traceMembers = ids ? `,"trace_id":"${ids.trace_id}","span_id":"${ids.span_id}"` : '';
+  return `{"time":"${new Date().toISOString()}","level":"${level}","message":${JSON.stringify(message)}${dataMember}${traceMembers}}\n`;
 }
 
 /** JSON for a log line; never throws (a cyclic or BigInt value must not fail the call that logged). */

@@ -14,6 +14,7 @@ import { instructionsFor } from './mcp/instructions.js';
 import { registerPrompts } from './mcp/prompts.js';
 import { registerResources } from './mcp/resources.js';
 import { registerTools } from './mcp/tools.js';
+import { telemetry } from './telemetry/hooks.js';
 
 export interface CreateServerOptions {
   backend: Backend;
@@ -32,5 +33,6 @@ export function createServer({ backend, logger = silentLogger, stopping }: Creat
   registerResources(mcp, client, mode);
   registerAppResources(mcp);
   registerPrompts(mcp, client, tools);
+  telemetry().instrumentServer(mcp);
   return mcp;
 }

@@ -90,6 +90,7 @@ export class DeployedCatalog {
   private known: Known | undefined;
   private failedUntil = 0;
   private failure = '';
+  private learnedAt: number | undefined;
   private reading: Promise<Known | undefined> | undefined;
   private readonly now: () => number;
 
@@ -102,6 +103,7 @@ export class DeployedCatalog {
     const endpoints = data.endpoints.map(({ method, path }) => ({ method, path }));
     const listed = new Set(endpoints.map((e) => operationOf(e, this.options.basePath)).filter((id): id is OperationId => id !== undefined));
     this.failedUntil = 0;
+    this.learnedAt = this.now();
     return (this.known = { listed, endpoints, freshUntil: this.now() + freshnessS(headers, this.now()) * 1000 });
   }
 
@@ -125,6 +127,12 @@ export class DeployedCatalog {
     }
     if (known.listed.has(id)) return { checked: true };
     throw notDeployed(id, known.endpoints);
+  }
+
+  /** Whether the deployed catalog was read, when last, and why not when its last read failed. */
+  state(): { read: boolean; at?: number; failure?: string } {
+    const failing = this.now() < this.failedUntil;
+    return { read: this.known !== undefined, ...(this.learnedAt === undefined ? {} : { at: this.learnedAt }), ...(failing ? { failure: this.failure } : {}) };
   }
 
   private async refresh(): Promise<Known | undefined> {

@@ -95,6 +95,17 @@ export interface ApiClientOptions extends RequestPolicyOptions {
   checkCatalog?: boolean;
 }
 
+/** What the client knows of its own state, for check_api_health: times in epoch ms, never a secret. */
+export interface ClientState {
+  coolDownUntil: number | undefined;
+  lastRateLimit: { at: number; retryAfterS: number } | undefined;
+  catalog: { read: boolean; at?: number; failure?: string } | undefined;
+  answers: number;
+  cacheHits: number;
+  /** With --redis-url: whether Redis answers right now. */
+  redisConnected: boolean | undefined;
+}
+
 export class ApiClient {
   readonly baseUrl: string;
   private readonly policy: RequestPolicy;
@@ -110,6 +121,9 @@ export class ApiClient {
   private readonly catalog: DeployedCatalog | undefined;
   /** Set once any answer's meta.source says the data is fictional: what the API says of itself holds for its health too. */
   private saidFictional = false;
+  /** Answers read since start, and how many of them the response cache gave. */
+  private answers = 0;
+  private cacheHits = 0;
 
   constructor(options: ApiClientOptions) {
     this.baseUrl = options.baseUrl.replace(/\/+$/, '');
@@ -124,6 +138,17 @@ export class ApiClient {
       mayRead: () => this.policy.gate.idle(),
       onUnchecked: (reason, forS) => this.logger.info(`deployed catalog not read: ${reason}; tools run unchecked for ${forS} s`),
     });
+  }
+
+  state(): ClientState {
+    return {
+      coolDownUntil: this.policy.gate.coolDownUntil(),
+      lastRateLimit: this.policy.lastRateLimit,
+      catalog: this.catalog?.state(),
+      answers: this.answers,
+      cacheHits: this.cacheHits,
+      redisConnected: this.policy.gate.sharedConnected(),
+    };
   }
 
   async discover(options?: CallOptions): Promise<ApiResult<DiscoveryData>> {
@@ -182,7 +207,7 @@ export class ApiClient {
   async getHealth(options?: CallOptions): Promise<ApiResult<HealthResponse>> {
     const path = `${this.basePath}${OPERATIONS.getHostedMcpHealth.path}`;
     const catalog = this.catalog ? await this.checkCatalog('getHostedMcpHealth', path, options) : undefined;
-    const raw = await this.policy.get(path, 'application/json', options, { acceptStatus: (status) => status === 503, gate: this.healthGate });
+    const raw = await this.policy.get(path, 'application/json', options, { acceptStatus: (status) => status === 503, gate: this.healthGate, operation: 'getHostedMcpHealth' });
     try {
       const body = parseJson(raw, path);
       // Tolerate a health body wrapped in the success envelope as well as the bare form.
@@ -236,6 +261,8 @@ export class ApiClient {
   /** The result's `cache`, `answeredBy` and `fictional` members, each present only when it has something to say. */
   private answerMembers(raw: RawResponse, meta: ResponseMeta): Pick<ApiResult<unknown>, 'cache' | 'answeredBy' | 'fictional'> {
     const hit = cacheHitOf(raw.headers);
+    this.answers++;
+    if (hit) this.cacheHits++;
     const elsewhere = raw.url !== '' && !raw.url.startsWith(this.ownOrigin);
     this.saidFictional ||= sourceSaysFictional(meta.source);
     return { ...(hit ? { cache: hit } : {}), ...(elsewhere ? { answeredBy: new URL(raw.url).origin } : {}), ...(this.saidFictional ? { fictional: true } : {}) };

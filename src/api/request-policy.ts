@@ -14,6 +14,7 @@ import { ApiError, describeNetworkCause, internalError, isTransportFailure } fro
 import type { FetchLike } from './fetch-like.js';
 import { heldRetryAfter, MAX_RETRY_AFTER_S, parseRetryAfter, RetryAfterGate, type GateWaitInfo } from './retry-after-gate.js';
 import { statusError, upstreamEnvelope } from './status-errors.js';
+import { telemetry } from '../telemetry/hooks.js';
 
 export interface CallOptions {
   signal?: AbortSignal | undefined;
@@ -41,6 +42,8 @@ export interface GetOptions {
   gate?: RetryAfterGate;
   /** One quick attempt: no wait for a Retry-After, no retry of a 503, this deadline instead of the client's. */
   quickMs?: number;
+  /** The REST operation asked for (the spec's operationId), named in telemetry. */
+  operation?: string;
 }
 
 /** The pause after a 429 that names no (readable) Retry-After. */
@@ -65,6 +68,8 @@ export interface RequestPolicyOptions {
 export class RequestPolicy {
   readonly timeoutMs: number;
   readonly gate: RetryAfterGate;
+  /** The last 429 the API answered this process: when (epoch ms), and the pause it asked for. */
+  lastRateLimit: { at: number; retryAfterS: number } | undefined;
   private readonly baseUrl: string;
   private readonly origin: string;
   private readonly fetchImpl: FetchLike;
@@ -95,7 +100,7 @@ export class RequestPolicy {
    * turns every other non-2xx into an ApiError.
    */
   async get(path: string, accept: string, options: CallOptions = {}, how: GetOptions = {}): Promise<RawResponse> {
-    const { acceptStatus, lookup = false, gate = this.gate, quickMs, unconfirmedBase } = how;
+    const { acceptStatus, lookup = false, gate = this.gate, quickMs, unconfirmedBase, operation = 'other' } = how;
     const maxRetryWaitS = quickMs === undefined ? this.maxRetryWaitS : 0;
     const started = Date.now();
     let unavailableAttempts = 0;
@@ -111,12 +116,15 @@ export class RequestPolicy {
       let response: RawResponse;
       let retryAfterS: number | undefined;
       try {
-        response = await this.attempt(path, accept, options.signal, options.logSink, quickMs ?? this.timeoutMs);
+        response = await this.attempt(path, accept, options.signal, options.logSink, quickMs ?? this.timeoutMs, operation);
         retryAfterS = heldRetryAfter(response.headers.get('retry-after'));
         // Shut the gate before settling the ticket, so callers waiting on this probe see the new
         // window the moment they wake rather than racing out ahead of it.
         // A 429 without a readable Retry-After still gets a pause: never hammer a limited API.
-        if (response.status === 429) gate.block(retryAfterS ?? DEFAULT_429_PAUSE_S);
+        if (response.status === 429) {
+          gate.block(retryAfterS ?? DEFAULT_429_PAUSE_S);
+          this.lastRateLimit = { at: Date.now(), retryAfterS: retryAfterS ?? DEFAULT_429_PAUSE_S };
+        }
       } finally {
         ticket.settle();
       }
@@ -161,11 +169,11 @@ export class RequestPolicy {
    * with a RequestEnded of its own. A request that fails with another call's RequestEnded was
    * shared with that call (identical GETs in flight are sent once) and is sent again.
    */
-  private attempt(path: string, accept: string, signal: AbortSignal | undefined, logSink: LogSink | undefined, timeoutMs: number): Promise<RawResponse> {
-    return withDeadline(timeoutMs, (deadline) => this.exchange(path, accept, signal, logSink, timeoutMs, deadline));
+  private attempt(path: string, accept: string, signal: AbortSignal | undefined, logSink: LogSink | undefined, timeoutMs: number, operation: string): Promise<RawResponse> {
+    return withDeadline(timeoutMs, (deadline) => this.exchange(path, accept, signal, logSink, timeoutMs, deadline, operation));
   }
 
-  private async exchange(path: string, accept: string, signal: AbortSignal | undefined, logSink: LogSink | undefined, timeoutMs: number, deadline: AbortSignal): Promise<RawResponse> {
+  private async exchange(path: string, accept: string, signal: AbortSignal | undefined, logSink: LogSink | undefined, timeoutMs: number, deadline: AbortSignal, operation: string): Promise<RawResponse> {
     const ending = signal ? AbortSignal.any([signal, deadline]) : deadline;
     for (;;) {
       // A call cancelled before its turn sends nothing.
@@ -174,13 +182,20 @@ export class RequestPolicy {
       const own = new AbortController();
       const end = () => own.abort(new RequestEnded());
       ending.addEventListener('abort', end, { once: true });
+      const followed = telemetry().upstream(this.origin + path, operation);
       try {
         const answer = await this.fetchImpl(this.origin + path, { method: 'GET', headers: { accept, 'user-agent': USER_AGENT }, signal: own.signal, redirect: 'follow' });
         const body = await readBody(answer, this.maxBodyBytes, path);
+        followed.answered(answer.status, answer.headers);
         return { status: answer.status, body, headers: answer.headers, url: answer.url };
       } catch (error) {
-        if (error instanceof RequestEnded && !own.signal.aborted && !ending.aborted) continue;
-        throw this.exchangeError(path, signal, deadline.aborted ? timeoutMs : undefined, error);
+        if (error instanceof RequestEnded && !own.signal.aborted && !ending.aborted) {
+          followed.failed('shared_request_ended');
+          continue;
+        }
+        const failure = this.exchangeError(path, signal, deadline.aborted ? timeoutMs : undefined, error);
+        followed.failed(failure.kind);
+        throw failure;
       } finally {
         ending.removeEventListener('abort', end);
       }

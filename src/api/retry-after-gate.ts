@@ -5,6 +5,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { raceAbort } from './abort.js';
 import { ApiError } from './errors.js';
+import { telemetry } from '../telemetry/hooks.js';
 
 /**
  * The longest Retry-After honoured: an hour. A longer one (a misconfigured proxy, a hostile
@@ -73,6 +74,16 @@ export class RetryAfterGate {
     return Math.max(0, Math.ceil((this.until - this.now()) / 1000));
   }
 
+  /** When the current cool-down ends (epoch ms), or undefined when none is running. */
+  coolDownUntil(): number | undefined {
+    return this.until > this.now() ? this.until : undefined;
+  }
+
+  /** With --redis-url: whether the shared cool-down's Redis answers right now; undefined without one. */
+  sharedConnected(): boolean | undefined {
+    return undefined;
+  }
+
   /** Starts (or extends) a cool-down of `seconds` from now. */
   block(seconds: number): void {
     this.until = Math.max(this.until, this.now() + seconds * 1000);
@@ -102,6 +113,7 @@ export class RetryAfterGate {
           throw new ApiError('rate_limited', `rate limited: the API asked for a ${seconds}s pause, longer than this call may wait (${Math.max(0, Math.floor(budgetS))}s)`, { status: 429, retryAfterS: seconds });
         }
         options.onWait?.({ seconds, reason: 'rate_limited' });
+        telemetry().retryAfterWait(seconds);
         await sleep(waitMs, undefined, { signal: options.signal });
         continue;
       }

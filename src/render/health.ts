@@ -17,3 +17,25 @@ export function renderHealth(health: HealthResponse, httpStatus: number): string
 function placeholder(url: string): boolean {
   return URL.canParse(url) && new URL(url).hostname.endsWith('.invalid');
 }
+
+interface ServerStateView {
+  version: string;
+  node: string;
+  calls_in_flight: number;
+  rate_limit: { cool_down_until?: string | undefined; last_429_at?: string | undefined; last_retry_after_s?: number | undefined };
+  catalog?: { checked: boolean; at?: string | undefined; failure?: string | undefined } | undefined;
+  cache: { answers: number; hits: number; hit_ratio?: number | undefined };
+  redis?: { connected: boolean } | undefined;
+}
+
+/** This server's own side: what it holds back, what it last heard, what it answered from memory. */
+export function renderServerState(state: ServerStateView): string {
+  const { rate_limit: limit, catalog, cache, redis } = state;
+  const coolDown = limit.cool_down_until ? `Retry-After cool-down running until ${limit.cool_down_until} (no request goes to the API before then)` : 'no Retry-After cool-down running';
+  const last429 = limit.last_429_at ? `last 429 at ${limit.last_429_at} (Retry-After ${limit.last_retry_after_s} s)` : 'no 429 since start';
+  const lines = [`This server (service-mcp ${state.version}, Node ${state.node}): ${state.calls_in_flight} tool call(s) in flight, this one included.`, `- Rate limit: ${coolDown}; ${last429}.`];
+  if (catalog) lines.push(`- Deployed catalog: ${catalog.checked ? `checked${catalog.at ? ` at ${catalog.at}` : ''}` : 'not read yet'}${catalog.failure ? `; last read failed: ${catalog.failure}` : ''}.`);
+  lines.push(`- Cache: ${cache.hits} of ${cache.answers} API answers since start came from the response cache${cache.hit_ratio === undefined ? '' : ` (hit ratio ${cache.hit_ratio})`}.`);
+  if (redis) lines.push(`- Redis (shared cool-down and cache): ${redis.connected ? 'connected' : 'unreachable; this replica uses its own state until it is back'}.`);
+  return lines.join('\n');
+}

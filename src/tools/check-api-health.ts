@@ -1,18 +1,54 @@
 import { z } from 'zod';
-import { HealthResponseSchema } from '../api/schemas.js';
-import { renderHealth } from '../render/health.js';
+import type { ApiClient, ApiResult } from '../api/client.js';
+import { HealthResponseSchema, type HealthResponse } from '../api/schemas.js';
+import { renderHealth, renderServerState } from '../render/health.js';
+import { VERSION } from '../version.js';
 import { defineTool } from './define.js';
+import { callsInFlight } from './run.js';
+
+/** What this server knows of itself besides the API's answer: times in ISO 8601, never a secret. */
+const ServerStateSchema = z.object({
+  version: z.string(),
+  node: z.string(),
+  calls_in_flight: z.number().int(),
+  rate_limit: z.object({ cool_down_until: z.string().optional(), last_429_at: z.string().optional(), last_retry_after_s: z.number().optional() }),
+  catalog: z.object({ checked: z.boolean(), at: z.string().optional(), failure: z.string().optional() }).optional(),
+  cache: z.object({ answers: z.number().int(), hits: z.number().int(), hit_ratio: z.number().optional() }),
+  redis: z.object({ connected: z.boolean() }).optional(),
+});
+type ServerState = z.infer<typeof ServerStateSchema>;
+
+const iso = (ms: number | undefined) => (ms === undefined ? undefined : new Date(ms).toISOString());
+
+function serverState(client: ApiClient): ServerState {
+  const state = client.state();
+  return {
+    version: VERSION,
+    node: process.version,
+    calls_in_flight: callsInFlight(),
+    rate_limit: {
+      ...(state.coolDownUntil === undefined ? {} : { cool_down_until: iso(state.coolDownUntil) }),
+      ...(state.lastRateLimit ? { last_429_at: iso(state.lastRateLimit.at), last_retry_after_s: state.lastRateLimit.retryAfterS } : {}),
+    },
+    ...(state.catalog ? { catalog: { checked: state.catalog.read, ...(state.catalog.at === undefined ? {} : { at: iso(state.catalog.at) }), ...(state.catalog.failure ? { failure: state.catalog.failure } : {}) } } : {}),
+    cache: { answers: state.answers, hits: state.cacheHits, ...(state.answers > 0 ? { hit_ratio: Math.round((state.cacheHits / state.answers) * 1000) / 1000 } : {}) },
+    ...(state.redisConnected === undefined ? {} : { redis: { connected: state.redisConnected } }),
+  };
+}
+
+type HealthResult = ApiResult<HealthResponse> & { server: ServerState };
 
 export const checkApiHealth = defineTool({
   name: 'check_api_health',
   title: 'Check API health',
   operation: 'getHostedMcpHealth',
-  description: 'API health: ok, or degraded with failing probes. Use after upstream_unavailable errors.',
+  description: "API health (ok, or failing probes) and this server's cool-down, last 429 and cache. Use after upstream errors.",
   input: z.strictObject({}),
   example: {},
   data: HealthResponseSchema,
-  call: (_args, { client, ...options }) => client.getHealth(options),
-  render: (data, _args, result) => renderHealth(data, result.status),
+  call: async (_args, { client, ...options }): Promise<HealthResult> => ({ ...(await client.getHealth(options)), server: serverState(client) }),
+  render: (data, _args, result) => `${renderHealth(data, result.status)}\n${renderServerState((result as HealthResult).server)}`,
+  extra: { key: 'server', schema: ServerStateSchema, build: (_data, result) => (result as HealthResult).server },
   // The generic hints send the reader here; from here they must point elsewhere.
   hints: {
     upstream_unavailable: 'The health endpoint itself did not answer; try again in a minute, and if it keeps failing the API is down.',

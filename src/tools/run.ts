@@ -83,9 +83,14 @@ function parseArguments(tool: AnyTool, raw: unknown): { ok: true; args: unknown 
   return { ok: false, result: errorResult('invalid_argument', describeIssues(parsed.error.issues, acceptedArguments(tool)), LOCAL_ARGUMENT_HINT) };
 }
 
+/** Tool calls of this process running right now (every surface passes through runTool). */
+let running = 0;
+export const callsInFlight = (): number => running;
+
 export async function runTool(tool: AnyTool, rawArgs: unknown, context: ToolContext): Promise<CallToolResult> {
   const parsed = parseArguments(tool, rawArgs);
   if (!parsed.ok) return parsed.result;
+  running++;
   try {
     const result = await tool.call(parsed.args, context);
     const provenance = buildProvenance(result, context.mode, tool.freshness?.(result.data));
@@ -104,5 +109,7 @@ export async function runTool(tool: AnyTool, rawArgs: unknown, context: ToolCont
     };
   } catch (error) {
     return toErrorResult(error, tool);
+  } finally {
+    running--;
   }
 }

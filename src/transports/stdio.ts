@@ -9,6 +9,7 @@ import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import type { Backend } from '../backend.js';
 import type { Logger } from '../log.js';
 import { createServer } from '../server.js';
+import { telemetry } from '../telemetry/hooks.js';
 import { LineTransport, type LineOutput } from './stdio-transport.js';
 
 /** Takes stdout for the protocol alone; returns the only way left to write to it. */
@@ -71,7 +72,7 @@ export function runStdio({ backend, logger, endGraceMs, maxInFlight }: StdioOpti
     setTimeout(() => process.exit(0), FORCED_EXIT_MS).unref();
     // Exit once every answer written has reached the pipe; open keep-alive sockets or a pending
     // Retry-After wait must not hold the process.
-    void handle.close().finally(() => out.flush(() => process.exit(0)));
+    void handle.close().then(() => telemetry().flush()).finally(() => out.flush(() => process.exit(0)));
   };
   const stop = async (why: string) => {
     if (stopping) return;

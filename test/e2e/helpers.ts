@@ -16,11 +16,11 @@ if (!existsSync(new URL('../../dist/cli.js', import.meta.url))) {
   throw new Error('dist/cli.js is missing: end-to-end tests run the built binary; run `npm run build` (npm test does it first)');
 }
 
-/** An environment with none of the developer's SERVICE_MCP_* or proxy settings leaking in. */
+/** An environment with none of the developer's SERVICE_MCP_*, OTEL_* or proxy settings leaking in. */
 export function cleanEnv(extra: Record<string, string> = {}): Record<string, string> {
   const env: Record<string, string> = {};
   for (const [key, value] of Object.entries(process.env)) {
-    if (value === undefined || key.startsWith('SERVICE_MCP_') || /^(https?|no|all)_proxy$/i.test(key)) continue;
+    if (value === undefined || key.startsWith('SERVICE_MCP_') || key.startsWith('OTEL_') || /^(https?|no|all)_proxy$/i.test(key)) continue;
     env[key] = value;
   }
   return { ...env, ...extra };

@@ -1,9 +1,12 @@
 /**
  * deploy/compose.yaml, the README's scale-out topology: parsed as YAML (aliases resolved) and
- * checked for three replicas of serve --http that share one Redis, and a load balancer that
- * spreads requests over all three.
+ * checked for three replicas of serve --http that share one Redis, a load balancer that
+ * spreads requests over all three, and a Prometheus that scrapes each replica's metrics port.
  */
-import { readFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 
@@ -31,6 +34,29 @@ describe('deploy/compose.yaml', () => {
       expect(service.environment?.SERVICE_MCP_REDIS_URL).toBe('redis://redis:6379');
       expect(service.environment?.SERVICE_MCP_BASE_URL).toMatch(/^\$\{API_BASE_URL/);
       expect(service.build).toEqual({ context: '.', dockerfile: 'Dockerfile' });
+      // Metrics on their own port, on every interface of the Compose network, never published.
+      expect(service.environment?.SERVICE_MCP_METRICS_PORT).toBe('9464');
+      expect(service.environment?.SERVICE_MCP_METRICS_HOST).toBe('0.0.0.0');
+      expect(service.ports).toBeUndefined();
+    }
+  });
+
+  it('has a Prometheus scraping every replica\'s metrics port, its config valid for promtool, its UI on loopback only', () => {
+    const prometheus = compose.services.prometheus!;
+    expect(prometheus.image).toMatch(/^prom\/prometheus:v\d+\.\d+\.\d+$/);
+    expect(prometheus.ports).toEqual(['127.0.0.1:9090:9090']);
+    expect(prometheus.depends_on).toEqual(replicas.map(([name]) => name));
+    const config = parse(compose.configs.prometheus!.content) as { scrape_configs: Array<{ static_configs: Array<{ targets: string[] }> }> };
+    expect(config.scrape_configs.flatMap((job) => job.static_configs.flatMap((s) => s.targets))).toEqual(replicas.map(([name]) => `${name}:9464`));
+    // Debian's promtool (.ci/run installs the prometheus package) checks it as Prometheus would read it.
+    const dir = mkdtempSync(join(tmpdir(), 'service-mcp-compose-'));
+    try {
+      writeFileSync(join(dir, 'prometheus.yml'), compose.configs.prometheus!.content);
+      const check = spawnSync('promtool', ['check', 'config', join(dir, 'prometheus.yml')], { encoding: 'utf8' });
+      expect(check.error, 'promtool could not be run (is Debian\'s prometheus package installed?)').toBeUndefined();
+      expect(check.status, check.stdout + check.stderr).toBe(0);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 

@@ -17,7 +17,7 @@ function configError(flags: RawOptions, env: Record<string, string> = {}): Confi
 
 describe('defaults', () => {
   it('with nothing set: offline (no base URL), 15 s timeout, 20 s retry wait, warn, cache on, 64 in flight', () => {
-    expect(resolve()).toEqual({ baseUrl: undefined, offline: true, offlineReason: 'no_base_url', timeoutMs: 15_000, maxRetryWaitS: 20, logLevel: 'warn', cache: true, maxInFlight: 64 });
+    expect(resolve()).toEqual({ baseUrl: undefined, offline: true, offlineReason: 'no_base_url', timeoutMs: 15_000, maxRetryWaitS: 20, logLevel: 'warn', cache: true, maxInFlight: 64, metricsHost: '127.0.0.1', logFormat: 'text' });
   });
 
   it('with a base URL: online', () => {
@@ -191,6 +191,9 @@ describe('the result', () => {
       ['--no-cache', 'SERVICE_MCP_NO_CACHE'],
       ['--max-in-flight', 'SERVICE_MCP_MAX_IN_FLIGHT'],
       ['--redis-url', 'SERVICE_MCP_REDIS_URL'],
+      ['--metrics-port', 'SERVICE_MCP_METRICS_PORT'],
+      ['--metrics-host', 'SERVICE_MCP_METRICS_HOST'],
+      ['--log-format', 'SERVICE_MCP_LOG_FORMAT'],
       ['--tools', 'SERVICE_MCP_TOOLS'],
     ]);
   });
@@ -201,6 +204,15 @@ describe('the result', () => {
     expect(resolveConfig({}, {}).maxInFlight).toBe(64);
     expect(() => resolveConfig({ maxInFlight: '0' }, {})).toThrow(/--max-in-flight \/ SERVICE_MCP_MAX_IN_FLIGHT: "0" must be at least 1/);
     expect(() => resolveConfig({}, { SERVICE_MCP_MAX_IN_FLIGHT: 'lots' })).toThrow(/--max-in-flight \/ SERVICE_MCP_MAX_IN_FLIGHT: "lots" /);
+  });
+
+  it('--metrics-port is a port from 1 to 65535 (flag or env), --metrics-host defaults to loopback, --log-format is text or json', () => {
+    expect(resolveConfig({ metricsPort: '9464' }, {}).metricsPort).toBe(9464);
+    expect(resolveConfig({}, { SERVICE_MCP_METRICS_PORT: '9100', SERVICE_MCP_METRICS_HOST: '0.0.0.0' })).toMatchObject({ metricsPort: 9100, metricsHost: '0.0.0.0' });
+    expect(resolveConfig({}, {}).metricsPort).toBeUndefined();
+    expect(() => resolveConfig({ metricsPort: '70000' }, {})).toThrow(/--metrics-port \/ SERVICE_MCP_METRICS_PORT: .* must be at most 65535/);
+    expect(resolveConfig({}, { SERVICE_MCP_LOG_FORMAT: ' JSON ' }).logFormat).toBe('json');
+    expect(() => resolveConfig({ logFormat: 'xml' }, {})).toThrow(/--log-format \/ SERVICE_MCP_LOG_FORMAT: .* must be one of text, json/);
   });
 
   it('--redis-url takes redis:// and rediss:// only, and a refused one never shows its password', () => {

@@ -1,6 +1,7 @@
 /** The logger: stderr (or the given writer) only, never stdout; honours its level; redacts. */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createLogger, silentLogger } from '../../src/log.js';
+import { installTelemetry, telemetry } from '../../src/telemetry/hooks.js';
 
 afterEach(() => {
   vi.restoreAllMocks();
@@ -130,5 +131,42 @@ describe('the sink of a call', () => {
     const seen: string[] = [];
     logger.debug('hidden', undefined, (_level, message) => seen.push(message));
     expect(seen).toEqual([]);
+  });
+});
+
+describe('--log-format json', () => {
+  const json = () => {
+    const lines: string[] = [];
+    return { logger: createLogger('debug', (line) => lines.push(line), 'json'), lines };
+  };
+
+  it('writes one JSON object per line: time, level, message, the data, redacted; no trace ids outside a traced request', () => {
+    const { logger, lines } = json();
+    logger.warn('Bearer abcdef0123456789abcdef0123456789 refused', { url: 'https://x.example/?api_key=abcdef0123456789' });
+    logger.info('two\nlines "quoted"');
+    expect(lines).toHaveLength(2);
+    for (const line of lines) expect(line.endsWith('\n') && !line.slice(0, -1).includes('\n')).toBe(true);
+    const [first, second] = lines.map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(first).toEqual({ time: expect.stringMatching(/^\d{4}-\d\d-\d\dT/), level: 'warn', message: expect.any(String), data: { url: expect.any(String) } });
+    expect(JSON.stringify(first)).not.toContain('abcdef0123456789');
+    expect(second).toEqual({ time: expect.any(String), level: 'info', message: 'two\nlines "quoted"' });
+  });
+
+  it('inside a traced request, adds trace_id and span_id', () => {
+    const before = telemetry();
+    installTelemetry({ ...before, traceIds: () => ({ trace_id: 'a'.repeat(32), span_id: 'b'.repeat(16) }) });
+    try {
+      const { logger, lines } = json();
+      logger.error('failed');
+      expect(JSON.parse(lines[0]!)).toMatchObject({ level: 'error', message: 'failed', trace_id: 'a'.repeat(32), span_id: 'b'.repeat(16) });
+    } finally {
+      installTelemetry(before);
+    }
+  });
+
+  it('the default stays the text line', () => {
+    const { logger, lines } = capture('info');
+    logger.info('plain');
+    expect(lines).toEqual(['[service-mcp] info: plain\n']);
   });
 });

@@ -58,6 +58,10 @@ export class SharedRetryAfterGate extends RetryAfterGate {
     this.lockMs = options.requestTimeoutMs + LOCK_SLACK_MS;
   }
 
+  override sharedConnected(): boolean {
+    return this.redis.ready();
+  }
+
   /** Never the no-wait fast path while Redis is there: another replica may have seen a 429. */
   override open(): GateTicket | undefined {
     return this.redis.ready() ? undefined : super.open();

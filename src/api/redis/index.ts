@@ -12,6 +12,8 @@ export interface SharedState {
   gate: SharedRetryAfterGate;
   /** Wraps the process's memory store: Redis while it answers, the memory store meanwhile. */
   cacheStore: (local: CacheStore) => CacheStore;
+  /** Connected and answering right now. */
+  ready(): boolean;
   close(): Promise<void>;
 }
 
@@ -22,6 +24,7 @@ export async function connectSharedState(options: { url: string; apiOrigin: stri
   return {
     gate: new SharedRetryAfterGate({ redis, prefix, requestTimeoutMs: options.requestTimeoutMs }),
     cacheStore: (local) => sharedCacheStore(redis, local, prefix),
+    ready: () => redis.ready(),
     close: () => redis.close(),
   };
 }

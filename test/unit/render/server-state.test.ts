@@ -1,0 +1,22 @@
+/** The health tool's own lines: what the server holds back, last heard and answered from memory; Redis only when configured. */
+import { describe, expect, it } from 'vitest';
+import { renderServerState } from '../../../src/render/health.js';
+
+const base = { version: '1.2.3', node: 'v22.19.0', calls_in_flight: 1, rate_limit: {}, cache: { answers: 0, hits: 0 } };
+
+describe('renderServerState', () => {
+  it('says plainly when nothing is held back and nothing was heard', () => {
+    const text = renderServerState(base);
+    expect(text).toContain('service-mcp 1.2.3, Node v22.19.0');
+    expect(text).toContain('no Retry-After cool-down running; no 429 since start');
+    expect(text).toContain('Cache: 0 of 0 API answers');
+    expect(text).not.toContain('Redis');
+    expect(text).not.toContain('catalog');
+  });
+
+  it('names the Redis state when one is configured, and a catalog read that failed', () => {
+    expect(renderServerState({ ...base, redis: { connected: true } })).toContain('Redis (shared cool-down and cache): connected.');
+    expect(renderServerState({ ...base, redis: { connected: false } })).toContain('unreachable; this replica uses its own state');
+    expect(renderServerState({ ...base, catalog: { checked: false, failure: 'discovery failed (timeout)' } })).toContain('Deployed catalog: not read yet; last read failed: discovery failed (timeout).');
+  });
+});
