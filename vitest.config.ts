@@ -6,6 +6,10 @@ export default defineConfig({
   test: {
     // The code waits with node:timers/promises; fake timers must reach it too.
     fakeTimers: { fakeNodeBuiltins: true },
+    // expect.poll waits for something to happen (a request reaching mock-api, a line on stderr);
+    // its default of 1 s is a wall-clock bound a loaded machine misses (redis.test's wait for a
+    // replica to record its 429 failed so in a loaded run). 15 s only delays a real failure.
+    expect: { poll: { timeout: 15_000 } },
     projects: [
       // A test's time limit only catches a hang, so it is set far above what a loaded machine takes:
       // with both cores kept busy (issue 28), the 1,000 generated calls per tool of bad-input took

@@ -55,6 +55,8 @@ describe('one cool-down for all replicas', () => {
     api.engine.faults.set([{ path: MARKET_MAP, kind: 'rate_limit', retryAfter: 2, times: 1 }]);
     const windowOpened = performance.now();
     const first = call(a!, 'get_market_map');
+    // Owned here too: should an assertion below fail, closing the client rejects it, unawaited.
+    first.catch(() => {});
     // Once replica A has recorded the window in Redis (requests sent before any replica knew of the
     // 429 cannot be called back), every replica is asked.
     await expect.poll(() => pttl(redis.url, `service-mcp:v1:${api.url}:cooldown`)).toBeGreaterThan(0);
