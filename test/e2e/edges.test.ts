@@ -12,23 +12,12 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startMockApi, type MockApi } from './helpers.js';
 import { hitsOf, MCP_POST_HEADERS, startHttpServer } from './http-helpers.js';
 import { INITIALIZE, quiescent, range, rawStdio, unmatched, type Id, type Message } from './raw-stdio.js';
+import { seeded } from './wire.js';
 
 const SEARCH = '/api/public/v1/search/jobs';
 /** A search that shares no upstream request with another (no two calls are deduplicated). */
 const search = (id: number) => ({ id, method: 'tools/call', params: { name: 'search_jobs', arguments: { q: `role ${id}`, per_page: 5 } } });
 const cancel = (id: number) => ({ method: 'notifications/cancelled', params: { requestId: id, reason: 'test' } });
-
-/** mulberry32: the random moments of a run, replayable from the seed it prints. */
-function seeded(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 let api: MockApi;
 beforeAll(async () => {
@@ -86,7 +75,7 @@ describe('over stdio', () => {
   it('with half the calls cancelled at random moments: each other call is answered once, a cancelled one at most once, and the process stays up', async () => {
     const seed = Number(process.env.EDGES_SEED ?? Date.now() % 100_000);
     console.log(`cancellation over stdio: EDGES_SEED=${seed}`);
-    const random = seeded(seed);
+    const { next: random } = seeded(seed);
     await api.setFaults([{ path: SEARCH, kind: 'delay', delayMs: 50 }]);
     const session = await stdioSession(['--max-in-flight', '8']);
     const CALLS = 200;
@@ -273,7 +262,7 @@ describe('over HTTP', () => {
   it('with half the calls cancelled at random moments: each other call is answered once, and no slot is lost', async () => {
     const seed = Number(process.env.EDGES_SEED ?? Date.now() % 100_000);
     console.log(`cancellation over HTTP: EDGES_SEED=${seed}`);
-    const random = seeded(seed);
+    const { next: random } = seeded(seed);
     await api.setFaults([{ path: SEARCH, kind: 'delay', delayMs: 100 }]);
     const server = await startHttpServer(['--base-url', api.url, '--no-cache', '--max-in-flight', '16']);
     try {
