@@ -19,6 +19,7 @@ import { buildPolicy, isLoopbackHost, isWildcardHost, type AccessPolicy } from '
 import { sendJson, sendRpcError } from './http-reply.js';
 import { corsHeaders, createMcpEndpoint, HOSTED_MCP_PATH, refuseUnsafe } from './mcp-endpoint.js';
 import { buildServerCard, SERVER_CARD_PATHS } from './server-card.js';
+import { telemetry } from '../telemetry/hooks.js';
 
 export const DEFAULT_HTTP_HOST = '127.0.0.1';
 export const DEFAULT_HTTP_PORT = 3333;
@@ -207,8 +208,10 @@ export function stopOnSignals(running: RunningHttpServer, logger: Logger): void 
     if (stopping) return;
     stopping = true;
     logger.info(`${why}: no longer accepting connections; finishing ${running.inFlight()} in-flight request(s)`);
-    void running.close().then((drained) => {
+    void running.close().then(async (drained) => {
       if (!drained) logger.warn('shutdown grace period over: in-flight calls were stopped and answered with an error');
+      // Spans still batched would be lost with the process: exported first (a no-op without telemetry).
+      await telemetry().flush();
       process.exit(drained ? 0 : 1);
     });
   };

@@ -128,3 +128,20 @@ describe('traces at the end of a stdio session', () => {
     expect(named(spans, 'tools/call get_job', traceId)[0]!.parentSpanId).toBe(PARENT_ID);
   });
 });
+
+describe('traces when serve --http stops', () => {
+  it('the spans still batched are exported before the process exits on SIGTERM', async () => {
+    const traceId = '6'.repeat(32);
+    // A batch delay far longer than the test: only the flush on stop can send the span.
+    const server = await startHttpServer(['--base-url', api.url], otelEnv({ OTEL_BSP_SCHEDULE_DELAY: '600000' }));
+    const response = await fetch(server.url, {
+      method: 'POST',
+      headers: { ...MCP_POST_HEADERS, 'mcp-protocol-version': '2025-06-18', traceparent: traceparent(traceId) },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 8, method: 'tools/call', params: { name: 'get_job', arguments: { job_id: activeJob.job_id } } }),
+    });
+    await response.text();
+    expect(await server.stop('SIGTERM')).toBe(0);
+    const spans = await collector.until((all) => named(all, 'tools/call get_job', traceId).length === 1);
+    expect(named(spans, 'tools/call get_job', traceId)[0]!.parentSpanId).toBe(PARENT_ID);
+  });
+});
