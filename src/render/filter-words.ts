@@ -27,10 +27,16 @@ const REMOTE = new Set(['remote']);
 /** Words that only make a phrase read as a sentence: dropped from the suggested `q`. */
 const FILLER = new Set(['a', 'an', 'the', 'in', 'for', 'with', 'and', 'of', 'at', 'on', 'job', 'jobs', 'role', 'roles', 'position', 'positions', 'opening', 'openings', 'opportunities']);
 
-/** Every skill name the embedded data uses, by its lower-case form, longest first (so "llm apis" wins over "llm"). */
-const SKILLS: ReadonlyArray<readonly [string, string]> = [...new Set([...roles.ai, ...roles.web3].flatMap((role) => role.skills).concat(extraSkills))]
-  .map((skill) => [skill.toLowerCase(), skill] as const)
-  .sort((a, b) => b[0].length - a[0].length);
+const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * Every skill name the embedded data uses, as the whole-word pattern of its lower-case form (a
+ * skill may hold spaces or dots: "node.js"), longest first (so "llm apis" wins over "llm"). Built
+ * once: every search with a `q` runs through them.
+ */
+const SKILLS: ReadonlyArray<readonly [RegExp, string]> = [...new Set([...roles.ai, ...roles.web3].flatMap((role) => role.skills).concat(extraSkills))]
+  .sort((a, b) => b.length - a.length)
+  .map((skill) => [new RegExp(`(?<=[\\s,;/])${escape(skill.toLowerCase())}(?=[\\s,;/])`), skill] as const);
 
 export interface PhraseFilters {
   skills: string[];
@@ -41,15 +47,12 @@ export interface PhraseFilters {
   rest: string;
 }
 
-const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-
 /** The filter values a phrase names, or undefined when it names none. */
 export function filtersInPhrase(q: string): PhraseFilters | undefined {
   let rest = ` ${q.toLowerCase().replace(/\s+/g, ' ').trim()} `;
   const found: PhraseFilters = { skills: [], rest: '' };
   // Skills first, whole words only, longest first: a skill may hold spaces or dots ("node.js").
-  for (const [lower, skill] of SKILLS) {
-    const pattern = new RegExp(`(?<=[\\s,;/])${escape(lower)}(?=[\\s,;/])`);
+  for (const [pattern, skill] of SKILLS) {
     if (pattern.test(rest)) {
       found.skills.push(skill);
       rest = rest.replace(pattern, ' ');
