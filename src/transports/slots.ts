@@ -42,7 +42,7 @@ export class Slots {
    * undefined when `gone` aborts first (the client left) or the queue is cleared (shutdown).
    */
   take(gone?: AbortSignal): Take {
-    if (this.used < this.size && this.queue.length === 0) {
+    if (this.free) {
       this.used++;
       return { ok: true, slot: Promise.resolve(this.releaser()) };
     }
