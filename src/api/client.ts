@@ -93,6 +93,8 @@ export interface ApiClientOptions extends RequestPolicyOptions {
    * turns it on; off, every request the client sends is one its caller asked for (request-level tests).
    */
   checkCatalog?: boolean;
+  /** The clock a result's retrievedAt (and so every age in it) reads: generated docs pass a fixed one. */
+  now?: () => number;
 }
 
 /** What the client knows of its own state, for check_api_health: times in epoch ms, never a secret. */
@@ -124,8 +126,10 @@ export class ApiClient {
   /** Answers read since start, and how many of them the response cache gave. */
   private answers = 0;
   private cacheHits = 0;
+  private readonly now: () => number;
 
   constructor(options: ApiClientOptions) {
+    this.now = options.now ?? Date.now;
     this.baseUrl = options.baseUrl.replace(/\/+$/, '');
     this.policy = new RequestPolicy({ ...options, baseUrl: this.baseUrl });
     this.logger = options.logger ?? silentLogger;
@@ -214,7 +218,7 @@ export class ApiClient {
       const wrapped = isRecord(body) && body.success === true && isRecord(body.data) && 'probes' in body.data;
       const data = validate(HealthResponseSchema, wrapped ? body.data : body, path, wrapped ? 'data' : '');
       const meta = wrapped ? validate(ResponseMetaSchema, (body as Record<string, unknown>).meta ?? {}, path, 'meta') : {};
-      return { data, meta, status: raw.status, path, retrievedAt: new Date().toISOString(), ...this.answerMembers(raw, meta), ...(catalog ? { catalog } : {}) };
+      return { data, meta, status: raw.status, path, retrievedAt: new Date(this.now()).toISOString(), ...this.answerMembers(raw, meta), ...(catalog ? { catalog } : {}) };
     } catch (error) {
       // Status before body: a 503 that is not the health response (a proxy's error page, an error
       // envelope) is the API being unavailable, not an API breaking its contract.
@@ -248,7 +252,7 @@ export class ApiClient {
     const unconfirmed = how.lookup && catalog && !catalog.checked ? (catalog.reason ?? 'no reason given') : undefined;
     const raw = await this.policy.get(path, 'application/json', options, unconfirmed === undefined ? how : { ...how, lookup: false, unconfirmedBase: unconfirmed });
     const envelope = validate(envelopeSchema(dataSchema), parseJson(raw, path), path, '');
-    const result: ApiResult<z.output<T>> = { data: envelope.data as z.output<T>, meta: envelope.meta, status: raw.status, path, retrievedAt: new Date().toISOString(), ...this.answerMembers(raw, envelope.meta), ...(catalog ? { catalog } : {}) };
+    const result: ApiResult<z.output<T>> = { data: envelope.data as z.output<T>, meta: envelope.meta, status: raw.status, path, retrievedAt: new Date(this.now()).toISOString(), ...this.answerMembers(raw, envelope.meta), ...(catalog ? { catalog } : {}) };
     return { result, headers: raw.headers };
   }
 
@@ -267,7 +271,4 @@ export class ApiClient {
     this.saidFictional ||= sourceSaysFictional(meta.source);
     return { ...(hit ? { cache: hit } : {}), ...(elsewhere ? { answeredBy: new URL(raw.url).origin } : {}), ...(this.saidFictional ? { fictional: true } : {}) };
   }
-
-
-
 }

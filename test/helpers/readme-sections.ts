@@ -13,6 +13,12 @@ import { runTool } from '../../src/tools/run.js';
 
 const MAX_BODY_LINES = 6;
 
+/**
+ * The clock the generated reference is made at: its ages ("6 days ago") must read the same on any
+ * day the readme test runs, or CI goes red overnight with no change.
+ */
+export const DOCS_CLOCK = Date.parse('2026-11-25T12:00:00Z');
+
 function trim(text: string): string {
   const lines = text.split('\n');
   const provenance = lines.pop()!.replace(/retrieved \S+/, 'retrieved <time of the call>');
@@ -32,7 +38,7 @@ export function toolTable(page: string): string {
 
 /** docs/tools.md's reference: the table, then each tool's description, an example call and its real output. */
 export async function toolsSection(): Promise<string> {
-  const client = new ApiClient({ baseUrl: OFFLINE_BASE_URL, fetch: createOfflineFetch(createOfflineEngine()) });
+  const client = new ApiClient({ baseUrl: OFFLINE_BASE_URL, fetch: createOfflineFetch(createOfflineEngine()), now: () => DOCS_CLOCK });
   const parts: string[] = [toolTable('')];
   for (const tool of TOOLS) {
     const args = JSON.stringify(tool.example);
