@@ -22,12 +22,24 @@ export default defineConfig({
       {
         extends: true,
         // End-to-end tests spawn the built binary (npm test builds first) and talk real protocols.
-        test: { name: 'e2e', include: ['test/e2e/**/*.test.ts'], environment: 'node', testTimeout: 120_000, hookTimeout: 60_000 },
+        test: {
+          name: 'e2e',
+          include: ['test/e2e/**/*.test.ts'],
+          environment: 'node',
+          testTimeout: 120_000,
+          hookTimeout: 60_000,
+        },
       },
       {
         extends: true,
         // The packed package installed fresh, on every Node line engines admits: `npm run test:installed`.
-        test: { name: 'installed', include: ['test/installed/**/*.test.ts'], environment: 'node', testTimeout: 180_000, hookTimeout: 600_000 },
+        test: {
+          name: 'installed',
+          include: ['test/installed/**/*.test.ts'],
+          environment: 'node',
+          testTimeout: 180_000,
+          hookTimeout: 600_000,
+        },
       },
     ],
   },

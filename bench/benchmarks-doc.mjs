@@ -20,7 +20,9 @@ export function updateBenchmarksDoc() {
     return;
   }
   // The charts sit beside RESULTS.md; from docs/ they are in ../bench/.
-  const results = readFileSync(new URL('./RESULTS.md', import.meta.url), 'utf8').trim().replace(/\]\(([\w-]+\.svg)\)/g, '](../bench/$1)');
+  const results = readFileSync(new URL('./RESULTS.md', import.meta.url), 'utf8')
+    .trim()
+    .replace(/\]\(([\w-]+\.svg)\)/g, '](../bench/$1)');
   writeFileSync(docUrl, `${doc.slice(0, from + START.length)}\n${results}\n${doc.slice(to)}`);
 }
 

@@ -12,5 +12,7 @@ const { floorServer } = await import('./floor-tool.mjs');
 
 const handle = toNodeHandler(createMcpHandler(floorServer, { legacy: 'stateless' }));
 const server = createServer((req, res) => void handle(req, res));
-server.listen(0, '127.0.0.1', () => process.stdout.write(`floor HTTP listening on http://127.0.0.1:${server.address().port}/mcp\n`));
+server.listen(0, '127.0.0.1', () =>
+  process.stdout.write(`floor HTTP listening on http://127.0.0.1:${server.address().port}/mcp\n`),
+);
 process.once('SIGTERM', () => process.exit(0));

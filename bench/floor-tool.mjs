@@ -10,14 +10,25 @@ import { z } from 'zod';
 
 const upstream = process.env.FLOOR_UPSTREAM ?? 'http://127.0.0.1:4010';
 let client;
-const undici = () => (client ??= import('undici').then(({ Agent, request }) => ({ request, dispatcher: new Agent({ keepAliveTimeout: 30_000 }) })));
+const undici = () =>
+  (client ??= import('undici').then(({ Agent, request }) => ({
+    request,
+    dispatcher: new Agent({ keepAliveTimeout: 30_000 }),
+  })));
 
 export function floorServer() {
   const server = new McpServer({ name: 'floor', version: '0.0.0' });
-  server.registerTool('fetch_path', { description: 'GET an upstream path', inputSchema: z.object({ path: z.string() }) }, async ({ path }) => {
-    const { request, dispatcher } = await undici();
-    const { statusCode, body } = await request(upstream + path, { dispatcher, headers: { accept: 'application/json' } });
-    return { content: [{ type: 'text', text: await body.text() }], isError: statusCode >= 400 };
-  });
+  server.registerTool(
+    'fetch_path',
+    { description: 'GET an upstream path', inputSchema: z.object({ path: z.string() }) },
+    async ({ path }) => {
+      const { request, dispatcher } = await undici();
+      const { statusCode, body } = await request(upstream + path, {
+        dispatcher,
+        headers: { accept: 'application/json' },
+      });
+      return { content: [{ type: 'text', text: await body.text() }], isError: statusCode >= 400 };
+    },
+  );
   return server;
 }

@@ -35,7 +35,10 @@ const rssKb = (pid) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/s
 async function run(url, inFlight) {
   // --max-in-flight set high so the client, not the server, decides the concurrency here.
   const env = { ...process.env, SERVICE_MCP_MAX_IN_FLIGHT: '100000' };
-  const child = spawn(process.execPath, [BIN, '--base-url', url, '--no-cache'], { env, stdio: ['pipe', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [BIN, '--base-url', url, '--no-cache'], {
+    env,
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
   let buffer = '';
   let answered = 0;
   let sent = 0;
@@ -44,7 +47,9 @@ async function run(url, inFlight) {
   const send = () => {
     sent++;
     // 328 jobs, 100 a page: pages 1 to 4; q varies so no two calls share an upstream request.
-    child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: sent, method: 'tools/call', params: { name: 'search_jobs', arguments: { per_page: 100, page: (sent % 4) + 1, q: sent % 2 === 0 ? 'engineer' : 'e' } } })}\n`);
+    child.stdin.write(
+      `${JSON.stringify({ jsonrpc: '2.0', id: sent, method: 'tools/call', params: { name: 'search_jobs', arguments: { per_page: 100, page: (sent % 4) + 1, q: sent % 2 === 0 ? 'engineer' : 'e' } } })}\n`,
+    );
   };
   child.stdout.on('data', (chunk) => {
     buffer += chunk;
@@ -58,7 +63,9 @@ async function run(url, inFlight) {
       if (answered === CALLS) done();
     }
   });
-  child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'bench', version: '1' } } })}\n`);
+  child.stdin.write(
+    `${JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'bench', version: '1' } } })}\n`,
+  );
   await new Promise((resolve) => setTimeout(resolve, 500));
   let peak = 0;
   const sampler = setInterval(() => (peak = Math.max(peak, rssKb(child.pid))), 20);
@@ -76,7 +83,11 @@ const api = await startMockApi();
 try {
   for (const delay of [0, DELAY_MS]) {
     const rules = delay === 0 ? [] : [{ path: '/api/public/v1/search/jobs', kind: 'delay', delayMs: delay }];
-    await fetch(`${api.url}/__mock/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(rules) });
+    await fetch(`${api.url}/__mock/faults`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(rules),
+    });
     for (const level of LEVELS) console.log(JSON.stringify({ upstreamDelayMs: delay, ...(await run(api.url, level)) }));
   }
 } finally {

@@ -13,7 +13,16 @@ import { drawCharts } from './lib/charts.mjs';
 import { startFloorHttp, startHttpMode, startUpstream } from './lib/processes.mjs';
 import { renderMarkdown } from './lib/report.mjs';
 import { redisCost } from './lib/redis.mjs';
-import { cacheHits, coldStart, httpScaling, rssAfterCalls, rssOverCalls, searchByPageSize, throughput, warmLatency } from './lib/scenarios.mjs';
+import {
+  cacheHits,
+  coldStart,
+  httpScaling,
+  rssAfterCalls,
+  rssOverCalls,
+  searchByPageSize,
+  throughput,
+  warmLatency,
+} from './lib/scenarios.mjs';
 import { updateBenchmarksDoc } from './benchmarks-doc.mjs';
 
 const quick = process.env.BENCH_QUICK === '1';
@@ -58,7 +67,10 @@ const directFetch = async (path) => {
   return text;
 };
 
-const [http, floorHttp] = await Promise.all([startHttpMode(upstream.url, ['--no-cache']), startFloorHttp(upstream.url)]);
+const [http, floorHttp] = await Promise.all([
+  startHttpMode(upstream.url, ['--no-cache']),
+  startFloorHttp(upstream.url),
+]);
 const log = (what) => process.stderr.write(`bench: ${what}\n`);
 const started = Date.now();
 try {
@@ -80,19 +92,50 @@ try {
     step('warm latency');
     const warm = await warmLatency({ upstream: upstream.url, direct, directFetch, ids, allIds, ...plan.warm });
     step('cache hits');
-    const cache = await cacheHits({ upstream: upstream.url, direct, ids, iterations: plan.cache, warmup: plan.warm.warmup });
+    const cache = await cacheHits({
+      upstream: upstream.url,
+      direct,
+      ids,
+      iterations: plan.cache,
+      warmup: plan.warm.warmup,
+    });
     step('stdio throughput');
     const tput = await throughput({ upstream: upstream.url, direct, ids, levels: [8, 32], ...plan.tput });
     step('HTTP mode by concurrency');
-    const httpMode = await httpScaling({ subjects: { service: http.url, floor: floorHttp.url }, ids, dispatcher, fetch, levels: [1, 8, 32, 128], ...plan.http });
+    const httpMode = await httpScaling({
+      subjects: { service: http.url, floor: floorHttp.url },
+      ids,
+      dispatcher,
+      fetch,
+      levels: [1, 8, 32, 128],
+      ...plan.http,
+    });
     step('search_jobs by page size');
-    const pages = await searchByPageSize({ upstream: upstream.url, direct, perPages: [1, 5, 20, 50, 100], ...plan.pages });
+    const pages = await searchByPageSize({
+      upstream: upstream.url,
+      direct,
+      perPages: [1, 5, 20, 50, 100],
+      ...plan.pages,
+    });
     step('RSS');
     const rss = await rssAfterCalls({ upstream: upstream.url, ids, ...plan.rss });
     const rssGrowth = await rssOverCalls({ upstream: upstream.url, ids, ...plan.rssGrowth });
     step('--redis-url');
     const redis = await redisCost({ upstream: upstream.url, ids, iterations: plan.cache, warmup: plan.warm.warmup });
-    results.push({ seconds: Math.round((Date.now() - runStarted) / 1000), loadBefore, loadAfter: os.loadavg(), coldStart: cold, warm, cache, throughput: tput, http: httpMode, pages, rss, rssGrowth, redis });
+    results.push({
+      seconds: Math.round((Date.now() - runStarted) / 1000),
+      loadBefore,
+      loadAfter: os.loadavg(),
+      coldStart: cold,
+      warm,
+      cache,
+      throughput: tput,
+      http: httpMode,
+      pages,
+      rss,
+      rssGrowth,
+      redis,
+    });
   }
 
   const all = {

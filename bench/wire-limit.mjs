@@ -15,9 +15,17 @@ const send = (id, result) => process.stdout.write(`${JSON.stringify({ jsonrpc: '
 
 async function answer(message) {
   if (message.id === undefined) return;
-  if (message.method === 'initialize') return send(message.id, { protocolVersion: message.params.protocolVersion, capabilities: { tools: {} }, serverInfo: { name: 'wire', version: '0' } });
+  if (message.method === 'initialize')
+    return send(message.id, {
+      protocolVersion: message.params.protocolVersion,
+      capabilities: { tools: {} },
+      serverInfo: { name: 'wire', version: '0' },
+    });
   if (message.method === 'tools/list') return send(message.id, { tools: TOOLS });
-  const { statusCode, body } = await request(upstream + message.params.arguments.path, { dispatcher, headers: { accept: 'application/json' } });
+  const { statusCode, body } = await request(upstream + message.params.arguments.path, {
+    dispatcher,
+    headers: { accept: 'application/json' },
+  });
   send(message.id, { content: [{ type: 'text', text: await body.text() }], isError: statusCode >= 400 });
 }
 

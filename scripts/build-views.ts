@@ -23,7 +23,8 @@ const zodNamespaceImport: Plugin = {
     build.onLoad({ filter: /[\\/]@modelcontextprotocol[\\/]ext-apps[\\/]dist[\\/].*\.js$/ }, async ({ path }) => {
       const source = await readFile(path, 'utf8');
       const contents = source.replace(/import\{z as ([\w$]+)\}from"zod\/v4"/g, 'import*as $1 from"zod/v4"');
-      if (/import\s*\{[^}]*\bz\b[^}]*\}\s*from\s*["']zod\/v4["']/.test(contents)) throw new Error(`${path}: its zod import changed shape; update zodNamespaceImport in scripts/build-views.ts`);
+      if (/import\s*\{[^}]*\bz\b[^}]*\}\s*from\s*["']zod\/v4["']/.test(contents))
+        throw new Error(`${path}: its zod import changed shape; update zodNamespaceImport in scripts/build-views.ts`);
       return { contents, loader: 'js' };
     });
   },
@@ -40,7 +41,11 @@ const sdkWithoutSideEffects: Plugin = {
     build.onResolve({ filter: /.*/ }, async ({ path, kind, resolveDir, importer, pluginData }) => {
       if ((pluginData as { inner?: boolean } | undefined)?.inner) return undefined;
       const resolved = await build.resolve(path, { kind, resolveDir, importer, pluginData: { inner: true } });
-      if (resolved.errors.length > 0 || !/[\\/]node_modules[\\/]@modelcontextprotocol[\\/](?:client|core)[\\/]/.test(resolved.path)) return resolved;
+      if (
+        resolved.errors.length > 0 ||
+        !/[\\/]node_modules[\\/]@modelcontextprotocol[\\/](?:client|core)[\\/]/.test(resolved.path)
+      )
+        return resolved;
       return { ...resolved, sideEffects: false };
     });
   },
@@ -51,11 +56,13 @@ const sdkWithoutSideEffects: Plugin = {
  * inline script and style only, images only as data URLs. A host may add to its sandbox; it cannot
  * make this document fetch.
  */
-const CSP = "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'";
+const CSP =
+  "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'";
 
 function page(view: ViewDefinition, css: string, js: string): string {
   // Inlined code must not end its own element early; esbuild escapes these in strings, so this holds.
-  if (/<\/script/i.test(js) || /<!--/.test(js) || /<\/style/i.test(css)) throw new Error(`${view.id}: inlined code contains a closing tag`);
+  if (/<\/script/i.test(js) || /<!--/.test(js) || /<\/style/i.test(css))
+    throw new Error(`${view.id}: inlined code contains a closing tag`);
   return `<!doctype html>
 <html lang="en">
 <head>

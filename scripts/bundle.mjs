@@ -17,8 +17,15 @@ const registry = JSON.parse(readFileSync(join(root, 'server.json'), 'utf8'));
 const stage = join(root, 'build', 'mcpb');
 const output = join(root, `${pkg.name}-${pkg.version}.mcpb`);
 // npm and mcpb run under the Node that runs this script (the project's Node 22).
-const env = { ...process.env, PATH: `${dirname(process.execPath)}:${process.env.PATH ?? ''}`, npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false' };
-const run = (command, args, cwd = root) => execFileSync(command, args, { cwd, env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+const env = {
+  ...process.env,
+  PATH: `${dirname(process.execPath)}:${process.env.PATH ?? ''}`,
+  npm_config_audit: 'false',
+  npm_config_fund: 'false',
+  npm_config_update_notifier: 'false',
+};
+const run = (command, args, cwd = root) =>
+  execFileSync(command, args, { cwd, env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
 
 rmSync(stage, { recursive: true, force: true });
 mkdirSync(stage, { recursive: true });
@@ -57,7 +64,8 @@ const manifest = {
     base_url: {
       type: 'string',
       title: 'API base URL',
-      description: "The hosted API's origin, from whoever runs your deployment (e.g. https://api.example.com). Leave empty to use the embedded offline API: fictional sample data, not live.",
+      description:
+        "The hosted API's origin, from whoever runs your deployment (e.g. https://api.example.com). Leave empty to use the embedded offline API: fictional sample data, not live.",
       required: false,
       default: '',
     },

@@ -20,7 +20,10 @@ rule(`${tools.length} tools`);
 for (const tool of tools) console.log(`- ${tool.name}: ${tool.title}`);
 
 rule('search_jobs: remote senior AI roles with Python, 5 per page');
-const search = await client.callTool({ name: 'search_jobs', arguments: { domain: 'ai', skills: ['python'], seniority_level: 'senior', remote_only: true, per_page: 5 } });
+const search = await client.callTool({
+  name: 'search_jobs',
+  arguments: { domain: 'ai', skills: ['python'], seniority_level: 'senior', remote_only: true, per_page: 5 },
+});
 show(search);
 
 const firstJob = search.structuredContent?.data?.jobs?.[0]?.job_id;
@@ -30,7 +33,12 @@ if (firstJob) {
 }
 
 rule('search_jobs: web3 roles whose salary range reaches $150k a year (annualized USD), predicted salaries included');
-show(await client.callTool({ name: 'search_jobs', arguments: { domain: 'web3', min_salary_usd: 150000, include_predicted_salaries: true, per_page: 3 } }));
+show(
+  await client.callTool({
+    name: 'search_jobs',
+    arguments: { domain: 'web3', min_salary_usd: 150000, include_predicted_salaries: true, per_page: 3 },
+  }),
+);
 
 rule('get_market_map: one layer');
 const map = await client.callTool({ name: 'get_market_map', arguments: {} });
@@ -40,7 +48,12 @@ show(layer ? await client.callTool({ name: 'get_market_map', arguments: { layer 
 const brief = await client.readResource({ uri: 'service-mcp://api/discovery' }).catch(() => undefined);
 rule('get_company_interview_brief');
 const company = search.structuredContent?.data?.jobs?.[0]?.company?.name;
-show(await client.callTool({ name: 'get_company_interview_brief', arguments: company ? { name: company } : { slug: 'acme' } }));
+show(
+  await client.callTool({
+    name: 'get_company_interview_brief',
+    arguments: company ? { name: company } : { slug: 'acme' },
+  }),
+);
 
 rule('check_api_health');
 show(await client.callTool({ name: 'check_api_health', arguments: {} }));

@@ -13,7 +13,17 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Dataset } from '../src/offline/dataset.js';
-import { DAY, JOB_COUNT, SNAPSHOT_AT, SOURCE, createRandom, isoDate, isoSeconds, loadVocabulary, type Vocabulary } from './snapshot/basics.ts';
+import {
+  DAY,
+  JOB_COUNT,
+  SNAPSHOT_AT,
+  SOURCE,
+  createRandom,
+  isoDate,
+  isoSeconds,
+  loadVocabulary,
+  type Vocabulary,
+} from './snapshot/basics.ts';
 import { buildBrief } from './snapshot/briefs.ts';
 import { buildCompanies } from './snapshot/companies.ts';
 import { buildJob, byRecency, type JobContext } from './snapshot/jobs.ts';

@@ -9,7 +9,10 @@ const bin = fileURLToPath(new URL('../bin/service-mcp.js', import.meta.url));
 const npx = process.platform === 'win32' ? 'npx.cmd' : 'npx';
 
 function inspect(...args) {
-  const run = spawnSync(npx, ['-y', INSPECTOR, '--cli', process.execPath, bin, '--offline', ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+  const run = spawnSync(npx, ['-y', INSPECTOR, '--cli', process.execPath, bin, '--offline', ...args], {
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   if (run.status !== 0) throw new Error(`inspector ${args.join(' ')} exited ${run.status}`);
   return JSON.parse(run.stdout);
 }
@@ -18,6 +21,15 @@ const { tools } = inspect('--method', 'tools/list');
 console.log(`tools/list: ${tools.map((t) => t.name).join(', ')}`);
 if (tools.length !== 7) throw new Error(`expected 7 tools, got ${tools.length}`);
 
-const result = inspect('--method', 'tools/call', '--tool-name', 'search_jobs', '--tool-arg', 'q=engineer', '--tool-arg', 'per_page=3');
+const result = inspect(
+  '--method',
+  'tools/call',
+  '--tool-name',
+  'search_jobs',
+  '--tool-arg',
+  'q=engineer',
+  '--tool-arg',
+  'per_page=3',
+);
 console.log(`tools/call search_jobs:\n${result.content[0].text}`);
 if (result.isError) throw new Error('search_jobs returned an error');

@@ -40,7 +40,10 @@ function lazyFetch(load: () => Promise<FetchLike>): FetchLike {
 }
 
 async function loadOfflineFetch(engine?: OfflineEngine): Promise<FetchLike> {
-  const [{ createOfflineFetch }, { createOfflineEngine }] = await Promise.all([import('./offline/fetch.js'), import('./offline/engine.js')]);
+  const [{ createOfflineFetch }, { createOfflineEngine }] = await Promise.all([
+    import('./offline/fetch.js'),
+    import('./offline/engine.js'),
+  ]);
   return createOfflineFetch(engine ?? createOfflineEngine());
 }
 
@@ -57,11 +60,23 @@ export interface BackendOptions {
   store?: (memory: CacheStore) => CacheStore;
 }
 
-export function createBackend(config: Config, logger: Logger, { gate = new RetryAfterGate(), engine, store }: BackendOptions = {}): Backend {
+export function createBackend(
+  config: Config,
+  logger: Logger,
+  { gate = new RetryAfterGate(), engine, store }: BackendOptions = {},
+): Backend {
   const offline = engine !== undefined || config.offline || config.baseUrl === undefined;
   const baseUrl = offline ? OFFLINE_BASE_URL : config.baseUrl!;
   const fetch = lazyFetch(offline ? () => loadOfflineFetch(engine) : () => loadLiveFetch(config, store));
-  const client = new ApiClient({ baseUrl, fetch, timeoutMs: config.timeoutMs, maxRetryWaitS: config.maxRetryWaitS, logger, gate, checkCatalog: true });
+  const client = new ApiClient({
+    baseUrl,
+    fetch,
+    timeoutMs: config.timeoutMs,
+    maxRetryWaitS: config.maxRetryWaitS,
+    logger,
+    gate,
+    checkCatalog: true,
+  });
   return { client, mode: offline ? 'offline' : 'live', baseUrl, tools: toolSet(config.tools) };
 }
 
@@ -71,14 +86,29 @@ export function createBackend(config: Config, logger: Logger, { gate = new Retry
  * an unreachable Redis does not (state stays per process until it is back). A one-shot command
  * waits `redisWaitMs` at most for the first connection, since its one call is over long before.
  */
-export async function startBackend(config: Config, logger: Logger, { redisWaitMs }: { redisWaitMs?: number } = {}): Promise<Backend> {
+export async function startBackend(
+  config: Config,
+  logger: Logger,
+  { redisWaitMs }: { redisWaitMs?: number } = {},
+): Promise<Backend> {
   if (config.redisUrl === undefined) return createBackend(config, logger);
   const offline = config.offline || config.baseUrl === undefined;
   if (offline) {
-    logger.warn('--redis-url is ignored: the embedded offline API is answered in-process, with no rate limit or cache to share');
+    logger.warn(
+      '--redis-url is ignored: the embedded offline API is answered in-process, with no rate limit or cache to share',
+    );
     return createBackend(config, logger);
   }
   const { connectSharedState } = await import('./api/redis/index.js');
-  const shared = await connectSharedState({ url: config.redisUrl, apiOrigin: new URL(config.baseUrl!).origin, requestTimeoutMs: config.timeoutMs, logger, ...(redisWaitMs === undefined ? {} : { connectWaitMs: redisWaitMs }) });
-  return { ...createBackend(config, logger, { gate: shared.gate, store: config.cache ? shared.cacheStore : undefined }), redisReady: shared.ready };
+  const shared = await connectSharedState({
+    url: config.redisUrl,
+    apiOrigin: new URL(config.baseUrl!).origin,
+    requestTimeoutMs: config.timeoutMs,
+    logger,
+    ...(redisWaitMs === undefined ? {} : { connectWaitMs: redisWaitMs }),
+  });
+  return {
+    ...createBackend(config, logger, { gate: shared.gate, store: config.cache ? shared.cacheStore : undefined }),
+    redisReady: shared.ready,
+  };
 }

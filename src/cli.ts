@@ -42,7 +42,8 @@ function configFrom(command: Command): { config: Config; logger: Logger } {
 
 /** A --port value: a whole number from 0 to 65535. */
 function parsePort(value: string): number {
-  if (!/^\d+$/.test(value) || Number(value) > 65_535) throw new UsageError(`--port must be a whole number from 0 to 65535, got ${JSON.stringify(value)}`);
+  if (!/^\d+$/.test(value) || Number(value) > 65_535)
+    throw new UsageError(`--port must be a whole number from 0 to 65535, got ${JSON.stringify(value)}`);
   return Number(value);
 }
 
@@ -53,13 +54,20 @@ async function telemetryFor(config: Config, logger: Logger, backend: Backend): P
     await startTelemetry({ config, logger, redisReady: backend.redisReady });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'EADDRINUSE' || code === 'EACCES' || code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') throw new UsageError(`--metrics-port: cannot listen on ${config.metricsHost}:${config.metricsPort}: ${(error as Error).message}`);
+    if (code === 'EADDRINUSE' || code === 'EACCES' || code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND')
+      throw new UsageError(
+        `--metrics-port: cannot listen on ${config.metricsHost}:${config.metricsPort}: ${(error as Error).message}`,
+      );
     throw error;
   }
 }
 
 /** The backend, with a refused Redis login reported as bad usage (exit 2), like any wrong option. */
-async function backendFor(start: (config: Config, logger: Logger) => Promise<Backend>, config: Config, logger: Logger): Promise<Backend> {
+async function backendFor(
+  start: (config: Config, logger: Logger) => Promise<Backend>,
+  config: Config,
+  logger: Logger,
+): Promise<Backend> {
   try {
     return await start(config, logger);
   } catch (error) {
@@ -74,7 +82,9 @@ function parseJsonArgs(text: string | undefined): unknown {
   try {
     value = JSON.parse(text);
   } catch (error) {
-    throw new UsageError(`json-args is not valid JSON: ${(error as Error).message}. Example: '{"q":"rust","per_page":5}'`);
+    throw new UsageError(
+      `json-args is not valid JSON: ${(error as Error).message}. Example: '{"q":"rust","per_page":5}'`,
+    );
   }
   if (!isRecord(value)) throw new UsageError('json-args must be a JSON object, e.g. \'{"job_id":"job_ai_0001"}\'');
   return value;
@@ -82,7 +92,9 @@ function parseJsonArgs(text: string | undefined): unknown {
 
 export function buildProgram(): Command {
   const program = new Command(PACKAGE_NAME)
-    .description('MCP server for the public hiring-intelligence API (AI and web3 jobs, market map, interview briefs).\nWith no command, serves MCP over stdio.')
+    .description(
+      'MCP server for the public hiring-intelligence API (AI and web3 jobs, market map, interview briefs).\nWith no command, serves MCP over stdio.',
+    )
     .version(VERSION, '-v, --version')
     .showHelpAfterError('(run with --help for usage)')
     .exitOverride();
@@ -95,7 +107,10 @@ export function buildProgram(): Command {
 
   program.action(async (_options, command: Command) => {
     const { config, logger } = configFrom(command);
-    const [{ runStdio }, { startBackend }] = await Promise.all([import('./transports/stdio.js'), import('./backend.js')]);
+    const [{ runStdio }, { startBackend }] = await Promise.all([
+      import('./transports/stdio.js'),
+      import('./backend.js'),
+    ]);
     const backend = await backendFor(startBackend, config, logger);
     await telemetryFor(config, logger, backend);
     // After stdin ends, a wait as long as one request may take, with no answer, means a call is stuck.
@@ -108,11 +123,16 @@ export function buildProgram(): Command {
     .option('--json', 'print the full tool definitions as JSON')
     .action(async (options: { json?: boolean }, command: Command) => {
       const { config } = configFrom(command); // a bad global option is bad usage here too
-      const [{ toolSet }, { toolCatalog }] = await Promise.all([import('./tools/index.js'), import('./tools/catalog.js')]);
+      const [{ toolSet }, { toolCatalog }] = await Promise.all([
+        import('./tools/index.js'),
+        import('./tools/catalog.js'),
+      ]);
       const tools = toolSet(config.tools);
       if (options.json) return print(JSON.stringify(toolCatalog(tools), null, 2));
       const width = Math.max(...tools.map((t) => t.name.length));
-      return print(tools.map((t) => `${t.name.padEnd(width)}  ${t.title}: ${t.description.split(/(?<=\.)\s/)[0]}`).join('\n'));
+      return print(
+        tools.map((t) => `${t.name.padEnd(width)}  ${t.title}: ${t.description.split(/(?<=\.)\s/)[0]}`).join('\n'),
+      );
     });
 
   program
@@ -123,16 +143,31 @@ export function buildProgram(): Command {
     .option('--json', 'print the whole result (content, structuredContent, isError) as JSON')
     .action(async (name: string, jsonArgs: string | undefined, options: { json?: boolean }, command: Command) => {
       const { config, logger } = configFrom(command);
-      const [{ findTool, toolSet }, { runTool }, { startBackend }] = await Promise.all([import('./tools/index.js'), import('./tools/run.js'), import('./backend.js')]);
+      const [{ findTool, toolSet }, { runTool }, { startBackend }] = await Promise.all([
+        import('./tools/index.js'),
+        import('./tools/run.js'),
+        import('./backend.js'),
+      ]);
       const tools = toolSet(config.tools);
       const tool = findTool(name, tools);
-      if (!tool) throw new UsageError(`unknown tool ${JSON.stringify(name)}; tools: ${tools.map((t) => t.name).join(', ')}${config.tools ? ' (--tools)' : ''}`);
+      if (!tool)
+        throw new UsageError(
+          `unknown tool ${JSON.stringify(name)}; tools: ${tools.map((t) => t.name).join(', ')}${config.tools ? ' (--tools)' : ''}`,
+        );
       const args = parseJsonArgs(jsonArgs);
       // One call: Redis gets a quarter second to connect, not a server's start-up wait.
-      const backend = await backendFor((c, l) => startBackend(c, l, { redisWaitMs: ONE_CALL_REDIS_WAIT_MS }), config, logger);
+      const backend = await backendFor(
+        (c, l) => startBackend(c, l, { redisWaitMs: ONE_CALL_REDIS_WAIT_MS }),
+        config,
+        logger,
+      );
       const controller = new AbortController();
       process.once('SIGINT', () => controller.abort(new Error('interrupted')));
-      const result = await runTool(tool, args, { client: backend.client, mode: backend.mode, signal: controller.signal });
+      const result = await runTool(tool, args, {
+        client: backend.client,
+        mode: backend.mode,
+        signal: controller.signal,
+      });
       const text = result.content.map((c) => (c.type === 'text' ? c.text : '')).join('\n');
       await print(options.json ? JSON.stringify(result, null, 2) : text);
       process.exit(result.isError ? EXIT_TOOL_ERROR : EXIT_OK);
@@ -140,7 +175,9 @@ export function buildProgram(): Command {
 
   program
     .command('mock-api')
-    .description('serve the embedded offline API over HTTP (same paths as the hosted API, the tool endpoint POST /api/public/v1/mcp included)')
+    .description(
+      'serve the embedded offline API over HTTP (same paths as the hosted API, the tool endpoint POST /api/public/v1/mcp included)',
+    )
     .option('--port <n>', 'port to listen on (0 picks a free one)', '4010')
     .option('--host <host>', 'interface to bind', '127.0.0.1')
     .action(async (options: { port: string; host: string }, command: Command) => {
@@ -148,7 +185,9 @@ export function buildProgram(): Command {
       const port = parsePort(options.port);
       const { startMockApi } = await import('./mock-api.js');
       const server = await startMockApi({ config, logger, host: options.host, port });
-      await print(`mock-api listening on ${server.url} (embedded offline snapshot; try ${server.url}/api/public/v1, and MCP at POST ${server.url}/api/public/v1/mcp?surface=market)`);
+      await print(
+        `mock-api listening on ${server.url} (embedded offline snapshot; try ${server.url}/api/public/v1, and MCP at POST ${server.url}/api/public/v1/mcp?surface=market)`,
+      );
       const stop = () => void server.close().finally(() => process.exit(EXIT_OK));
       process.once('SIGINT', stop);
       process.once('SIGTERM', stop);
@@ -159,41 +198,59 @@ export function buildProgram(): Command {
 
   program
     .command('serve')
-    .description('serve MCP over stateless Streamable HTTP at POST /mcp and POST /api/public/v1/mcp (loopback only unless --host says otherwise)')
+    .description(
+      'serve MCP over stateless Streamable HTTP at POST /mcp and POST /api/public/v1/mcp (loopback only unless --host says otherwise)',
+    )
     .option('--http', 'use the Streamable HTTP transport (required: stdio is the default command)')
     .option('--host <host>', 'interface to bind (0.0.0.0 exposes it beyond this machine)', '127.0.0.1')
     .option('--port <n>', 'port to listen on (0 picks a free one)', '3333')
-    .option('--allowed-hosts <list>', 'comma-separated extra Host names (name or name:port) accepted besides localhost, 127.0.0.1, [::1]')
-    .option('--allowed-origins <list>', 'comma-separated browser origins accepted (and answered with CORS headers), e.g. https://app.example.com')
-    .action(async (options: { http?: boolean; host: string; port: string; allowedHosts?: string; allowedOrigins?: string }, command: Command) => {
-      if (!options.http) throw new UsageError('serve needs --http (for stdio, run service-mcp with no command)');
-      const port = parsePort(options.port);
-      const { config, logger } = configFrom(command);
-      const [{ startBackend }, http, { HttpOptionError, splitList }] = await Promise.all([import('./backend.js'), import('./transports/http.js'), import('./transports/http-guard.js')]);
-      const backend = await backendFor(startBackend, config, logger);
-      await telemetryFor(config, logger, backend);
-      let running;
-      try {
-        running = await http.startHttpServer({
-          backend,
-          logger,
-          host: options.host,
-          port,
-          allowedHosts: splitList(options.allowedHosts),
-          allowedOrigins: splitList(options.allowedOrigins),
-          maxInFlight: config.maxInFlight,
-        });
-      } catch (error) {
-        if (error instanceof HttpOptionError) throw new UsageError(error.message);
-        // A taken port or an address this machine does not have is the caller's to change.
-        const code = (error as NodeJS.ErrnoException).code;
-        if (code === 'EADDRINUSE' || code === 'EACCES' || code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') throw new UsageError(`cannot listen on ${options.host}:${options.port}: ${(error as Error).message}`);
-        throw error;
-      }
-      http.stopOnSignals(running, logger);
-      await print(`${PACKAGE_NAME} HTTP listening on ${running.url}`);
-      logger.info(`HTTP server ready (${config.offline ? 'offline snapshot' : config.baseUrl})`);
-    });
+    .option(
+      '--allowed-hosts <list>',
+      'comma-separated extra Host names (name or name:port) accepted besides localhost, 127.0.0.1, [::1]',
+    )
+    .option(
+      '--allowed-origins <list>',
+      'comma-separated browser origins accepted (and answered with CORS headers), e.g. https://app.example.com',
+    )
+    .action(
+      async (
+        options: { http?: boolean; host: string; port: string; allowedHosts?: string; allowedOrigins?: string },
+        command: Command,
+      ) => {
+        if (!options.http) throw new UsageError('serve needs --http (for stdio, run service-mcp with no command)');
+        const port = parsePort(options.port);
+        const { config, logger } = configFrom(command);
+        const [{ startBackend }, http, { HttpOptionError, splitList }] = await Promise.all([
+          import('./backend.js'),
+          import('./transports/http.js'),
+          import('./transports/http-guard.js'),
+        ]);
+        const backend = await backendFor(startBackend, config, logger);
+        await telemetryFor(config, logger, backend);
+        let running;
+        try {
+          running = await http.startHttpServer({
+            backend,
+            logger,
+            host: options.host,
+            port,
+            allowedHosts: splitList(options.allowedHosts),
+            allowedOrigins: splitList(options.allowedOrigins),
+            maxInFlight: config.maxInFlight,
+          });
+        } catch (error) {
+          if (error instanceof HttpOptionError) throw new UsageError(error.message);
+          // A taken port or an address this machine does not have is the caller's to change.
+          const code = (error as NodeJS.ErrnoException).code;
+          if (code === 'EADDRINUSE' || code === 'EACCES' || code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND')
+            throw new UsageError(`cannot listen on ${options.host}:${options.port}: ${(error as Error).message}`);
+          throw error;
+        }
+        http.stopOnSignals(running, logger);
+        await print(`${PACKAGE_NAME} HTTP listening on ${running.url}`);
+        logger.info(`HTTP server ready (${config.offline ? 'offline snapshot' : config.baseUrl})`);
+      },
+    );
 
   return program;
 }
@@ -210,14 +267,26 @@ export async function main(argv: readonly string[] = process.argv): Promise<void
   } catch (error) {
     if (error instanceof CommanderError) {
       // Help and version are successes; every other parse failure is bad usage.
-      process.exit(error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.code === 'commander.help' ? EXIT_OK : EXIT_USAGE);
+      process.exit(
+        error.code === 'commander.helpDisplayed' ||
+          error.code === 'commander.version' ||
+          error.code === 'commander.help'
+          ? EXIT_OK
+          : EXIT_USAGE,
+      );
     }
     // An unknown --tools name is found where the registry is loaded (tools/index.ts): bad usage all the same.
-    if (error instanceof ConfigError || error instanceof UsageError || (error instanceof Error && error.name === 'UnknownToolError')) {
+    if (
+      error instanceof ConfigError ||
+      error instanceof UsageError ||
+      (error instanceof Error && error.name === 'UnknownToolError')
+    ) {
       process.stderr.write(`${PACKAGE_NAME}: ${error.message}\n`);
       process.exit(EXIT_USAGE);
     }
-    process.stderr.write(`${PACKAGE_NAME}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.stderr.write(
+      `${PACKAGE_NAME}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+    );
     process.exit(EXIT_TOOL_ERROR);
   }
 }

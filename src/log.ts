@@ -31,14 +31,22 @@ export interface Logger {
  * `format` json writes one object per line: time, level, message, the data if any, and inside a
  * traced request the trace_id and span_id that join it to its trace.
  */
-export function createLogger(level: LogLevel, write: (line: string) => void = (line) => process.stderr.write(line), format: LogFormat = 'text'): Logger {
+export function createLogger(
+  level: LogLevel,
+  write: (line: string) => void = (line) => process.stderr.write(line),
+  format: LogFormat = 'text',
+): Logger {
   const sinks = new Set<LogSink>();
   const enabled = (at: LogLevel) => RANK[at] <= RANK[level];
   const emit = (at: LogLevel, message: string, data?: Record<string, unknown>, scoped?: LogSink) => {
     if (!enabled(at)) return;
     const safe = redactSecrets(message);
     const json = data && Object.keys(data).length > 0 ? redactSecrets(serialize(data)) : undefined;
-    write(format === 'json' ? jsonLine(at, safe, json) : `[service-mcp] ${at}: ${safe}${json === undefined ? '' : ` ${json}`}\n`);
+    write(
+      format === 'json'
+        ? jsonLine(at, safe, json)
+        : `[service-mcp] ${at}: ${safe}${json === undefined ? '' : ` ${json}`}\n`,
+    );
     if (sinks.size === 0 && !scoped) return;
     // Sinks (e.g. MCP log notifications) get the same redacted data as stderr, never the original.
     const safeData = json === undefined ? data : redactedData(json);

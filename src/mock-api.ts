@@ -28,7 +28,11 @@ export interface MockApiOptions {
 export async function startMockApi(options: MockApiOptions): Promise<OfflineServer> {
   const { config, logger, host = '127.0.0.1' } = options;
   const engine = await createOfflineEngine({ faults: faultsFromEnv() });
-  const endpoint = createMcpEndpoint({ backend: createBackend(config, logger, { engine }), logger, limits: DEFAULT_LIMITS });
+  const endpoint = createMcpEndpoint({
+    backend: createBackend(config, logger, { engine }),
+    logger,
+    limits: DEFAULT_LIMITS,
+  });
   let access: AccessPolicy | undefined;
   const server = await startOfflineServer({
     host,

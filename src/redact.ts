@@ -7,7 +7,8 @@
 const USERINFO = /(\b[a-z][a-z0-9+.-]*:\/\/)[^/\s:@"'<>\\{}[\]?#]*(?::[^/\s@"'<>\\{}[\]?#]*)?@/gi;
 // Query parameters whose name is, or ends in, a secret-looking word (token, refresh_token,
 // client_secret, x-api-key...).
-const SECRET_PARAM = /([?&](?:[a-z0-9]+[_-])*(?:token|secret|password|passwd|api[_-]?key|apikey|key|auth|authorization|signature|sig|credentials?)=)[^&#\s"'<>]*/gi;
+const SECRET_PARAM =
+  /([?&](?:[a-z0-9]+[_-])*(?:token|secret|password|passwd|api[_-]?key|apikey|key|auth|authorization|signature|sig|credentials?)=)[^&#\s"'<>]*/gi;
 const BEARER = /\b(Bearer\s+)[A-Za-z0-9._~+/=-]+/g;
 // Any scheme (bearer, basic...) in any case, but only after an Authorization name, so that ordinary
 // words ("Basic filters", "bearer of") in upstream messages are left alone.

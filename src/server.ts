@@ -28,7 +28,11 @@ export interface CreateServerOptions {
 
 export function createServer({ backend, logger = silentLogger, stopping }: CreateServerOptions): McpServer {
   const { client, mode, tools } = backend;
-  const mcp = new McpServer(SERVER_INFO, { capabilities: SERVER_CAPABILITIES, instructions: instructionsFor(mode, tools), cacheHints: LIST_CACHE_HINTS });
+  const mcp = new McpServer(SERVER_INFO, {
+    capabilities: SERVER_CAPABILITIES,
+    instructions: instructionsFor(mode, tools),
+    cacheHints: LIST_CACHE_HINTS,
+  });
   registerTools(mcp, backend, logger, stopping);
   registerResources(mcp, client, mode);
   registerAppResources(mcp);

@@ -80,7 +80,12 @@ export function drawCharts(all, dir) {
       series: [
         { name: 'service-mcp RSS (cache on)', points: service },
         { name: 'SDK v2 floor RSS', points: floor },
-        ...(serviceHeap.length > 1 ? [{ name: 'service-mcp heap after GC', points: serviceHeap }, { name: 'SDK v2 floor heap after GC', points: floorHeap }] : []),
+        ...(serviceHeap.length > 1
+          ? [
+              { name: 'service-mcp heap after GC', points: serviceHeap },
+              { name: 'SDK v2 floor heap after GC', points: floorHeap },
+            ]
+          : []),
       ],
     }),
   );

@@ -40,7 +40,10 @@ export async function heapProbe(stderr) {
     async heapUsedAfterGc() {
       await command('HeapProfiler.collectGarbage');
       await command('HeapProfiler.collectGarbage');
-      const answer = await command('Runtime.evaluate', { expression: 'process.memoryUsage().heapUsed', returnByValue: true });
+      const answer = await command('Runtime.evaluate', {
+        expression: 'process.memoryUsage().heapUsed',
+        returnByValue: true,
+      });
       return Number(answer.result?.result?.value);
     },
     close: () => socket.close(),

@@ -8,7 +8,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 export function cpuNs(pid) {
   try {
     let total = 0;
-    for (const tid of readdirSync(`/proc/${pid}/task`)) total += Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ')[0]);
+    for (const tid of readdirSync(`/proc/${pid}/task`))
+      total += Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ')[0]);
     return total;
   } catch {
     const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');

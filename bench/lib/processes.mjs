@@ -15,7 +15,13 @@ const WIRE = fileURLToPath(new URL('../wire-limit.mjs', import.meta.url));
 function cleanEnv(extra = {}) {
   const env = {};
   for (const [key, value] of Object.entries(process.env)) {
-    if (key.startsWith('SERVICE_MCP_') || /^(https?|no|all)_proxy$/i.test(key) || key === 'NODE_OPTIONS' || key.startsWith('npm_')) continue;
+    if (
+      key.startsWith('SERVICE_MCP_') ||
+      /^(https?|no|all)_proxy$/i.test(key) ||
+      key === 'NODE_OPTIONS' ||
+      key.startsWith('npm_')
+    )
+      continue;
     env[key] = value;
   }
   return { ...env, ...extra };
@@ -49,18 +55,31 @@ function spawnListening(args, pattern, what, env = cleanEnv()) {
   });
 }
 
-export const startUpstream = () => spawnListening([BIN, 'mock-api', '--port', '0'], /listening on (http:\/\/127\.0\.0\.1:\d+)/, 'mock-api');
+export const startUpstream = () =>
+  spawnListening([BIN, 'mock-api', '--port', '0'], /listening on (http:\/\/127\.0\.0\.1:\d+)/, 'mock-api');
 
 export const startHttpMode = (upstream, extra = []) =>
-  spawnListening([BIN, 'serve', '--http', '--port', '0', '--base-url', upstream, ...extra], /HTTP listening on (http:\/\/\S+\/mcp)/, 'serve --http');
+  spawnListening(
+    [BIN, 'serve', '--http', '--port', '0', '--base-url', upstream, ...extra],
+    /HTTP listening on (http:\/\/\S+\/mcp)/,
+    'serve --http',
+  );
 
 /** service-mcp over stdio against `upstream` (live mode through undici, as a user runs it); `nodeArgs` go to node. */
-export const spawnServiceMcp = (upstream, extra = [], nodeArgs = []) => spawnStdio([...nodeArgs, BIN, '--base-url', upstream, ...extra], cleanEnv());
+export const spawnServiceMcp = (upstream, extra = [], nodeArgs = []) =>
+  spawnStdio([...nodeArgs, BIN, '--base-url', upstream, ...extra], cleanEnv());
 
-export const spawnFloor = (upstream, nodeArgs = []) => spawnStdio([...nodeArgs, FLOOR], cleanEnv({ FLOOR_UPSTREAM: upstream }));
+export const spawnFloor = (upstream, nodeArgs = []) =>
+  spawnStdio([...nodeArgs, FLOOR], cleanEnv({ FLOOR_UPSTREAM: upstream }));
 
 /** The SDK v2 floor over HTTP (bench/floor-http.mjs). */
-export const startFloorHttp = (upstream) => spawnListening([FLOOR_HTTP], /listening on (http:\/\/\S+\/mcp)/, 'floor-http', cleanEnv({ FLOOR_UPSTREAM: upstream }));
+export const startFloorHttp = (upstream) =>
+  spawnListening(
+    [FLOOR_HTTP],
+    /listening on (http:\/\/\S+\/mcp)/,
+    'floor-http',
+    cleanEnv({ FLOOR_UPSTREAM: upstream }),
+  );
 
 /** The wire limit (bench/wire-limit.mjs): a stdio JSON-RPC proxy with no SDK. */
 export const spawnWire = (upstream) => spawnStdio([WIRE], cleanEnv({ FLOOR_UPSTREAM: upstream }));

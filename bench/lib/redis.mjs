@@ -20,9 +20,16 @@ const freePort = () =>
 async function startRedis() {
   if (spawnSync('redis-server', ['--version']).status !== 0) return undefined;
   const port = await freePort();
-  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+  const child = spawn(
+    'redis-server',
+    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+    { stdio: 'ignore' },
+  );
   await new Promise((resolve) => setTimeout(resolve, 300));
-  return { url: `redis://127.0.0.1:${port}`, close: () => new Promise((done) => (child.once('exit', done), child.kill('SIGKILL'))) };
+  return {
+    url: `redis://127.0.0.1:${port}`,
+    close: () => new Promise((done) => (child.once('exit', done), child.kill('SIGKILL'))),
+  };
 }
 
 export async function redisCost({ upstream, ids, iterations, warmup }) {

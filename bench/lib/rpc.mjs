@@ -40,7 +40,12 @@ export function spawnStdio(args, env) {
   });
   const exited = new Promise((resolve) => child.once('exit', resolve));
   child.once('exit', (code) => {
-    for (const waiter of pending.values()) waiter({ message: { error: { message: `server exited (${code}): ${stderr.slice(-500)}` } }, at: performance.now(), bytes: 0 });
+    for (const waiter of pending.values())
+      waiter({
+        message: { error: { message: `server exited (${code}): ${stderr.slice(-500)}` } },
+        at: performance.now(),
+        bytes: 0,
+      });
     pending.clear();
   });
   const request = (method, params) =>
@@ -65,7 +70,8 @@ export function spawnStdio(args, env) {
     async call(name, args) {
       const reply = await request('tools/call', { name, arguments: args });
       if (reply.message.error) throw new Error(`${name} failed: ${JSON.stringify(reply.message.error)}`);
-      if (reply.message.result.isError) throw new Error(`${name} returned a tool error: ${reply.message.result.content?.[0]?.text}`);
+      if (reply.message.result.isError)
+        throw new Error(`${name} returned a tool error: ${reply.message.result.content?.[0]?.text}`);
       return reply.message.result;
     },
     async close() {
@@ -84,12 +90,22 @@ export function httpPeer(url, dispatcher, fetch) {
     const response = await fetch(url, {
       method: 'POST',
       dispatcher,
-      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': PROTOCOL_VERSION },
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-protocol-version': PROTOCOL_VERSION,
+      },
       body: JSON.stringify({ jsonrpc: '2.0', id: nextId++, method, params }),
     });
     const text = await response.text();
     if (!response.ok) throw new Error(`HTTP ${response.status}: ${text.slice(0, 300)}`);
-    const json = (response.headers.get('content-type') ?? '').includes('text/event-stream') ? text.split('\n').filter((l) => l.startsWith('data: ')).map((l) => JSON.parse(l.slice(6))).find((m) => m.id !== undefined) : JSON.parse(text);
+    const json = (response.headers.get('content-type') ?? '').includes('text/event-stream')
+      ? text
+          .split('\n')
+          .filter((l) => l.startsWith('data: '))
+          .map((l) => JSON.parse(l.slice(6)))
+          .find((m) => m.id !== undefined)
+      : JSON.parse(text);
     if (json.error) throw new Error(`${method} failed: ${JSON.stringify(json.error)}`);
     return json.result;
   };

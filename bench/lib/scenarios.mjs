@@ -20,7 +20,12 @@ const rotate = (items, by) => items.map((_, i) => items[(i + by) % items.length]
  * matters for calls measured one at a time: the same build measured 0.08-0.11x of a direct GET
  * slower in the place right after a direct GET than right after another MCP call.
  */
-const permutations = (items) => (items.length <= 1 ? [items] : items.flatMap((item, i) => permutations([...items.slice(0, i), ...items.slice(i + 1)]).map((rest) => [item, ...rest])));
+const permutations = (items) =>
+  items.length <= 1
+    ? [items]
+    : items.flatMap((item, i) =>
+        permutations([...items.slice(0, i), ...items.slice(i + 1)]).map((rest) => [item, ...rest]),
+      );
 
 /** Runs `op(i)` `total` times with `inFlight` at once; returns calls per second. */
 async function drive(total, inFlight, op) {
@@ -74,15 +79,28 @@ export async function coldStart({ upstream, rounds, warmup }) {
   for (const [subject, s] of Object.entries(samples)) {
     const [server, era] = subject.split(':');
     out[server] ??= { ...sizes[server] };
-    out[server][era] = { ...(s.init.length ? { initMs: summary(s.init) } : {}), toolsListMs: summary(s.list), cpuMs: summary(s.cpu), rssBytes: summary(s.rss) };
+    out[server][era] = {
+      ...(s.init.length ? { initMs: summary(s.init) } : {}),
+      toolsListMs: summary(s.list),
+      cpuMs: summary(s.cpu),
+      rssBytes: summary(s.rss),
+    };
   }
   return out;
 }
 
 /** tools/list bytes: the whole list, and the part a model reads (names, titles, descriptions, input schemas). */
 function catalogBytes(tools) {
-  const modelFacing = tools.map(({ name, title, description, inputSchema }) => ({ name, title, description, inputSchema }));
-  return { toolsListBytes: Buffer.byteLength(JSON.stringify({ tools })), modelFacingBytes: Buffer.byteLength(JSON.stringify(modelFacing)) };
+  const modelFacing = tools.map(({ name, title, description, inputSchema }) => ({
+    name,
+    title,
+    description,
+    inputSchema,
+  }));
+  return {
+    toolsListBytes: Buffer.byteLength(JSON.stringify({ tools })),
+    modelFacingBytes: Buffer.byteLength(JSON.stringify(modelFacing)),
+  };
 }
 
 /**
@@ -116,7 +134,9 @@ export async function warmLatency({ upstream, direct, directFetch, ids, allIds, 
     },
   };
   const names = Object.keys(kinds.search);
-  const samples = Object.fromEntries(Object.keys(kinds).map((kind) => [kind, Object.fromEntries(names.map((n) => [n, []]))]));
+  const samples = Object.fromEntries(
+    Object.keys(kinds).map((kind) => [kind, Object.fromEntries(names.map((n) => [n, []]))]),
+  );
   const orders = permutations(names);
   for (let i = 0; i < warmup + iterations; i++) {
     const id = ids[i % ids.length];
@@ -139,21 +159,31 @@ export async function warmLatency({ upstream, direct, directFetch, ids, allIds, 
   // As many calls of warm-up as the other subjects had, on URLs the measured calls never ask for
   // (the predicted-salary variants of each job), each of them a miss too.
   for (const include_predicted_salaries of [true, false]) {
-    for (const id of allIds.slice(0, warmup * 7)) await cached.call('get_job', { job_id: id, include_predicted_salaries });
+    for (const id of allIds.slice(0, warmup * 7))
+      await cached.call('get_job', { job_id: id, include_predicted_salaries });
   }
   const misses = { service: [], direct: [] };
   for (let i = 0; i < allIds.length; i++) {
     // Paired with a direct GET of the same job, so both ask for it for the first time.
     for (const subject of rotate(['service', 'direct'], i)) {
-      misses[subject].push(await timed(() => (subject === 'service' ? cached.call('get_job', { job_id: allIds[i] }) : direct(jobPath(allIds[i])))));
+      misses[subject].push(
+        await timed(() =>
+          subject === 'service' ? cached.call('get_job', { job_id: allIds[i] }) : direct(jobPath(allIds[i])),
+        ),
+      );
     }
   }
   await cached.close();
 
   const out = {};
-  for (const [kind, bySubject] of Object.entries(samples)) out[kind] = Object.fromEntries(Object.entries(bySubject).map(([s, v]) => [s, summary(v)]));
+  for (const [kind, bySubject] of Object.entries(samples))
+    out[kind] = Object.fromEntries(Object.entries(bySubject).map(([s, v]) => [s, summary(v)]));
   out.cacheMiss = { service: summary(misses.service), direct: summary(misses.direct) };
-  out.textPerJob = { jobs, textBytesPerJob: Buffer.byteLength(text) / jobs, rawJsonBytesPerJob: Buffer.byteLength(raw) / jobs };
+  out.textPerJob = {
+    jobs,
+    textBytesPerJob: Buffer.byteLength(text) / jobs,
+    rawJsonBytesPerJob: Buffer.byteLength(raw) / jobs,
+  };
   return out;
 }
 
@@ -184,7 +214,13 @@ export async function cacheHits({ upstream, direct, ids, iterations, warmup }) {
     }
   }
   await service.close();
-  return { service: summary(samples.service), direct: summary(samples.direct), firstCallCache: first.structuredContent?.provenance?.cache ?? null, hitsReported: reported, calls: iterations };
+  return {
+    service: summary(samples.service),
+    direct: summary(samples.direct),
+    firstCallCache: first.structuredContent?.provenance?.cache ?? null,
+    hitsReported: reported,
+    calls: iterations,
+  };
 }
 
 /** Calls per second over stdio with `inFlight` at once, for each subject, interleaved over `rounds`. */
@@ -206,9 +242,11 @@ export async function throughput({ upstream, direct, ids, levels, total, rounds 
     // Warm sockets, JIT and heaps at this level first: each process's rate climbs for several
     // thousand calls (a fresh server, the bench's own client), and 200 calls of warm-up left the
     // medians of a run moving by a tenth or more.
-    for (let warm = 0; warm < 2; warm++) for (const name of rotate(Object.keys(subjects), warm)) await drive(total, level, subjects[name]);
+    for (let warm = 0; warm < 2; warm++)
+      for (const name of rotate(Object.keys(subjects), warm)) await drive(total, level, subjects[name]);
     for (let round = 0; round < rounds; round++) {
-      for (const name of rotate(Object.keys(subjects), round)) rates[name].push(await drive(total, level, subjects[name]));
+      for (const name of rotate(Object.keys(subjects), round))
+        rates[name].push(await drive(total, level, subjects[name]));
     }
     out[level] = Object.fromEntries(Object.entries(rates).map(([s, v]) => [s, summary(v)]));
   }
@@ -247,7 +285,12 @@ export async function httpScaling({ subjects: urls, ids, dispatcher, fetch, leve
         );
       }
     }
-    out[level] = Object.fromEntries(Object.keys(peers).map((s) => [s, { rate: summary(rates[s]), p50Ms: quantile(latencies[s], 0.5), p99Ms: quantile(latencies[s], 0.99) }]));
+    out[level] = Object.fromEntries(
+      Object.keys(peers).map((s) => [
+        s,
+        { rate: summary(rates[s]), p50Ms: quantile(latencies[s], 0.5), p99Ms: quantile(latencies[s], 0.99) },
+      ]),
+    );
   }
   return out;
 }
@@ -265,7 +308,9 @@ export async function searchByPageSize({ upstream, direct, perPages, iterations,
     const samples = { service: [], direct: [] };
     for (let i = 0; i < warmup + iterations; i++) {
       for (const subject of rotate(['service', 'direct'], i)) {
-        const ms = await timed(() => (subject === 'service' ? service.call('search_jobs', { per_page: perPage }) : direct(path)));
+        const ms = await timed(() =>
+          subject === 'service' ? service.call('search_jobs', { per_page: perPage }) : direct(path),
+        );
         if (i >= warmup) samples[subject].push(ms);
       }
     }
@@ -282,8 +327,16 @@ export async function searchByPageSize({ upstream, direct, perPages, iterations,
  */
 export async function rssOverCalls({ upstream, ids, calls, every }) {
   const subjects = {
-    service: { peer: spawnServiceMcp(upstream, [], [INSPECT]), job: (p, id) => p.call('get_job', { job_id: id }), search: (p, page) => p.call('search_jobs', { per_page: 20, page }) },
-    floor: { peer: spawnFloor(upstream, [INSPECT]), job: (p, id) => p.call('fetch_path', { path: jobPath(id) }), search: (p, page) => p.call('fetch_path', { path: `${SEARCH_PATH}&page=${page}` }) },
+    service: {
+      peer: spawnServiceMcp(upstream, [], [INSPECT]),
+      job: (p, id) => p.call('get_job', { job_id: id }),
+      search: (p, page) => p.call('search_jobs', { per_page: 20, page }),
+    },
+    floor: {
+      peer: spawnFloor(upstream, [INSPECT]),
+      job: (p, id) => p.call('fetch_path', { path: jobPath(id) }),
+      search: (p, page) => p.call('fetch_path', { path: `${SEARCH_PATH}&page=${page}` }),
+    },
   };
   const out = {};
   for (const [name, subject] of Object.entries(subjects)) {
@@ -296,7 +349,11 @@ export async function rssOverCalls({ upstream, ids, calls, every }) {
     };
     const points = [await point(0)];
     for (let done = 0; done < calls; done += every) {
-      await drive(every, 8, (i) => (i % 2 === 0 ? subject.job(peer, ids[((done + i) / 2) % ids.length]) : subject.search(peer, 1 + (((done + i - 1) / 2) % 15))));
+      await drive(every, 8, (i) =>
+        i % 2 === 0
+          ? subject.job(peer, ids[((done + i) / 2) % ids.length])
+          : subject.search(peer, 1 + (((done + i - 1) / 2) % 15)),
+      );
       points.push(await point(done + every));
     }
     probe.close();
@@ -317,7 +374,11 @@ export async function rssAfterCalls({ upstream, ids, calls, rounds }) {
   const serviceSearch = (p, page) => p.call('search_jobs', { per_page: 20, page });
   const subjects = {
     service: { spawn: () => spawnServiceMcp(upstream, [], [INSPECT]), job: serviceJob, search: serviceSearch },
-    serviceNoCache: { spawn: () => spawnServiceMcp(upstream, ['--no-cache'], [INSPECT]), job: serviceJob, search: serviceSearch },
+    serviceNoCache: {
+      spawn: () => spawnServiceMcp(upstream, ['--no-cache'], [INSPECT]),
+      job: serviceJob,
+      search: serviceSearch,
+    },
     floor: {
       spawn: () => spawnFloor(upstream, [INSPECT]),
       job: (p, id) => p.call('fetch_path', { path: jobPath(id) }),
@@ -333,7 +394,9 @@ export async function rssAfterCalls({ upstream, ids, calls, rounds }) {
       await peer.initialize();
       const probe = await heapProbe(peer.stderr);
       await peer.request('tools/list', {});
-      await drive(calls, 8, (i) => (i % 2 === 0 ? subject.job(peer, ids[(i / 2) % ids.length]) : subject.search(peer, 1 + (((i - 1) / 2) % 15))));
+      await drive(calls, 8, (i) =>
+        i % 2 === 0 ? subject.job(peer, ids[(i / 2) % ids.length]) : subject.search(peer, 1 + (((i - 1) / 2) % 15)),
+      );
       // RSS first: the heap reading forces a collection, which would lower it.
       samples[name].push(rssBytes(peer.pid));
       heaps[name].push(await probe.heapUsedAfterGc());
@@ -341,5 +404,9 @@ export async function rssAfterCalls({ upstream, ids, calls, rounds }) {
       await peer.close();
     }
   }
-  return { ...Object.fromEntries(Object.entries(samples).map(([name, v]) => [name, summary(v)])), heapAfterGc: Object.fromEntries(Object.entries(heaps).map(([name, v]) => [name, summary(v)])), calls };
+  return {
+    ...Object.fromEntries(Object.entries(samples).map(([name, v]) => [name, summary(v)])),
+    heapAfterGc: Object.fromEntries(Object.entries(heaps).map(([name, v]) => [name, summary(v)])),
+    calls,
+  };
 }

@@ -6,12 +6,27 @@ export function buildCompanies(vocab: Vocabulary, random: Random): Company[] {
   return vocab.companies.map((company, index) => {
     const slug = slugify(company.name);
     const resolved = !company.unresolved;
-    const logoUrl = !resolved ? null : index % 3 === 0 ? `/logos/${slug}.png` : index % 3 === 1 ? `https://cdn.example.com/logos/${slug}.svg` : null;
+    const logoUrl = !resolved
+      ? null
+      : index % 3 === 0
+        ? `/logos/${slug}.png`
+        : index % 3 === 1
+          ? `https://cdn.example.com/logos/${slug}.svg`
+          : null;
     return {
       ...company,
       id: resolved ? nextId++ : null,
       slug,
-      typeConfidence: company.type === null ? null : resolved ? random.weighted([['high', 70], ['medium', 25], ['low', 5]] as const) : 'low',
+      typeConfidence:
+        company.type === null
+          ? null
+          : resolved
+            ? random.weighted([
+                ['high', 70],
+                ['medium', 25],
+                ['low', 5],
+              ] as const)
+            : 'low',
       logoUrl,
     };
   });

@@ -26,7 +26,10 @@ export class RequestEnded extends Error {
 export async function withDeadline<T>(ms: number, work: (deadline: AbortSignal) => Promise<T>): Promise<T> {
   const controller = new AbortController();
   // Unref'd, as AbortSignal.timeout's is: a deadline alone never keeps the process alive.
-  const timer = setTimeout(() => controller.abort(new DOMException('The operation was aborted due to timeout', 'TimeoutError')), ms).unref();
+  const timer = setTimeout(
+    () => controller.abort(new DOMException('The operation was aborted due to timeout', 'TimeoutError')),
+    ms,
+  ).unref();
   try {
     return await work(controller.signal);
   } finally {

@@ -46,6 +46,8 @@ export function cadenceSeconds(cadence: unknown): number | undefined {
   if (Object.hasOwn(CADENCES, text)) return CADENCES[text];
   const every = /^every (\d{1,4}) (minute|hour|day|week)s?$/.exec(text);
   if (!every) return undefined;
-  const unit = { minute: 60, hour: 3_600, day: 86_400, week: 7 * 86_400 }[every[2] as 'minute' | 'hour' | 'day' | 'week'];
+  const unit = { minute: 60, hour: 3_600, day: 86_400, week: 7 * 86_400 }[
+    every[2] as 'minute' | 'hour' | 'day' | 'week'
+  ];
   return Number(every[1]) * unit;
 }

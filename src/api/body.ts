@@ -22,7 +22,13 @@ export async function readBody(answer: HttpAnswer, maxBytes: number, path: strin
   const declared = Number(answer.headers.get('content-length'));
   if (Number.isFinite(declared) && declared > maxBytes) {
     cancel(answer.body);
-    throw bodyTooLarge(answer.status, path, maxBytes, `${formatBytes(declared)} (Content-Length)`, 'refused without reading it');
+    throw bodyTooLarge(
+      answer.status,
+      path,
+      maxBytes,
+      `${formatBytes(declared)} (Content-Length)`,
+      'refused without reading it',
+    );
   }
   if (!answer.body) return '';
   const decoder = new TextDecoder();
@@ -50,12 +56,22 @@ function cancel(body: HttpAnswer['body']): void {
 }
 
 function readPastCap(status: number, path: string, maxBytes: number): ApiError {
-  return bodyTooLarge(status, path, maxBytes, `more than ${formatBytes(maxBytes)}`, 'reading stopped at the cap and the body was discarded');
+  return bodyTooLarge(
+    status,
+    path,
+    maxBytes,
+    `more than ${formatBytes(maxBytes)}`,
+    'reading stopped at the cap and the body was discarded',
+  );
 }
 
 /** The refusal of a body over the cap; `size` and `how` say what was seen and what was done. */
 function bodyTooLarge(status: number, path: string, maxBytes: number, size: string, how: string): ApiError {
-  return new ApiError('upstream_contract', `upstream_contract: the response to ${path} is ${size}, over the ${formatBytes(maxBytes)} cap; ${how}`, { status, path });
+  return new ApiError(
+    'upstream_contract',
+    `upstream_contract: the response to ${path} is ${size}, over the ${formatBytes(maxBytes)} cap; ${how}`,
+    { status, path },
+  );
 }
 
 function formatBytes(bytes: number): string {

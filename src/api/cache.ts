@@ -29,7 +29,8 @@ export const CACHE_LIMITS = {
 const MARKER_HEADER = 'x-service-mcp-cache';
 const MARKER = randomUUID();
 
-const mark = (result: GetResult | undefined) => result && { ...result, headers: { ...result.headers, [MARKER_HEADER]: MARKER } };
+const mark = (result: GetResult | undefined) =>
+  result && { ...result, headers: { ...result.headers, [MARKER_HEADER]: MARKER } };
 
 /** `store` as the cache interceptor should see it (see above). */
 export function markingStore(store: CacheStore): CacheStore {
@@ -38,7 +39,8 @@ export function markingStore(store: CacheStore): CacheStore {
       const result = store.get(key);
       return result instanceof Promise ? result.then(mark) : mark(result);
     },
-    createWriteStream: (key: CacheKey, value: CacheValue) => (value.statusCode >= 400 ? undefined : store.createWriteStream(key, value)),
+    createWriteStream: (key: CacheKey, value: CacheValue) =>
+      value.statusCode >= 400 ? undefined : store.createWriteStream(key, value),
     delete: (key: CacheKey) => store.delete(key),
   };
 }

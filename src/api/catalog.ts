@@ -48,7 +48,10 @@ export function operationOf(endpoint: Endpoint, basePath: string): OperationId |
 
 /** Seconds a discovery answer stays fresh, by its Cache-Control (less its Age) or Expires. */
 export function freshnessS(headers: Pick<Headers, 'get'>, now: number = Date.now()): number {
-  const directives = (headers.get('cache-control') ?? '').toLowerCase().split(',').map((d) => d.trim());
+  const directives = (headers.get('cache-control') ?? '')
+    .toLowerCase()
+    .split(',')
+    .map((d) => d.trim());
   const age = Number(headers.get('age') ?? 0) || 0;
   let seconds: number | undefined;
   if (directives.some((d) => d === 'no-store' || d === 'no-cache')) seconds = 0;
@@ -101,7 +104,9 @@ export class DeployedCatalog {
   /** Takes in a discovery answer (the discover_api tool's, or our own read). */
   learn({ data, headers }: CatalogRead): Known {
     const endpoints = data.endpoints.map(({ method, path }) => ({ method, path }));
-    const listed = new Set(endpoints.map((e) => operationOf(e, this.options.basePath)).filter((id): id is OperationId => id !== undefined));
+    const listed = new Set(
+      endpoints.map((e) => operationOf(e, this.options.basePath)).filter((id): id is OperationId => id !== undefined),
+    );
     this.failedUntil = 0;
     this.learnedAt = this.now();
     return (this.known = { listed, endpoints, freshUntil: this.now() + freshnessS(headers, this.now()) * 1000 });
@@ -115,7 +120,8 @@ export class DeployedCatalog {
     let known = this.known !== undefined && this.now() < this.known.freshUntil ? this.known : undefined;
     if (!known) {
       if (this.now() < this.failedUntil) return { checked: false, reason: this.failure };
-      if (!this.options.mayRead()) return { checked: false, reason: 'the API asked for a pause (429), so discovery was not asked either' };
+      if (!this.options.mayRead())
+        return { checked: false, reason: 'the API asked for a pause (429), so discovery was not asked either' };
       // Concurrent calls share one read; each waits for it only as long as its own signal allows.
       this.reading ??= this.refresh().finally(() => (this.reading = undefined));
       known = await raceAbort(this.reading, signal);
@@ -123,7 +129,10 @@ export class DeployedCatalog {
     }
     // A catalog that names none of the operations we know is one we cannot read, not an empty API.
     if (![...known.listed].some((listed) => listed !== 'discoverPublicApi')) {
-      return { checked: false, reason: 'the catalog lists none of the operations this client knows, so it was not relied on' };
+      return {
+        checked: false,
+        reason: 'the catalog lists none of the operations this client knows, so it was not relied on',
+      };
     }
     if (known.listed.has(id)) return { checked: true };
     throw notDeployed(id, known.endpoints);
@@ -132,7 +141,11 @@ export class DeployedCatalog {
   /** Whether the deployed catalog was read, when last, and why not when its last read failed. */
   state(): { read: boolean; at?: number; failure?: string } {
     const failing = this.now() < this.failedUntil;
-    return { read: this.known !== undefined, ...(this.learnedAt === undefined ? {} : { at: this.learnedAt }), ...(failing ? { failure: this.failure } : {}) };
+    return {
+      read: this.known !== undefined,
+      ...(this.learnedAt === undefined ? {} : { at: this.learnedAt }),
+      ...(failing ? { failure: this.failure } : {}),
+    };
   }
 
   private async refresh(): Promise<Known | undefined> {
@@ -140,7 +153,10 @@ export class DeployedCatalog {
       return this.learn(await this.options.read());
     } catch (error) {
       // Not asked again for a while (a 429's own Retry-After when longer): never hammer a failing API.
-      const seconds = error instanceof ApiError && error.kind === 'rate_limited' ? Math.max(CATALOG_RETRY_S, error.retryAfterS ?? 0) : CATALOG_RETRY_S;
+      const seconds =
+        error instanceof ApiError && error.kind === 'rate_limited'
+          ? Math.max(CATALOG_RETRY_S, error.retryAfterS ?? 0)
+          : CATALOG_RETRY_S;
       this.known = undefined;
       this.failure = `discovery failed (${error instanceof ApiError ? error.kind : 'unexpected error'})`;
       this.failedUntil = this.now() + seconds * 1000;
@@ -151,7 +167,9 @@ export class DeployedCatalog {
 }
 
 function notDeployed(id: OperationId, endpoints: readonly Endpoint[]): ApiError {
-  const named = endpoints.slice(0, LISTED_IN_ERROR).map((e) => JSON.stringify(`${e.method.slice(0, 10)} ${e.path.slice(0, 100)}`));
+  const named = endpoints
+    .slice(0, LISTED_IN_ERROR)
+    .map((e) => JSON.stringify(`${e.method.slice(0, 10)} ${e.path.slice(0, 100)}`));
   const more = endpoints.length > LISTED_IN_ERROR ? ` and ${endpoints.length - LISTED_IN_ERROR} more` : '';
   return new ApiError(
     'not_deployed',

@@ -12,7 +12,13 @@ import { ApiError } from './errors.js';
 import { OPERATIONS, type OperationId } from './operations.js';
 import { sourceSaysFictional } from './provenance.js';
 import { buildQuery } from './query.js';
-import { RequestPolicy, type CallOptions, type GetOptions, type RawResponse, type RequestPolicyOptions } from './request-policy.js';
+import {
+  RequestPolicy,
+  type CallOptions,
+  type GetOptions,
+  type RawResponse,
+  type RequestPolicyOptions,
+} from './request-policy.js';
 import { RetryAfterGate } from './retry-after-gate.js';
 import {
   DiscoveryDataSchema,
@@ -64,7 +70,11 @@ export interface MarketMapParams {
   layer?: string | undefined;
 }
 
-export type InterviewBriefParams = { company_id?: string | undefined; slug?: string | undefined; name?: string | undefined };
+export type InterviewBriefParams = {
+  company_id?: string | undefined;
+  slug?: string | undefined;
+  name?: string | undefined;
+};
 
 export interface ApiResult<T> {
   data: T;
@@ -136,12 +146,16 @@ export class ApiClient {
     const base = new URL(this.baseUrl);
     this.ownOrigin = `${base.origin}/`;
     this.basePath = base.pathname.replace(/\/+$/, '');
-    this.catalog = options.checkCatalog !== true ? undefined : new DeployedCatalog({
-      basePath: this.basePath,
-      read: () => this.readCatalog(),
-      mayRead: () => this.policy.gate.idle(),
-      onUnchecked: (reason, forS) => this.logger.info(`deployed catalog not read: ${reason}; tools run unchecked for ${forS} s`),
-    });
+    this.catalog =
+      options.checkCatalog !== true
+        ? undefined
+        : new DeployedCatalog({
+            basePath: this.basePath,
+            read: () => this.readCatalog(),
+            mayRead: () => this.policy.gate.idle(),
+            onUnchecked: (reason, forS) =>
+              this.logger.info(`deployed catalog not read: ${reason}; tools run unchecked for ${forS} s`),
+          });
   }
 
   state(): ClientState {
@@ -156,9 +170,16 @@ export class ApiClient {
   }
 
   async discover(options?: CallOptions): Promise<ApiResult<DiscoveryData>> {
-    const { result, headers } = await this.getEnvelopeWithHeaders(OPERATIONS.discoverPublicApi.path, DiscoveryDataSchema, options);
+    const { result, headers } = await this.getEnvelopeWithHeaders(
+      OPERATIONS.discoverPublicApi.path,
+      DiscoveryDataSchema,
+      options,
+    );
     this.catalog?.learn({ data: result.data, headers });
-    return { ...result, endpointOperations: result.data.endpoints.map((endpoint) => operationOf(endpoint, this.basePath)) };
+    return {
+      ...result,
+      endpointOperations: result.data.endpoints.map((endpoint) => operationOf(endpoint, this.basePath)),
+    };
   }
 
   /**
@@ -169,7 +190,12 @@ export class ApiClient {
   private async readCatalog(): Promise<{ data: DiscoveryData; headers: Pick<Headers, 'get'> }> {
     const ticket = this.policy.gate.open() ?? (await this.policy.gate.pass({ maxWaitS: 0 }));
     try {
-      const { result, headers } = await this.getEnvelopeWithHeaders(OPERATIONS.discoverPublicApi.path, DiscoveryDataSchema, {}, { gate: this.catalogGate, quickMs: Math.min(this.policy.timeoutMs, CATALOG_TIMEOUT_MS) });
+      const { result, headers } = await this.getEnvelopeWithHeaders(
+        OPERATIONS.discoverPublicApi.path,
+        DiscoveryDataSchema,
+        {},
+        { gate: this.catalogGate, quickMs: Math.min(this.policy.timeoutMs, CATALOG_TIMEOUT_MS) },
+      );
       return { data: result.data, headers };
     } finally {
       ticket.settle();
@@ -177,48 +203,138 @@ export class ApiClient {
   }
 
   searchJobs(params: SearchJobsParams = {}, options?: CallOptions): Promise<ApiResult<JobListData>> {
-    const { q, domain, skills, skill_match, company_type, seniority_level, remote_only, location_country, min_salary_usd, max_salary_usd, page, per_page, include_predicted_salaries } = params;
-    const query = buildQuery({ q, domain, skills, skill_match, company_type, seniority_level, remote_only, location_country, min_salary_usd, max_salary_usd, page, per_page, include_predicted_salaries });
-    return this.getEnvelope(`${OPERATIONS.searchPublicJobs.path}${query}`, JobListDataSchema, options, { operation: 'searchPublicJobs' });
+    const {
+      q,
+      domain,
+      skills,
+      skill_match,
+      company_type,
+      seniority_level,
+      remote_only,
+      location_country,
+      min_salary_usd,
+      max_salary_usd,
+      page,
+      per_page,
+      include_predicted_salaries,
+    } = params;
+    const query = buildQuery({
+      q,
+      domain,
+      skills,
+      skill_match,
+      company_type,
+      seniority_level,
+      remote_only,
+      location_country,
+      min_salary_usd,
+      max_salary_usd,
+      page,
+      per_page,
+      include_predicted_salaries,
+    });
+    return this.getEnvelope(`${OPERATIONS.searchPublicJobs.path}${query}`, JobListDataSchema, options, {
+      operation: 'searchPublicJobs',
+    });
   }
 
   listJobs(params: JobListParams = {}, options?: CallOptions): Promise<ApiResult<JobListData>> {
-    const { q, domain, skills, seniority_level, remote_only, location_country, page, per_page, include_predicted_salaries } = params;
-    const query = buildQuery({ q, domain, skills, seniority_level, remote_only, location_country, page, per_page, include_predicted_salaries });
-    return this.getEnvelope(`${OPERATIONS.listPublicJobs.path}${query}`, JobListDataSchema, options, { operation: 'listPublicJobs' });
+    const {
+      q,
+      domain,
+      skills,
+      seniority_level,
+      remote_only,
+      location_country,
+      page,
+      per_page,
+      include_predicted_salaries,
+    } = params;
+    const query = buildQuery({
+      q,
+      domain,
+      skills,
+      seniority_level,
+      remote_only,
+      location_country,
+      page,
+      per_page,
+      include_predicted_salaries,
+    });
+    return this.getEnvelope(`${OPERATIONS.listPublicJobs.path}${query}`, JobListDataSchema, options, {
+      operation: 'listPublicJobs',
+    });
   }
 
-  getJob(jobId: string, params: { include_predicted_salaries?: boolean | undefined } = {}, options?: CallOptions): Promise<ApiResult<PublicJob>> {
+  getJob(
+    jobId: string,
+    params: { include_predicted_salaries?: boolean | undefined } = {},
+    options?: CallOptions,
+  ): Promise<ApiResult<PublicJob>> {
     // '' would address the job list, and '.' / '..' are dot segments that URL parsing resolves
     // away (encoding cannot help: %2e counts as a dot), reaching discovery. Refuse, don't send.
     if (jobId === '' || jobId === '.' || jobId === '..') {
-      return Promise.reject(new ApiError('invalid_argument', `invalid_argument: job_id ${JSON.stringify(jobId)} is not a job identifier`, { path: OPERATIONS.getPublicJob.path }));
+      return Promise.reject(
+        new ApiError('invalid_argument', `invalid_argument: job_id ${JSON.stringify(jobId)} is not a job identifier`, {
+          path: OPERATIONS.getPublicJob.path,
+        }),
+      );
     }
     const query = buildQuery({ include_predicted_salaries: params.include_predicted_salaries });
-    return this.getEnvelope(`${OPERATIONS.getPublicJob.path.replace('{jobId}', () => encodeURIComponent(jobId))}${query}`, PublicJobSchema, options, { lookup: true, operation: 'getPublicJob' });
+    return this.getEnvelope(
+      `${OPERATIONS.getPublicJob.path.replace('{jobId}', () => encodeURIComponent(jobId))}${query}`,
+      PublicJobSchema,
+      options,
+      { lookup: true, operation: 'getPublicJob' },
+    );
   }
 
   getMarketMap(params: MarketMapParams = {}, options?: CallOptions): Promise<ApiResult<MarketMapData>> {
-    return this.getEnvelope(`${OPERATIONS.getPublicMarketMap.path}${buildQuery({ status: params.status, layer: params.layer })}`, MarketMapDataSchema, options, { operation: 'getPublicMarketMap' });
+    return this.getEnvelope(
+      `${OPERATIONS.getPublicMarketMap.path}${buildQuery({ status: params.status, layer: params.layer })}`,
+      MarketMapDataSchema,
+      options,
+      { operation: 'getPublicMarketMap' },
+    );
   }
 
-  getCompanyInterviewBrief(params: InterviewBriefParams, options?: CallOptions): Promise<ApiResult<InterviewBriefData>> {
+  getCompanyInterviewBrief(
+    params: InterviewBriefParams,
+    options?: CallOptions,
+  ): Promise<ApiResult<InterviewBriefData>> {
     const query = buildQuery({ company_id: params.company_id, slug: params.slug, name: params.name });
-    return this.getEnvelope(`${OPERATIONS.getCompanyInterviewBrief.path}${query}`, InterviewBriefDataSchema, options, { lookup: true, operation: 'getCompanyInterviewBrief' });
+    return this.getEnvelope(`${OPERATIONS.getCompanyInterviewBrief.path}${query}`, InterviewBriefDataSchema, options, {
+      lookup: true,
+      operation: 'getCompanyInterviewBrief',
+    });
   }
 
   /** Health: the 200 and the 503 body are both the health response, never an error. */
   async getHealth(options?: CallOptions): Promise<ApiResult<HealthResponse>> {
     const path = `${this.basePath}${OPERATIONS.getHostedMcpHealth.path}`;
     const catalog = this.catalog ? await this.checkCatalog('getHostedMcpHealth', path, options) : undefined;
-    const raw = await this.policy.get(path, 'application/json', options, { acceptStatus: (status) => status === 503, gate: this.healthGate, operation: 'getHostedMcpHealth' });
+    const raw = await this.policy.get(path, 'application/json', options, {
+      acceptStatus: (status) => status === 503,
+      gate: this.healthGate,
+      operation: 'getHostedMcpHealth',
+    });
     try {
       const body = parseJson(raw, path);
       // Tolerate a health body wrapped in the success envelope as well as the bare form.
       const wrapped = isRecord(body) && body.success === true && isRecord(body.data) && 'probes' in body.data;
       const data = validate(HealthResponseSchema, wrapped ? body.data : body, path, wrapped ? 'data' : '');
-      const meta = wrapped ? validate(ResponseMetaSchema, (body as Record<string, unknown>).meta ?? {}, path, 'meta') : {};
-      return { data, meta, status: raw.status, path, retrievedAt: new Date(this.now()).toISOString(), ...this.answerMembers(raw, meta), ...(catalog ? { catalog } : {}) };
+      const meta = wrapped
+        ? validate(ResponseMetaSchema, (body as Record<string, unknown>).meta ?? {}, path, 'meta')
+        : {};
+      return {
+        data,
+        meta,
+        status: raw.status,
+        path,
+        retrievedAt: new Date(this.now()).toISOString(),
+        ...this.answerMembers(raw, meta),
+        ...(catalog ? { catalog } : {}),
+      };
     } catch (error) {
       // Status before body: a 503 that is not the health response (a proxy's error page, an error
       // envelope) is the API being unavailable, not an API breaking its contract.
@@ -240,19 +356,42 @@ export class ApiClient {
     return (await this.policy.get(`${this.basePath}/llms.txt`, 'text/plain, text/markdown;q=0.9', options)).body;
   }
 
-  private async getEnvelope<T extends z.ZodType>(relative: string, dataSchema: T, options?: CallOptions, how: How = {}): Promise<ApiResult<z.output<T>>> {
+  private async getEnvelope<T extends z.ZodType>(
+    relative: string,
+    dataSchema: T,
+    options?: CallOptions,
+    how: How = {},
+  ): Promise<ApiResult<z.output<T>>> {
     return (await this.getEnvelopeWithHeaders(relative, dataSchema, options, how)).result;
   }
 
-  private async getEnvelopeWithHeaders<T extends z.ZodType>(relative: string, dataSchema: T, options: CallOptions = {}, how: How = {}) {
+  private async getEnvelopeWithHeaders<T extends z.ZodType>(
+    relative: string,
+    dataSchema: T,
+    options: CallOptions = {},
+    how: How = {},
+  ) {
     const path = `${this.basePath}${relative}`;
     const catalog = how.operation && this.catalog ? await this.checkCatalog(how.operation, path, options) : undefined;
     // A 404 says a job or company is gone only where the API is known to answer: with the catalog
     // unread, it may as well be a wrong base URL, and "gone" would send the reader the wrong way.
     const unconfirmed = how.lookup && catalog && !catalog.checked ? (catalog.reason ?? 'no reason given') : undefined;
-    const raw = await this.policy.get(path, 'application/json', options, unconfirmed === undefined ? how : { ...how, lookup: false, unconfirmedBase: unconfirmed });
+    const raw = await this.policy.get(
+      path,
+      'application/json',
+      options,
+      unconfirmed === undefined ? how : { ...how, lookup: false, unconfirmedBase: unconfirmed },
+    );
     const envelope = validate(envelopeSchema(dataSchema), parseJson(raw, path), path, '');
-    const result: ApiResult<z.output<T>> = { data: envelope.data as z.output<T>, meta: envelope.meta, status: raw.status, path, retrievedAt: new Date(this.now()).toISOString(), ...this.answerMembers(raw, envelope.meta), ...(catalog ? { catalog } : {}) };
+    const result: ApiResult<z.output<T>> = {
+      data: envelope.data as z.output<T>,
+      meta: envelope.meta,
+      status: raw.status,
+      path,
+      retrievedAt: new Date(this.now()).toISOString(),
+      ...this.answerMembers(raw, envelope.meta),
+      ...(catalog ? { catalog } : {}),
+    };
     return { result, headers: raw.headers };
   }
 
@@ -263,12 +402,19 @@ export class ApiClient {
   }
 
   /** The result's `cache`, `answeredBy` and `fictional` members, each present only when it has something to say. */
-  private answerMembers(raw: RawResponse, meta: ResponseMeta): Pick<ApiResult<unknown>, 'cache' | 'answeredBy' | 'fictional'> {
+  private answerMembers(
+    raw: RawResponse,
+    meta: ResponseMeta,
+  ): Pick<ApiResult<unknown>, 'cache' | 'answeredBy' | 'fictional'> {
     const hit = cacheHitOf(raw.headers);
     this.answers++;
     if (hit) this.cacheHits++;
     const elsewhere = raw.url !== '' && !raw.url.startsWith(this.ownOrigin);
     this.saidFictional ||= sourceSaysFictional(meta.source);
-    return { ...(hit ? { cache: hit } : {}), ...(elsewhere ? { answeredBy: new URL(raw.url).origin } : {}), ...(this.saidFictional ? { fictional: true } : {}) };
+    return {
+      ...(hit ? { cache: hit } : {}),
+      ...(elsewhere ? { answeredBy: new URL(raw.url).origin } : {}),
+      ...(this.saidFictional ? { fictional: true } : {}),
+    };
   }
 }

@@ -18,23 +18,39 @@ export function envelopeSchema<T extends z.ZodType>(data: T): ReturnType<typeof 
   return schema as ReturnType<typeof envelopeOf<T>>;
 }
 
-
 export function contractError(path: string, jsonPath: string, problem: string, cause?: unknown): ApiError {
-  return new ApiError('upstream_contract', `upstream_contract: GET ${path} answered with a body that breaks the API contract at ${jsonPath}: ${problem}`, { path, jsonPath, cause });
+  return new ApiError(
+    'upstream_contract',
+    `upstream_contract: GET ${path} answered with a body that breaks the API contract at ${jsonPath}: ${problem}`,
+    { path, jsonPath, cause },
+  );
 }
 
 /** The parsed body, refused when nested too deep to handle safely (body.ts). */
 export function parseJson(raw: RawResponse, path: string): unknown {
   if (jsonTooDeep(raw.body)) {
-    throw new ApiError('upstream_contract', `upstream_contract: GET ${path} answered HTTP ${raw.status} with JSON nested deeper than ${MAX_JSON_DEPTH} levels; refused rather than risk the stack`, { status: raw.status, path });
+    throw new ApiError(
+      'upstream_contract',
+      `upstream_contract: GET ${path} answered HTTP ${raw.status} with JSON nested deeper than ${MAX_JSON_DEPTH} levels; refused rather than risk the stack`,
+      { status: raw.status, path },
+    );
   }
   try {
     return JSON.parse(raw.body);
   } catch (error) {
     // Only a body that failed to parse needs its type, to say what it was instead.
     const type = raw.headers.get('content-type') ?? '';
-    const hint = raw.body.trim() === '' ? 'the body is empty' : /json/i.test(type) ? 'the JSON is malformed or truncated' : `the body is not JSON (content-type ${type || 'missing'})`;
-    throw new ApiError('upstream_contract', `upstream_contract: GET ${path} answered HTTP ${raw.status}, but ${hint}`, { status: raw.status, path, cause: error });
+    const hint =
+      raw.body.trim() === ''
+        ? 'the body is empty'
+        : /json/i.test(type)
+          ? 'the JSON is malformed or truncated'
+          : `the body is not JSON (content-type ${type || 'missing'})`;
+    throw new ApiError('upstream_contract', `upstream_contract: GET ${path} answered HTTP ${raw.status}, but ${hint}`, {
+      status: raw.status,
+      path,
+      cause: error,
+    });
   }
 }
 

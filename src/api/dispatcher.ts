@@ -43,17 +43,27 @@ export interface DispatcherOptions {
 
 function createDispatcher(options: DispatcherOptions): Dispatcher {
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
-  const agentOptions = { connections: options.connections ?? 64, keepAliveTimeout: 30_000, headersTimeout: options.timeoutMs, bodyTimeout: options.timeoutMs, maxResponseSize: maxBodyBytes };
+  const agentOptions = {
+    connections: options.connections ?? 64,
+    keepAliveTimeout: 30_000,
+    headersTimeout: options.timeoutMs,
+    bodyTimeout: options.timeoutMs,
+    maxResponseSize: maxBodyBytes,
+  };
   // EnvHttpProxyAgent reads the proxy variables once, here, then checks NO_PROXY for every
   // request; with no proxy set it would only ever pick its plain Agent.
-  const agent = PROXY_VARIABLES.some((name) => process.env[name]) ? new EnvHttpProxyAgent(agentOptions) : new Agent(agentOptions);
+  const agent = PROXY_VARIABLES.some((name) => process.env[name])
+    ? new EnvHttpProxyAgent(agentOptions)
+    : new Agent(agentOptions);
   // compose() wraps in order: the first interceptor listed sits next to the agent.
   return agent.compose([
     // Error bodies too: a compressed error envelope still names the error.
     interceptors.decompress({ maxSize: maxBodyBytes, skipErrorResponses: false }),
     interceptors.redirect({ maxRedirections: MAX_REDIRECTIONS }),
     // 'shared': HTTP mode answers many clients from one cache, so `private` responses stay out of it.
-    ...(options.cache === false ? [] : [interceptors.cache({ store: markingStore(storeOf(options)), methods: ['GET'], type: 'shared' })]),
+    ...(options.cache === false
+      ? []
+      : [interceptors.cache({ store: markingStore(storeOf(options)), methods: ['GET'], type: 'shared' })]),
     // A waiter that reads slowly is failed past maxBufferSize; never for a body the client would take.
     interceptors.deduplicate({ methods: ['GET'], maxBufferSize: maxBodyBytes }),
   ]);

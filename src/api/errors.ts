@@ -66,7 +66,11 @@ export class ApiError extends Error {
  */
 export function internalError(what: string, cause: unknown, path?: string): ApiError {
   const described = cause instanceof Error ? `${cause.name}: ${describeNetworkCause(cause)}` : String(cause);
-  return new ApiError('internal', `internal: ${what} failed inside ${USER_AGENT} on Node.js ${process.version}: ${described}`, { ...(path === undefined ? {} : { path }), cause });
+  return new ApiError(
+    'internal',
+    `internal: ${what} failed inside ${USER_AGENT} on Node.js ${process.version}: ${described}`,
+    { ...(path === undefined ? {} : { path }), cause },
+  );
 }
 
 /** Kind for a non-2xx status; the caller has already handled health's 503. */
@@ -90,10 +94,15 @@ export function isTransportFailure(error: unknown): boolean {
   const visit = (current: unknown, depth: number): boolean => {
     if (!(current instanceof Error) || depth > 8 || seen.has(current)) return false;
     seen.add(current);
-    if (TRANSPORT_CODE.test(String((current as { code?: unknown }).code ?? '')) || REFUSED_REDIRECT.test(current.message)) return true;
+    if (
+      TRANSPORT_CODE.test(String((current as { code?: unknown }).code ?? '')) ||
+      REFUSED_REDIRECT.test(current.message)
+    )
+      return true;
     // fetch reports every network error as this TypeError, the reason (when it gives one) in its
     // cause: a network error unless that cause is itself a defect.
-    if (current instanceof TypeError && FETCH_NETWORK_ERROR.test(current.message)) return !looksLikeDefect(current.cause, seen);
+    if (current instanceof TypeError && FETCH_NETWORK_ERROR.test(current.message))
+      return !looksLikeDefect(current.cause, seen);
     if (current instanceof AggregateError && current.errors.some((inner) => visit(inner, depth + 1))) return true;
     return visit(current.cause, depth + 1);
   };
@@ -114,9 +123,14 @@ const DEFECT_NAME = /^(?:TypeError|RangeError|ReferenceError|SyntaxError)$/;
 const DEFECT_CODE = /^(?:UND_ERR_INVALID_ARG|UND_ERR_NOT_SUPPORTED|ERR_(?!TLS_|SSL_|OSSL_|BROTLI_|ZSTD_)\w+)$/;
 
 function looksLikeDefect(error: unknown, seen: Set<unknown>): boolean {
-  for (let current = error, depth = 0; current instanceof Error && depth < 8 && !seen.has(current); current = current.cause, depth++) {
+  for (
+    let current = error, depth = 0;
+    current instanceof Error && depth < 8 && !seen.has(current);
+    current = current.cause, depth++
+  ) {
     if (TRANSPORT_CODE.test(String((current as { code?: unknown }).code ?? ''))) return false;
-    if (DEFECT_NAME.test(current.name) || DEFECT_CODE.test(String((current as { code?: unknown }).code ?? ''))) return true;
+    if (DEFECT_NAME.test(current.name) || DEFECT_CODE.test(String((current as { code?: unknown }).code ?? '')))
+      return true;
   }
   return false;
 }
@@ -144,7 +158,12 @@ export function describeNetworkCause(error: unknown): string {
     if (!(current instanceof Error)) break;
     if (current instanceof AggregateError && current.errors.length > 0) {
       // Every address tried (IPv6 and IPv4 under happy eyeballs) tells part of the story.
-      add(current.errors.map((inner) => describeOne(inner)).filter(Boolean).join('; '));
+      add(
+        current.errors
+          .map((inner) => describeOne(inner))
+          .filter(Boolean)
+          .join('; '),
+      );
     } else {
       add(describeOne(current));
     }

@@ -12,16 +12,30 @@ export const ProvenanceSchema = z.object({
   generated_at: z.string().nullable(),
   generated_at_timezone: z.enum(['stated', 'not_stated', 'absent']),
   computed_at: z.string().nullable(),
-  age_s: z.number().int().nullable().describe('Seconds from generated_at to retrieval (a timestamp with no timezone read as UTC); negative when it is later than this server\'s clock; null when there is none'),
+  age_s: z
+    .number()
+    .int()
+    .nullable()
+    .describe(
+      "Seconds from generated_at to retrieval (a timestamp with no timezone read as UTC); negative when it is later than this server's clock; null when there is none",
+    ),
   computed_age_s: z.number().int().nullable().describe('Seconds from computed_at to retrieval, likewise'),
   cadence: z.string().optional().describe('The refresh cadence the API states for this data'),
   stale: z.boolean().optional().describe('Older than its stated cadence: treat as stale'),
-  last_seen_age_s: z.record(z.string(), z.number().int().nullable()).optional().describe("Each job's last_seen age at retrieval in seconds, by job_id (a date alone counts from the start of its day, UTC)"),
+  last_seen_age_s: z
+    .record(z.string(), z.number().int().nullable())
+    .optional()
+    .describe(
+      "Each job's last_seen age at retrieval in seconds, by job_id (a date alone counts from the start of its day, UTC)",
+    ),
   mode: z.enum(['live', 'offline']),
   // Present when the data is invented: the embedded offline API, or any API whose own meta.source
   // (or discovery) says it is an offline snapshot or sample data. "Not live" alone reads as "real but
   // stale", and a model could recommend a job that never existed.
-  fictional: z.literal(true).optional().describe('The data is fictional sample data (invented companies, jobs and salaries), not real.'),
+  fictional: z
+    .literal(true)
+    .optional()
+    .describe('The data is fictional sample data (invented companies, jobs and salaries), not real.'),
   retrieved_at: z.string(),
   http_status: z.number().int(),
   cache: z.object({ hit: z.boolean(), age_s: z.number() }).optional(),
@@ -30,7 +44,9 @@ export const ProvenanceSchema = z.object({
   catalog: z
     .object({ checked: z.boolean(), reason: z.string().optional() })
     .optional()
-    .describe("Whether the deployed catalog (discovery) was read and lists this tool's operation; when not, why it was not checked."),
+    .describe(
+      "Whether the deployed catalog (discovery) was read and lists this tool's operation; when not, why it was not checked.",
+    ),
 });
 export type Provenance = z.infer<typeof ProvenanceSchema>;
 
@@ -64,7 +80,8 @@ export function buildProvenance(result: ApiResult<unknown>, mode: Mode, freshnes
   const str = (value: unknown) => (typeof value === 'string' ? value : null);
   const at = Date.parse(result.retrievedAt);
   const ageS = ageSeconds(str(meta.generated_at), at);
-  const cadence = typeof freshness.cadence === 'string' && freshness.cadence.trim() !== '' ? freshness.cadence : undefined;
+  const cadence =
+    typeof freshness.cadence === 'string' && freshness.cadence.trim() !== '' ? freshness.cadence : undefined;
   const cadenceS = cadenceSeconds(cadence);
   const fictional = mode === 'offline' || result.fictional === true || sourceSaysFictional(meta.source);
   return {
@@ -76,7 +93,9 @@ export function buildProvenance(result: ApiResult<unknown>, mode: Mode, freshnes
     computed_age_s: ageSeconds(str(meta.computed_at), at),
     ...(cadence === undefined ? {} : { cadence }),
     ...(cadenceS === undefined || ageS === null ? {} : { stale: ageS > cadenceS }),
-    ...(freshness.lastSeen ? { last_seen_age_s: Object.fromEntries(freshness.lastSeen.map(([id, seen]) => [id, ageSeconds(seen, at)])) } : {}),
+    ...(freshness.lastSeen
+      ? { last_seen_age_s: Object.fromEntries(freshness.lastSeen.map(([id, seen]) => [id, ageSeconds(seen, at)])) }
+      : {}),
     mode,
     ...(fictional ? { fictional: true as const } : {}),
     retrieved_at: result.retrievedAt,

@@ -12,7 +12,13 @@ import { RequestEnded, withDeadline } from './abort.js';
 import { DEFAULT_MAX_BODY_BYTES, readBody } from './body.js';
 import { ApiError, describeNetworkCause, internalError, isTransportFailure } from './errors.js';
 import type { FetchLike } from './fetch-like.js';
-import { heldRetryAfter, MAX_RETRY_AFTER_S, parseRetryAfter, RetryAfterGate, type GateWaitInfo } from './retry-after-gate.js';
+import {
+  heldRetryAfter,
+  MAX_RETRY_AFTER_S,
+  parseRetryAfter,
+  RetryAfterGate,
+  type GateWaitInfo,
+} from './retry-after-gate.js';
 import { statusError, upstreamEnvelope } from './status-errors.js';
 import { telemetry } from '../telemetry/hooks.js';
 
@@ -106,17 +112,33 @@ export class RequestPolicy {
     let unavailableAttempts = 0;
     for (;;) {
       const waitedS = (Date.now() - started) / 1000;
-      const ticket = gate.open() ?? (await gate.pass({ maxWaitS: maxRetryWaitS - waitedS, signal: options.signal, onWait: options.onWait }).catch((error: unknown) => {
-        if (error instanceof ApiError) {
-          // The gate's fail-fast refusal knows the seconds but not which call it refused.
-          throw new ApiError(error.kind, error.message, { status: error.status, path, retryAfterS: error.retryAfterS, cause: error });
-        }
-        throw this.abortError(path, options.signal, error);
-      }));
+      const ticket =
+        gate.open() ??
+        (await gate
+          .pass({ maxWaitS: maxRetryWaitS - waitedS, signal: options.signal, onWait: options.onWait })
+          .catch((error: unknown) => {
+            if (error instanceof ApiError) {
+              // The gate's fail-fast refusal knows the seconds but not which call it refused.
+              throw new ApiError(error.kind, error.message, {
+                status: error.status,
+                path,
+                retryAfterS: error.retryAfterS,
+                cause: error,
+              });
+            }
+            throw this.abortError(path, options.signal, error);
+          }));
       let response: RawResponse;
       let retryAfterS: number | undefined;
       try {
-        response = await this.attempt(path, accept, options.signal, options.logSink, quickMs ?? this.timeoutMs, operation);
+        response = await this.attempt(
+          path,
+          accept,
+          options.signal,
+          options.logSink,
+          quickMs ?? this.timeoutMs,
+          operation,
+        );
         retryAfterS = heldRetryAfter(response.headers.get('retry-after'));
         // Shut the gate before settling the ticket, so callers waiting on this probe see the new
         // window the moment they wake rather than racing out ahead of it.
@@ -137,17 +159,35 @@ export class RequestPolicy {
         const budgetS = maxRetryWaitS - (Date.now() - started) / 1000;
         this.logger.info(`429 on ${path}: Retry-After ${seconds}s`, { budgetS: Math.floor(budgetS) }, options.logSink);
         if (seconds <= budgetS) continue;
-        const asked = seconds === MAX_RETRY_AFTER_S && (parseRetryAfter(response.headers.get('retry-after')) ?? 0) > MAX_RETRY_AFTER_S;
-        const pause = asked ? `a pause longer than ${MAX_RETRY_AFTER_S} s (held to ${MAX_RETRY_AFTER_S} s, the longest this server honours)` : `a ${seconds}s pause`;
-        throw new ApiError('rate_limited', `rate limited: the API asked for ${pause} before the next request`, { status, path, upstreamError, upstreamMessage, retryAfterS: seconds });
+        const asked =
+          seconds === MAX_RETRY_AFTER_S &&
+          (parseRetryAfter(response.headers.get('retry-after')) ?? 0) > MAX_RETRY_AFTER_S;
+        const pause = asked
+          ? `a pause longer than ${MAX_RETRY_AFTER_S} s (held to ${MAX_RETRY_AFTER_S} s, the longest this server honours)`
+          : `a ${seconds}s pause`;
+        throw new ApiError('rate_limited', `rate limited: the API asked for ${pause} before the next request`, {
+          status,
+          path,
+          upstreamError,
+          upstreamMessage,
+          retryAfterS: seconds,
+        });
       }
 
       if (status === 503 || status === 502 || status === 504) {
         const backoffMs = retryAfterS !== undefined ? retryAfterS * 1000 : this.backoffMs(unavailableAttempts);
         const elapsed = Date.now() - started;
-        if (quickMs === undefined && unavailableAttempts < this.unavailableRetries && elapsed + backoffMs <= this.unavailableBudgetMs) {
+        if (
+          quickMs === undefined &&
+          unavailableAttempts < this.unavailableRetries &&
+          elapsed + backoffMs <= this.unavailableBudgetMs
+        ) {
           unavailableAttempts++;
-          this.logger.info(`${status} on ${path}; retry ${unavailableAttempts} of ${this.unavailableRetries} in ${backoffMs} ms`, undefined, options.logSink);
+          this.logger.info(
+            `${status} on ${path}; retry ${unavailableAttempts} of ${this.unavailableRetries} in ${backoffMs} ms`,
+            undefined,
+            options.logSink,
+          );
           await sleep(backoffMs, undefined, { signal: options.signal }).catch((reason: unknown) => {
             throw this.abortError(path, options.signal, reason);
           });
@@ -155,7 +195,14 @@ export class RequestPolicy {
         }
       }
 
-      throw statusError(response, path, unavailableAttempts, lookup ? undefined : this.baseUrl, undefined, unconfirmedBase);
+      throw statusError(
+        response,
+        path,
+        unavailableAttempts,
+        lookup ? undefined : this.baseUrl,
+        undefined,
+        unconfirmedBase,
+      );
     }
   }
 
@@ -169,11 +216,28 @@ export class RequestPolicy {
    * with a RequestEnded of its own. A request that fails with another call's RequestEnded was
    * shared with that call (identical GETs in flight are sent once) and is sent again.
    */
-  private attempt(path: string, accept: string, signal: AbortSignal | undefined, logSink: LogSink | undefined, timeoutMs: number, operation: string): Promise<RawResponse> {
-    return withDeadline(timeoutMs, (deadline) => this.exchange(path, accept, signal, logSink, timeoutMs, deadline, operation));
+  private attempt(
+    path: string,
+    accept: string,
+    signal: AbortSignal | undefined,
+    logSink: LogSink | undefined,
+    timeoutMs: number,
+    operation: string,
+  ): Promise<RawResponse> {
+    return withDeadline(timeoutMs, (deadline) =>
+      this.exchange(path, accept, signal, logSink, timeoutMs, deadline, operation),
+    );
   }
 
-  private async exchange(path: string, accept: string, signal: AbortSignal | undefined, logSink: LogSink | undefined, timeoutMs: number, deadline: AbortSignal, operation: string): Promise<RawResponse> {
+  private async exchange(
+    path: string,
+    accept: string,
+    signal: AbortSignal | undefined,
+    logSink: LogSink | undefined,
+    timeoutMs: number,
+    deadline: AbortSignal,
+    operation: string,
+  ): Promise<RawResponse> {
     const ending = signal ? AbortSignal.any([signal, deadline]) : deadline;
     for (;;) {
       // A call cancelled before its turn sends nothing.
@@ -184,7 +248,12 @@ export class RequestPolicy {
       ending.addEventListener('abort', end, { once: true });
       const followed = telemetry().upstream(this.origin + path, operation);
       try {
-        const answer = await this.fetchImpl(this.origin + path, { method: 'GET', headers: { accept, 'user-agent': USER_AGENT }, signal: own.signal, redirect: 'follow' });
+        const answer = await this.fetchImpl(this.origin + path, {
+          method: 'GET',
+          headers: { accept, 'user-agent': USER_AGENT },
+          signal: own.signal,
+          redirect: 'follow',
+        });
         const body = await readBody(answer, this.maxBodyBytes, path);
         followed.answered(answer.status, answer.headers);
         return { status: answer.status, body, headers: answer.headers, url: answer.url };
@@ -203,16 +272,28 @@ export class RequestPolicy {
   }
 
   /** What a failed exchange is, for the caller: a refusal as it is, else a timeout, a cancellation, a network failure or a defect. */
-  private exchangeError(path: string, signal: AbortSignal | undefined, timedOutMs: number | undefined, error: unknown): ApiError {
+  private exchangeError(
+    path: string,
+    signal: AbortSignal | undefined,
+    timedOutMs: number | undefined,
+    error: unknown,
+  ): ApiError {
     if (error instanceof ApiError) return error;
-    if (timedOutMs !== undefined) return new ApiError('timeout', `timeout: GET ${path} took longer than ${timedOutMs} ms`, { path, cause: error });
+    if (timedOutMs !== undefined)
+      return new ApiError('timeout', `timeout: GET ${path} took longer than ${timedOutMs} ms`, { path, cause: error });
     if (signal?.aborted) return this.abortError(path, signal, error);
     if (!isTransportFailure(error)) return internalError(`GET ${path}`, error, path);
-    return new ApiError('network', `network: GET ${path} failed: ${describeNetworkCause(error)}`, { path, cause: error });
+    return new ApiError('network', `network: GET ${path} failed: ${describeNetworkCause(error)}`, {
+      path,
+      cause: error,
+    });
   }
 
   abortError(path: string, signal: AbortSignal | undefined, cause: unknown): ApiError {
     if (cause instanceof ApiError) return cause;
-    return new ApiError('cancelled', `cancelled: GET ${path} was cancelled by the caller`, { path, cause: signal?.reason ?? cause });
+    return new ApiError('cancelled', `cancelled: GET ${path} was cancelled by the caller`, {
+      path,
+      cause: signal?.reason ?? cause,
+    });
   }
 }

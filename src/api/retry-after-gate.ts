@@ -110,7 +110,11 @@ export class RetryAfterGate {
         // Compare exactly, not the rounded-up seconds: a caller told "wait 3 s" with a 3 s budget
         // must not be refused because a millisecond passed between the 429 and this check.
         if (waitMs > budgetS * 1000) {
-          throw new ApiError('rate_limited', `rate limited: the API asked for a ${seconds}s pause, longer than this call may wait (${Math.max(0, Math.floor(budgetS))}s)`, { status: 429, retryAfterS: seconds });
+          throw new ApiError(
+            'rate_limited',
+            `rate limited: the API asked for a ${seconds}s pause, longer than this call may wait (${Math.max(0, Math.floor(budgetS))}s)`,
+            { status: 429, retryAfterS: seconds },
+          );
         }
         options.onWait?.({ seconds, reason: 'rate_limited' });
         telemetry().retryAfterWait(seconds);

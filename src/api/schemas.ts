@@ -9,7 +9,9 @@ import { z } from 'zod';
 
 const nonNegative = z.number().min(0);
 /** "ISO date or date-time": a calendar date, optionally followed by a time. */
-const isoDateOrDateTime = z.string().regex(/^\d{4}-\d{2}-\d{2}(?:[T ][0-9:.]+(?:Z|[+-]\d{2}:?\d{2})?)?$/, 'expected an ISO date or date-time');
+const isoDateOrDateTime = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}(?:[T ][0-9:.]+(?:Z|[+-]\d{2}:?\d{2})?)?$/, 'expected an ISO date or date-time');
 const uri = z.string().refine((value) => URL.canParse(value), 'expected an absolute URI');
 
 export const ResponseMetaSchema = z.looseObject({
@@ -137,7 +139,11 @@ export const COUNTRY_PATTERN = /^[A-Za-z]{2}$/;
  * Formats a zod issue path as a JSON path: `data.jobs[3].salary.source`. `name` renders each
  * member name (tool arguments quote untrusted ones), `root` stands for the empty path.
  */
-export function formatJsonPath(path: ReadonlyArray<PropertyKey>, name: (key: PropertyKey) => string = String, root = '(root)'): string {
+export function formatJsonPath(
+  path: ReadonlyArray<PropertyKey>,
+  name: (key: PropertyKey) => string = String,
+  root = '(root)',
+): string {
   let out = '';
   for (const key of path) {
     if (typeof key === 'number') out += `[${key}]`;

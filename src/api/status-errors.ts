@@ -8,19 +8,32 @@ import type { RawResponse } from './request-policy.js';
 import { ErrorEnvelopeSchema } from './schemas.js';
 
 /** The `error` and `message` of an upstream error envelope, when the body is one. */
-export function upstreamEnvelope(body: string): { upstreamError: string | undefined; upstreamMessage: string | undefined } {
+export function upstreamEnvelope(body: string): {
+  upstreamError: string | undefined;
+  upstreamMessage: string | undefined;
+} {
   const envelope = ErrorEnvelopeSchema.safeParse(safeJson(body));
-  return envelope.success ? { upstreamError: envelope.data.error, upstreamMessage: envelope.data.message } : { upstreamError: undefined, upstreamMessage: undefined };
+  return envelope.success
+    ? { upstreamError: envelope.data.error, upstreamMessage: envelope.data.message }
+    : { upstreamError: undefined, upstreamMessage: undefined };
 }
 
-const BASE_URL_HINT = 'Check the base URL: it is the origin only (no /api/public/v1 in it), and any proxy in between must pass /api/public/v1 through.';
+const BASE_URL_HINT =
+  'Check the base URL: it is the origin only (no /api/public/v1 in it), and any proxy in between must pass /api/public/v1 through.';
 
 /**
  * The typed error for a non-2xx status, from the status first and the body only for detail.
  * `notARecord` is the base URL when the request asked for no record: the API answers 404 only for
  * a job or company that is absent, so a 404 there means the address is wrong, not the data.
  */
-export function statusError(response: RawResponse, path: string, retries: number, notARecord?: string, cause?: unknown, unconfirmed?: string): ApiError {
+export function statusError(
+  response: RawResponse,
+  path: string,
+  retries: number,
+  notARecord?: string,
+  cause?: unknown,
+  unconfirmed?: string,
+): ApiError {
   const { status } = response;
   const { upstreamError, upstreamMessage } = upstreamEnvelope(response.body);
   const retryAfterS = heldRetryAfter(response.headers.get('retry-after'));
@@ -31,9 +44,23 @@ export function statusError(response: RawResponse, path: string, retries: number
       unconfirmed === undefined
         ? `where the API has no record to miss: the base URL (${notARecord}) or a proxy in front of it is probably wrong`
         : `and nothing has shown that the API answers at the base URL ${notARecord} (the deployed catalog was not read: ${unconfirmed}), so this 404 does not show that the record is gone`;
-    return new ApiError('upstream_contract', `upstream_contract: ${message}, ${why}`, { status, path, upstreamError, upstreamMessage, cause, hint: BASE_URL_HINT });
+    return new ApiError('upstream_contract', `upstream_contract: ${message}, ${why}`, {
+      status,
+      path,
+      upstreamError,
+      upstreamMessage,
+      cause,
+      hint: BASE_URL_HINT,
+    });
   }
-  return new ApiError(kindForStatus(status), message, { status, path, upstreamError, upstreamMessage, retryAfterS, cause });
+  return new ApiError(kindForStatus(status), message, {
+    status,
+    path,
+    upstreamError,
+    upstreamMessage,
+    retryAfterS,
+    cause,
+  });
 }
 
 function safeJson(text: string): unknown {

@@ -12,13 +12,30 @@ export interface ViewDefinition {
   description: string;
 }
 
-const view = (id: string, title: string, description: string): ViewDefinition => ({ id, uri: `ui://service-mcp/${id}.html`, title, description });
+const view = (id: string, title: string, description: string): ViewDefinition => ({
+  id,
+  uri: `ui://service-mcp/${id}.html`,
+  title,
+  description,
+});
 
 export const VIEWS = {
-  jobList: view('job-list', 'Job results', 'Jobs as a sortable table with salary evidence classes, paging, and a job opened in place'),
+  jobList: view(
+    'job-list',
+    'Job results',
+    'Jobs as a sortable table with salary evidence classes, paging, and a job opened in place',
+  ),
   job: view('job', 'Job posting', 'One posting in full, with its evidence and the link to its source'),
-  marketMap: view('market-map', 'Market map', 'Dimensions by layer, coloured by readiness, with job counts, median salaries and trends'),
-  interviewBrief: view('interview-brief', 'Interview brief', 'Interview stages, topics, questions to ask and dated evidence for one company'),
+  marketMap: view(
+    'market-map',
+    'Market map',
+    'Dimensions by layer, coloured by readiness, with job counts, median salaries and trends',
+  ),
+  interviewBrief: view(
+    'interview-brief',
+    'Interview brief',
+    'Interview stages, topics, questions to ask and dated evidence for one company',
+  ),
 } as const satisfies Record<string, ViewDefinition>;
 
 export const VIEW_LIST: readonly ViewDefinition[] = Object.values(VIEWS);

@@ -5,7 +5,11 @@
  */
 import { readFile } from 'node:fs/promises';
 import type { McpUiResourceMeta } from '@modelcontextprotocol/ext-apps';
-import { registerAppResource, RESOURCE_MIME_TYPE, type McpUiAppResourceConfig } from '@modelcontextprotocol/ext-apps/server';
+import {
+  registerAppResource,
+  RESOURCE_MIME_TYPE,
+  type McpUiAppResourceConfig,
+} from '@modelcontextprotocol/ext-apps/server';
 import type { CacheHint, McpServer } from '@modelcontextprotocol/server';
 import { VIEW_LIST, type ViewDefinition } from '../apps/views.js';
 import { CATALOG_CACHE_HINT } from './cache-hints.js';
@@ -31,7 +35,9 @@ function viewDocument(view: ViewDefinition): Promise<string> {
   if (!html) {
     html = readFile(new URL(`${view.id}.html`, VIEWS_DIR), 'utf8').catch((error: unknown) => {
       documents.delete(view.id);
-      throw new Error(`view ${view.uri} is not built (${view.id}.html missing beside the bundle; run npm run build)`, { cause: error });
+      throw new Error(`view ${view.uri} is not built (${view.id}.html missing beside the bundle; run npm run build)`, {
+        cause: error,
+      });
     });
     documents.set(view.id, html);
   }
@@ -43,7 +49,12 @@ export function registerAppResources(server: McpServer): void {
     const { uri, title, description } = view;
     // registerAppResource hands its config on to McpServer.registerResource whole, but its type
     // leaves out the SDK's cacheHint; a test checks the hint reaches the wire.
-    const config: McpUiAppResourceConfig & { cacheHint: CacheHint } = { title, description, cacheHint: CATALOG_CACHE_HINT, _meta: { ui: VIEW_UI_META } };
+    const config: McpUiAppResourceConfig & { cacheHint: CacheHint } = {
+      title,
+      description,
+      cacheHint: CATALOG_CACHE_HINT,
+      _meta: { ui: VIEW_UI_META },
+    };
     registerAppResource(server, view.id, uri, config, async () => ({
       contents: [{ uri, mimeType: RESOURCE_MIME_TYPE, text: await viewDocument(view), _meta: { ui: VIEW_UI_META } }],
     }));

@@ -10,11 +10,13 @@ const INTRO = 'Read-only tools over a public hiring-intelligence API for the AI 
 
 /** One sentence per tool, in registry order. */
 const WORKFLOW: Record<string, string> = {
-  search_jobs: 'search_jobs answers any question in words (filters: skills, seniority_level, location_country, remote_only, company_type, annualized USD salary).',
+  search_jobs:
+    'search_jobs answers any question in words (filters: skills, seniority_level, location_country, remote_only, company_type, annualized USD salary).',
   list_jobs: 'list_jobs browses postings with the same filters, fewer of them.',
   get_job: 'get_job shows one posting in full: call it on each posting before recommending it.',
   get_market_map: 'get_market_map shows market dimensions by layer and their readiness.',
-  get_company_interview_brief: 'get_company_interview_brief prepares for an interview at one company (exactly one of company_id, slug, name).',
+  get_company_interview_brief:
+    'get_company_interview_brief prepares for an interview at one company (exactly one of company_id, slug, name).',
   discover_api: 'discover_api lists the deployed endpoints.',
   check_api_health: 'check_api_health says ok or degraded.',
 };

@@ -44,7 +44,12 @@ const PROMPTS: readonly PromptDefinition[] = [
     },
     build: (a) => {
       const role = quoted(a.role);
-      const filters = [a.domain ? `domain=${quoted(a.domain)}` : '', a.country ? `location_country=${quoted(a.country.toUpperCase())}` : ''].filter(Boolean).join(', ');
+      const filters = [
+        a.domain ? `domain=${quoted(a.domain)}` : '',
+        a.country ? `location_country=${quoted(a.country.toUpperCase())}` : '',
+      ]
+        .filter(Boolean)
+        .join(', ');
       return [
         `Research the current hiring market for the role ${role}.`,
         `1. Call search_jobs with q=${role}${filters ? `, ${filters}` : ''} and per_page=20; read the pagination to size demand (postings are evidence of demand, not of hires).`,
@@ -59,7 +64,8 @@ const PROMPTS: readonly PromptDefinition[] = [
     name: 'prepare_company_interview',
     tools: ['get_company_interview_brief', 'search_jobs', 'get_job'],
     title: 'Prepare for an interview at a company',
-    description: 'Chains get_company_interview_brief, search_jobs and get_job into interview preparation for one company.',
+    description:
+      'Chains get_company_interview_brief, search_jobs and get_job into interview preparation for one company.',
     arguments: {
       company: { description: 'Company slug (preferred) or name', required: true },
       role: { description: 'The role being interviewed for', required: false },
@@ -90,14 +96,21 @@ export function renderPrompt(definition: PromptDefinition, args: Args) {
 }
 
 /** Completion values for a prompt argument; never throws (a failed lookup completes nothing). */
-async function completePromptArgument(client: ApiClient, argument: string, value: string, signal?: AbortSignal): Promise<string[]> {
+async function completePromptArgument(
+  client: ApiClient,
+  argument: string,
+  value: string,
+  signal?: AbortSignal,
+): Promise<string[]> {
   const prefix = value.toLowerCase();
   if (argument === 'domain') return DOMAINS.filter((d) => d.startsWith(prefix));
   if (argument === 'country') return COUNTRIES.filter((c) => c.toLowerCase().startsWith(prefix));
   if (argument === 'company' && prefix.length >= 2) {
     try {
       const result = await client.searchJobs({ q: value.slice(0, 200), per_page: 50 }, { signal });
-      const names = new Set(result.data.jobs.map((job) => job.company.name).filter((name) => name.toLowerCase().includes(prefix)));
+      const names = new Set(
+        result.data.jobs.map((job) => job.company.name).filter((name) => name.toLowerCase().includes(prefix)),
+      );
       return [...names].slice(0, 20);
     } catch {
       return []; // completion is a convenience: a failed lookup offers no values rather than an error
@@ -125,7 +138,9 @@ function argumentSchemas(client: ApiClient): ReadonlyMap<string, ArgsSchema> {
       for (const [name, { description, required }] of Object.entries(definition.arguments)) {
         // describe() first: it returns a new schema, which would not carry the completer.
         const base = (required ? z.string().trim().min(1, 'must not be blank') : z.string()).describe(description);
-        const value = completable(base, (typed: string) => withDeadline(COMPLETION_TIMEOUT_MS, (deadline) => completePromptArgument(client, name, typed, deadline)));
+        const value = completable(base, (typed: string) =>
+          withDeadline(COMPLETION_TIMEOUT_MS, (deadline) => completePromptArgument(client, name, typed, deadline)),
+        );
         shape[name] = required ? value : value.optional();
       }
       // An object schema, not the raw shape: the SDK would wrap a raw shape in z.object on every registration.
@@ -145,6 +160,10 @@ export function registerPrompts(server: McpServer, client: ApiClient, tools: rea
   const schemas = argumentSchemas(client);
   for (const definition of PROMPTS) {
     if (!definition.tools.every((name) => tools.some((tool) => tool.name === name))) continue;
-    server.registerPrompt(definition.name, { title: definition.title, description: definition.description, argsSchema: schemas.get(definition.name)! }, (args: Args) => renderPrompt(definition, args));
+    server.registerPrompt(
+      definition.name,
+      { title: definition.title, description: definition.description, argsSchema: schemas.get(definition.name)! },
+      (args: Args) => renderPrompt(definition, args),
+    );
   }
 }

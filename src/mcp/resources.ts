@@ -67,13 +67,22 @@ function resourceCacheHint(definition: ResourceDefinition, mode: Mode): CacheHin
 export function registerResources(server: McpServer, client: ApiClient, mode: Mode): void {
   for (const definition of RESOURCES) {
     const { name, uri, title, description, mimeType } = definition;
-    server.registerResource(name, uri, { title, description, mimeType, cacheHint: resourceCacheHint(definition, mode) }, async (_url, ctx) => {
-      try {
-        return { contents: [{ uri, mimeType, text: await definition.read(client, ctx.mcpReq.signal) }] };
-      } catch (error) {
-        if (error instanceof ApiError) throw new ProtocolError(ProtocolErrorCode.InternalError, error.message, { kind: error.kind, status: error.status });
-        throw error;
-      }
-    });
+    server.registerResource(
+      name,
+      uri,
+      { title, description, mimeType, cacheHint: resourceCacheHint(definition, mode) },
+      async (_url, ctx) => {
+        try {
+          return { contents: [{ uri, mimeType, text: await definition.read(client, ctx.mcpReq.signal) }] };
+        } catch (error) {
+          if (error instanceof ApiError)
+            throw new ProtocolError(ProtocolErrorCode.InternalError, error.message, {
+              kind: error.kind,
+              status: error.status,
+            });
+          throw error;
+        }
+      },
+    );
   }
 }

@@ -8,7 +8,14 @@
  * Tools with an MCP Apps view are registered through ext-apps' registerAppTool, which links it.
  */
 import { registerAppTool } from '@modelcontextprotocol/ext-apps/server';
-import { fromJsonSchema, type JsonSchemaType, type JsonSchemaValidator, type jsonSchemaValidator, type McpServer, type ServerContext } from '@modelcontextprotocol/server';
+import {
+  fromJsonSchema,
+  type JsonSchemaType,
+  type JsonSchemaValidator,
+  type jsonSchemaValidator,
+  type McpServer,
+  type ServerContext,
+} from '@modelcontextprotocol/server';
 import type { GateWaitInfo } from '../api/retry-after-gate.js';
 import type { Backend } from '../backend.js';
 import type { LogLevel } from '../config.js';
@@ -32,7 +39,9 @@ function progressReporter(token: ProgressToken | undefined, ctx: ServerContext) 
   let timer: NodeJS.Timeout | undefined;
   let progress = 0;
   const send = (total: number, message: string) =>
-    ctx.mcpReq.notify({ method: 'notifications/progress', params: { progressToken: token!, progress, total, message } }).catch(() => {});
+    ctx.mcpReq
+      .notify({ method: 'notifications/progress', params: { progressToken: token!, progress, total, message } })
+      .catch(() => {});
   return {
     onWait:
       token === undefined
@@ -91,21 +100,37 @@ const STOPPED_HINT = 'Nothing was wrong with the call; send it again once the se
  * Registers the backend's tools. `stopping` aborts when the process stops and its grace period is
  * over: calls still running then end at once with an error result, so every client gets an answer.
  */
-export function registerTools(mcp: McpServer, { client, mode, tools }: Backend, logger: Logger, stopping?: AbortSignal): void {
-  for (const tool of tools) register(mcp, tool, async (args, ctx) => {
-    const logSink = sinkFor(ctx);
-    const progress = progressReporter(ctx.mcpReq._meta?.progressToken, ctx);
-    const { signal, release } = callSignal(ctx.mcpReq.signal, stopping);
-    try {
-      const result = await runTool(tool, args, { client, mode, signal, onWait: progress.onWait, logSink });
-      if (stopping?.aborted && !ctx.mcpReq.signal.aborted && result.isError) return errorResult('cancelled', `the server stopped (${String(stopping.reason)}) before this call finished`, STOPPED_HINT);
-      if (result.isError) logger.info(`${tool.name} failed: ${String((result.content[0] as { text?: string } | undefined)?.text ?? '').split('\n')[0]}`, undefined, logSink);
-      return result;
-    } finally {
-      release();
-      progress.stop();
-    }
-  });
+export function registerTools(
+  mcp: McpServer,
+  { client, mode, tools }: Backend,
+  logger: Logger,
+  stopping?: AbortSignal,
+): void {
+  for (const tool of tools)
+    register(mcp, tool, async (args, ctx) => {
+      const logSink = sinkFor(ctx);
+      const progress = progressReporter(ctx.mcpReq._meta?.progressToken, ctx);
+      const { signal, release } = callSignal(ctx.mcpReq.signal, stopping);
+      try {
+        const result = await runTool(tool, args, { client, mode, signal, onWait: progress.onWait, logSink });
+        if (stopping?.aborted && !ctx.mcpReq.signal.aborted && result.isError)
+          return errorResult(
+            'cancelled',
+            `the server stopped (${String(stopping.reason)}) before this call finished`,
+            STOPPED_HINT,
+          );
+        if (result.isError)
+          logger.info(
+            `${tool.name} failed: ${String((result.content[0] as { text?: string } | undefined)?.text ?? '').split('\n')[0]}`,
+            undefined,
+            logSink,
+          );
+        return result;
+      } finally {
+        release();
+        progress.stop();
+      }
+    });
 }
 
 type ToolConfig = ReturnType<typeof toolConfig>;
@@ -125,7 +150,11 @@ function toolConfig(tool: AnyTool) {
 
 const configs = new WeakMap<AnyTool, ToolConfig>();
 
-function register(mcp: McpServer, tool: AnyTool, call: (args: unknown, ctx: ServerContext) => ReturnType<typeof runTool>): void {
+function register(
+  mcp: McpServer,
+  tool: AnyTool,
+  call: (args: unknown, ctx: ServerContext) => ReturnType<typeof runTool>,
+): void {
   let config = configs.get(tool);
   if (!config) configs.set(tool, (config = toolConfig(tool)));
   const { _meta, ...rest } = config;

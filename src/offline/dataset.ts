@@ -69,6 +69,8 @@ let cached: Promise<Dataset> | undefined;
  * (non-offline) path pays for parsing it.
  */
 export function loadSnapshot(): Promise<Dataset> {
-  cached ??= import('./snapshot.json', { with: { type: 'json' } }).then((module) => module.default as unknown as Dataset);
+  cached ??= import('./snapshot.json', { with: { type: 'json' } }).then(
+    (module) => module.default as unknown as Dataset,
+  );
   return cached;
 }

@@ -7,7 +7,8 @@ import type { HealthResponse } from '../api/schemas.js';
 import type { Dataset } from './dataset.js';
 import { API_PREFIX, OPERATIONS } from './params.js';
 
-export const OFFLINE_NOTICE = 'Offline snapshot of the public hiring-intelligence read API, embedded in service-mcp: fictional companies, fixed data, not live.';
+export const OFFLINE_NOTICE =
+  'Offline snapshot of the public hiring-intelligence read API, embedded in service-mcp: fictional companies, fixed data, not live.';
 
 const OTHER_ADDRESSES = [
   { path: '/openapi.json', method: 'GET', description: 'Machine-readable OpenAPI 3.1 description.' },
@@ -15,27 +16,45 @@ const OTHER_ADDRESSES = [
   { path: '/.well-known/mcp/server-card.json', method: 'GET', description: 'Tool-server card.' },
   { path: '/.well-known/agent-skills/index.json', method: 'GET', description: 'Agent skills index.' },
   { path: '/sitemap.xml', method: 'GET', description: 'Sitemap.' },
-  { path: `${API_PREFIX}/mcp`, method: 'POST', description: 'Hosted tool protocol (stateless Streamable HTTP); surface=market (the default) is the read-only market surface. Served over HTTP by `service-mcp mock-api`, with the same tools as the local package.' },
+  {
+    path: `${API_PREFIX}/mcp`,
+    method: 'POST',
+    description:
+      'Hosted tool protocol (stateless Streamable HTTP); surface=market (the default) is the read-only market surface. Served over HTTP by `service-mcp mock-api`, with the same tools as the local package.',
+  },
 ];
 
-const TOOL_NAMES = ['discover_api', 'search_jobs', 'list_jobs', 'get_job', 'get_market_map', 'get_company_interview_brief', 'check_api_health'] as const;
+const TOOL_NAMES = [
+  'discover_api',
+  'search_jobs',
+  'list_jobs',
+  'get_job',
+  'get_market_map',
+  'get_company_interview_brief',
+  'check_api_health',
+] as const;
 
 export function discoveryData(dataset: Dataset): Record<string, unknown> {
   return {
     name: 'Public hiring-intelligence read API',
     version: 'v1',
     notice: OFFLINE_NOTICE,
-    endpoints: [...OPERATIONS.map((op) => ({ path: op.path, method: 'GET', description: `${op.summary}. ${op.description}` })), ...OTHER_ADDRESSES],
+    endpoints: [
+      ...OPERATIONS.map((op) => ({ path: op.path, method: 'GET', description: `${op.summary}. ${op.description}` })),
+      ...OTHER_ADDRESSES,
+    ],
     auth: {
       public_reads: 'none: every GET operation in this catalog is public and needs no credentials',
       market_surface: 'none: the market surface of the hosted tool endpoint is public and read-only',
       candidate_workspace: 'explicit candidate connection and a bearer token; outside the public contract',
-      token_handling: 'never place a token in a URL or a transcript; never send candidate data in public search query strings',
+      token_handling:
+        'never place a token in a URL or a transcript; never send candidate data in public search query strings',
     },
     envelopes: {
       success: '{"success": true, "data": {...}, "meta": {"source", "generated_at", "computed_at", ...}}',
       error: '{"success": false, "error": "<code>", "message": "<what was wrong>"}',
-      health: 'bare health response {"status": "ok"|"degraded", "mcp_endpoint", "probes": [...]}: 200 when all probes pass, 503 when any fails',
+      health:
+        'bare health response {"status": "ok"|"degraded", "mcp_endpoint", "probes": [...]}: 200 when all probes pass, 503 when any fails',
       rate_limit: '429 with the error envelope and a Retry-After header in whole seconds',
     },
     snapshot: {
@@ -52,9 +71,21 @@ export function healthBody(dataset: Dataset, origin: string): HealthResponse {
   const probes = [
     { name: 'jobs_read_model', ok: true, status: 200, path: `${API_PREFIX}/jobs?per_page=1`, ms: 3 },
     { name: 'market_map_read_model', ok: true, status: 200, path: `${API_PREFIX}/market-map`, ms: 2 },
-    { name: 'interview_read_model', ok: true, status: 200, path: `${API_PREFIX}/interview/company?slug=${dataset.companies[0]?.slug ?? 'unknown'}`, ms: 2 },
+    {
+      name: 'interview_read_model',
+      ok: true,
+      status: 200,
+      path: `${API_PREFIX}/interview/company?slug=${dataset.companies[0]?.slug ?? 'unknown'}`,
+      ms: 2,
+    },
   ];
-  return { status: 'ok', mcp_endpoint: `${origin}${API_PREFIX}/mcp`, probes, checked_at: dataset.snapshot.computed_at, notice: OFFLINE_NOTICE };
+  return {
+    status: 'ok',
+    mcp_endpoint: `${origin}${API_PREFIX}/mcp`,
+    probes,
+    checked_at: dataset.snapshot.computed_at,
+    notice: OFFLINE_NOTICE,
+  };
 }
 
 export function llmsTxt(dataset: Dataset): string {
@@ -93,8 +124,16 @@ export function serverCard(origin: string): Record<string, unknown> {
 export function agentSkillsIndex(): Record<string, unknown> {
   return {
     skills: [
-      { name: 'job-market-search', description: 'Search and read public AI and web3 job postings with their salary evidence class.', entry: '/llms.txt' },
-      { name: 'interview-prep', description: 'Prepare for an interview with a company brief.', entry: `${API_PREFIX}/interview/company` },
+      {
+        name: 'job-market-search',
+        description: 'Search and read public AI and web3 job postings with their salary evidence class.',
+        entry: '/llms.txt',
+      },
+      {
+        name: 'interview-prep',
+        description: 'Prepare for an interview with a company brief.',
+        entry: `${API_PREFIX}/interview/company`,
+      },
     ],
   };
 }

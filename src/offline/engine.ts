@@ -4,17 +4,32 @@
  * the msw helper in tests) all call it, so every way of reaching the offline API behaves alike.
  */
 import { type Dataset, loadSnapshot } from './dataset.js';
-import { agentSkillsIndex, discoveryData, healthBody, llmsTxt, notFoundMarkdown, serverCard, sitemapXml } from './documents.js';
+import {
+  agentSkillsIndex,
+  discoveryData,
+  healthBody,
+  llmsTxt,
+  notFoundMarkdown,
+  serverCard,
+  sitemapXml,
+} from './documents.js';
 import { withValidators } from './conditional.js';
 import { applyFaults, type FaultController, type FaultRule, FaultSet } from './faults.js';
 import { interviewResponse } from './interview.js';
 import { describeFilters, jobQueryFrom, projectJob, runJobQuery } from './jobs-query.js';
 import { marketMapResponse } from './market-map.js';
 import { buildOpenApi } from './openapi.js';
-import { API_PREFIX, DETAIL_PARAMS, INTERVIEW_PARAMS, LIST_PARAMS, MARKET_MAP_PARAMS, type ParamSpec, SEARCH_PARAMS } from './params.js';
+import {
+  API_PREFIX,
+  DETAIL_PARAMS,
+  INTERVIEW_PARAMS,
+  LIST_PARAMS,
+  MARKET_MAP_PARAMS,
+  type ParamSpec,
+  SEARCH_PARAMS,
+} from './params.js';
 import { bytesResponse, errorResponse, jsonResponse, prefersMarkdown, successResponse } from './responses.js';
 import { parseParams, type ParamValues } from './validate-params.js';
-
 
 export interface OfflineEngine {
   handle(request: Request): Promise<Response>;
@@ -43,7 +58,10 @@ interface RouteContext {
 type Handler = (ctx: RouteContext) => Response;
 
 /** Parses the operation's parameters and hands them on, or answers 400 naming the one that is wrong. */
-function withParams(specs: readonly ParamSpec[], handler: (ctx: RouteContext, values: ParamValues) => Response): Handler {
+function withParams(
+  specs: readonly ParamSpec[],
+  handler: (ctx: RouteContext, values: ParamValues) => Response,
+): Handler {
   return (ctx) => {
     const parsed = parseParams(ctx.url.searchParams, specs);
     if (!parsed.ok) return errorResponse(400, 'invalid_parameter', parsed.message, { parameter: parsed.parameter });
@@ -58,11 +76,23 @@ function jobsMeta(dataset: Dataset, includePredicted: boolean): Record<string, u
 function jobList(searchOnly: boolean): Handler {
   return withParams(searchOnly ? SEARCH_PARAMS : LIST_PARAMS, ({ dataset }, values) => {
     const query = jobQueryFrom(values);
-    if (query.minSalaryUsd !== undefined && query.maxSalaryUsd !== undefined && query.minSalaryUsd > query.maxSalaryUsd) {
-      return errorResponse(400, 'invalid_parameter', `min_salary_usd (${query.minSalaryUsd}) must not exceed max_salary_usd (${query.maxSalaryUsd})`, { parameter: 'min_salary_usd' });
+    if (
+      query.minSalaryUsd !== undefined &&
+      query.maxSalaryUsd !== undefined &&
+      query.minSalaryUsd > query.maxSalaryUsd
+    ) {
+      return errorResponse(
+        400,
+        'invalid_parameter',
+        `min_salary_usd (${query.minSalaryUsd}) must not exceed max_salary_usd (${query.maxSalaryUsd})`,
+        { parameter: 'min_salary_usd' },
+      );
     }
     const { jobs, pagination } = runJobQuery(dataset, query);
-    return successResponse({ jobs, pagination, filters: describeFilters(query, searchOnly) }, jobsMeta(dataset, query.includePredicted));
+    return successResponse(
+      { jobs, pagination, filters: describeFilters(query, searchOnly) },
+      jobsMeta(dataset, query.includePredicted),
+    );
   });
 }
 
@@ -70,7 +100,12 @@ const jobDetail = withParams(DETAIL_PARAMS, ({ dataset, jobId }, values) => {
   const includePredicted = values.include_predicted_salaries === true;
   const stored = dataset.jobs.find((j) => j.job.job_id === jobId);
   // A closed job answers exactly like an unknown one: the public contract only exposes active jobs.
-  if (!stored || !stored.active) return errorResponse(404, 'not_found', `no active job with job_id ${JSON.stringify(jobId)}; it is absent or no longer active`);
+  if (!stored || !stored.active)
+    return errorResponse(
+      404,
+      'not_found',
+      `no active job with job_id ${JSON.stringify(jobId)}; it is absent or no longer active`,
+    );
   return successResponse(projectJob(stored, includePredicted), jobsMeta(dataset, includePredicted));
 });
 
@@ -78,8 +113,12 @@ const ROUTES: Record<string, Handler> = {
   [API_PREFIX]: ({ dataset }) => successResponse(discoveryData(dataset), { ...dataset.snapshot }),
   [`${API_PREFIX}/search/jobs`]: jobList(true),
   [`${API_PREFIX}/jobs`]: jobList(false),
-  [`${API_PREFIX}/market-map`]: withParams(MARKET_MAP_PARAMS, ({ dataset }, values) => marketMapResponse(dataset, values)),
-  [`${API_PREFIX}/interview/company`]: withParams(INTERVIEW_PARAMS, ({ dataset }, values) => interviewResponse(dataset, values)),
+  [`${API_PREFIX}/market-map`]: withParams(MARKET_MAP_PARAMS, ({ dataset }, values) =>
+    marketMapResponse(dataset, values),
+  ),
+  [`${API_PREFIX}/interview/company`]: withParams(INTERVIEW_PARAMS, ({ dataset }, values) =>
+    interviewResponse(dataset, values),
+  ),
   [`${API_PREFIX}/mcp/health`]: ({ dataset, url }) => jsonResponse(200, healthBody(dataset, url.origin)),
   '/openapi.json': ({ url }) => jsonResponse(200, buildOpenApi(url.origin)),
   '/llms.txt': ({ dataset }) => bytesResponse(200, llmsTxt(dataset), 'text/plain; charset=utf-8'),
@@ -100,7 +139,12 @@ function findRoute(pathname: string, ctx: RouteContext): Handler | undefined {
     try {
       ctx.jobId = decodeURIComponent(segment);
     } catch {
-      return () => errorResponse(404, 'not_found', `no active job with job_id ${JSON.stringify(segment)} (the id is not valid percent-encoding)`);
+      return () =>
+        errorResponse(
+          404,
+          'not_found',
+          `no active job with job_id ${JSON.stringify(segment)} (the id is not valid percent-encoding)`,
+        );
     }
     return jobDetail;
   }
@@ -108,8 +152,13 @@ function findRoute(pathname: string, ctx: RouteContext): Handler | undefined {
 }
 
 function notFound(request: Request, pathname: string): Response {
-  if (prefersMarkdown(request.headers.get('accept'))) return bytesResponse(404, notFoundMarkdown(pathname), 'text/markdown; charset=utf-8');
-  return errorResponse(404, 'not_found', `nothing is published at ${pathname}; start at ${API_PREFIX} for the endpoint catalog`);
+  if (prefersMarkdown(request.headers.get('accept')))
+    return bytesResponse(404, notFoundMarkdown(pathname), 'text/markdown; charset=utf-8');
+  return errorResponse(
+    404,
+    'not_found',
+    `nothing is published at ${pathname}; start at ${API_PREFIX} for the endpoint catalog`,
+  );
 }
 
 function route(dataset: Dataset, request: Request): Response {
@@ -118,13 +167,25 @@ function route(dataset: Dataset, request: Request): Response {
   const pathname = url.pathname.length > 1 && url.pathname.endsWith('/') ? url.pathname.slice(0, -1) : url.pathname;
   const method = request.method.toUpperCase();
   if (pathname === MCP_PATH) {
-    if (method === 'POST') return errorResponse(501, 'not_implemented', 'the tool endpoint is not part of the offline API itself: `service-mcp mock-api` serves it over HTTP, and the local package serves the same tools over stdio');
+    if (method === 'POST')
+      return errorResponse(
+        501,
+        'not_implemented',
+        'the tool endpoint is not part of the offline API itself: `service-mcp mock-api` serves it over HTTP, and the local package serves the same tools over stdio',
+      );
     return errorResponse(405, 'method_not_allowed', `${MCP_PATH} accepts POST only`, {}, { allow: 'POST' });
   }
   const ctx: RouteContext = { dataset, url };
   const handler = findRoute(pathname, ctx);
   if (!handler) return notFound(request, url.pathname);
-  if (method !== 'GET' && method !== 'HEAD') return errorResponse(405, 'method_not_allowed', `${pathname} accepts GET (and HEAD) only; got ${method}`, {}, { allow: 'GET, HEAD' });
+  if (method !== 'GET' && method !== 'HEAD')
+    return errorResponse(
+      405,
+      'method_not_allowed',
+      `${pathname} accepts GET (and HEAD) only; got ${method}`,
+      {},
+      { allow: 'GET, HEAD' },
+    );
   return handler(ctx);
 }
 
@@ -135,8 +196,13 @@ async function handleRequest(dataset: Dataset, request: Request): Promise<Respon
     response = await withValidators(request, new URL(request.url).pathname, route(dataset, request));
   } catch (error) {
     // A bug in the engine must still look like an HTTP answer, not a dropped connection.
-    response = errorResponse(500, 'internal_error', `offline engine error: ${error instanceof Error ? error.message : String(error)}`);
+    response = errorResponse(
+      500,
+      'internal_error',
+      `offline engine error: ${error instanceof Error ? error.message : String(error)}`,
+    );
   }
-  if (request.method.toUpperCase() === 'HEAD') return new Response(null, { status: response.status, headers: response.headers });
+  if (request.method.toUpperCase() === 'HEAD')
+    return new Response(null, { status: response.status, headers: response.headers });
   return response;
 }

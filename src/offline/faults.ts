@@ -8,7 +8,18 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { isRecord } from '../is-record.js';
 import { bytesResponse, errorResponse, JSON_TYPE, jsonResponse } from './responses.js';
 
-const FAULT_KINDS = ['rate_limit', 'unavailable', 'delay', 'hang', 'malformed', 'truncated', 'contract', 'degraded_health', 'oversized', 'reset'] as const;
+const FAULT_KINDS = [
+  'rate_limit',
+  'unavailable',
+  'delay',
+  'hang',
+  'malformed',
+  'truncated',
+  'contract',
+  'degraded_health',
+  'oversized',
+  'reset',
+] as const;
 type FaultKind = (typeof FAULT_KINDS)[number];
 
 export interface FaultRule {
@@ -147,18 +158,38 @@ async function answer(rule: FaultRule, request: Request, next: Next): Promise<Re
       return next(request);
     case 'rate_limit': {
       const seconds = rule.retryAfter ?? 1;
-      return errorResponse(429, 'rate_limited', `rate limit exceeded; retry after ${seconds}s ${note}`, {}, { 'retry-after': String(seconds) });
+      return errorResponse(
+        429,
+        'rate_limited',
+        `rate limit exceeded; retry after ${seconds}s ${note}`,
+        {},
+        { 'retry-after': String(seconds) },
+      );
     }
     case 'unavailable':
-      return errorResponse(503, 'unavailable', `a required read-model dependency is temporarily unavailable ${note}`, {}, rule.retryAfter === undefined ? {} : { 'retry-after': String(rule.retryAfter) });
+      return errorResponse(
+        503,
+        'unavailable',
+        `a required read-model dependency is temporarily unavailable ${note}`,
+        {},
+        rule.retryAfter === undefined ? {} : { 'retry-after': String(rule.retryAfter) },
+      );
     case 'hang':
       return hang(request.signal);
     case 'malformed':
-      return bytesResponse(200, '{"success":true,"data":{"jobs":[{"job_id": <html><body>502 Bad Gateway</body></html>', JSON_TYPE);
+      return bytesResponse(
+        200,
+        '{"success":true,"data":{"jobs":[{"job_id": <html><body>502 Bad Gateway</body></html>',
+        JSON_TYPE,
+      );
     case 'truncated': {
       const real = await next(request);
       const text = await real.text();
-      return bytesResponse(real.status, text.slice(0, Math.floor(text.length / 2)), real.headers.get('content-type') ?? JSON_TYPE);
+      return bytesResponse(
+        real.status,
+        text.slice(0, Math.floor(text.length / 2)),
+        real.headers.get('content-type') ?? JSON_TYPE,
+      );
     }
     case 'contract': {
       const real = await next(request);
@@ -170,7 +201,8 @@ async function answer(rule: FaultRule, request: Request, next: Next): Promise<Re
     case 'degraded_health': {
       const real = await next(request);
       const body: unknown = real.status === 200 ? await real.json() : undefined;
-      if (!isRecord(body) || !Array.isArray(body.probes)) return errorResponse(503, 'unavailable', `a required read-model dependency is temporarily unavailable ${note}`);
+      if (!isRecord(body) || !Array.isArray(body.probes))
+        return errorResponse(503, 'unavailable', `a required read-model dependency is temporarily unavailable ${note}`);
       return jsonResponse(503, degrade(body));
     }
     case 'oversized':
@@ -209,7 +241,11 @@ export function breakContract(body: unknown): void {
 }
 
 function degrade(body: Record<string, unknown>): Record<string, unknown> {
-  const probes = (body.probes as unknown[]).map((probe, index) => (isRecord(probe) && index === 0 ? { ...probe, ok: false, status: 503, error: 'read model unavailable (offline fault injection)' } : probe));
+  const probes = (body.probes as unknown[]).map((probe, index) =>
+    isRecord(probe) && index === 0
+      ? { ...probe, ok: false, status: 503, error: 'read model unavailable (offline fault injection)' }
+      : probe,
+  );
   return { ...body, status: 'degraded', probes };
 }
 
@@ -222,10 +258,15 @@ export const OVERSIZED_BYTES = Math.round(9.5 * 1024 * 1024);
 async function oversized(real: Response): Promise<Response> {
   const body: unknown = await real.json().catch(() => undefined);
   const data = isRecord(body) ? body.data : undefined;
-  const sample = isRecord(data) && Array.isArray(data.jobs) && data.jobs.length > 0 ? data.jobs[0] : (data ?? { filler: 'x'.repeat(512) });
+  const sample =
+    isRecord(data) && Array.isArray(data.jobs) && data.jobs.length > 0
+      ? data.jobs[0]
+      : (data ?? { filler: 'x'.repeat(512) });
   const element = new TextEncoder().encode(`${JSON.stringify(sample)},`);
   const head = new TextEncoder().encode('{"success":true,"data":{"jobs":[');
-  const tail = new TextEncoder().encode(`${JSON.stringify(sample)}]},"meta":${JSON.stringify(isRecord(body) ? (body.meta ?? {}) : {})}}`);
+  const tail = new TextEncoder().encode(
+    `${JSON.stringify(sample)}]},"meta":${JSON.stringify(isRecord(body) ? (body.meta ?? {}) : {})}}`,
+  );
   let sent = 0;
   const stream = new ReadableStream<Uint8Array>({
     start(controller) {
@@ -260,7 +301,9 @@ async function resetMidBody(real: Response): Promise<Response> {
         controller.enqueue(half);
         return;
       }
-      controller.error(Object.assign(new Error('socket hang up (offline fault injection: reset)'), { code: 'ECONNRESET' }));
+      controller.error(
+        Object.assign(new Error('socket hang up (offline fault injection: reset)'), { code: 'ECONNRESET' }),
+      );
     },
   });
   const headers = new Headers(real.headers);

@@ -9,12 +9,17 @@ import type { OfflineEngine } from './engine.js';
 /** The base URL to give the ApiClient with this fetch; `.invalid` can never resolve, by RFC 6761. */
 export const OFFLINE_BASE_URL = 'http://offline.invalid';
 
-export function createOfflineFetch(engine: OfflineEngine | Promise<OfflineEngine>): (url: string, init: RequestInit) => Promise<Response> {
+export function createOfflineFetch(
+  engine: OfflineEngine | Promise<OfflineEngine>,
+): (url: string, init: RequestInit) => Promise<Response> {
   return async (url, init) => {
     const signal = init.signal ?? undefined;
     if (signal?.aborted) throw signal.reason;
     const request = new Request(url, init);
-    const response = await raceAbort(Promise.resolve(engine).then((e) => e.handle(request)), signal);
+    const response = await raceAbort(
+      Promise.resolve(engine).then((e) => e.handle(request)),
+      signal,
+    );
     return signal ? abortableBody(response, signal) : response;
   };
 }

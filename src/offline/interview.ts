@@ -23,11 +23,17 @@ export function interviewResponse(dataset: Dataset, values: ParamValues): Respon
   const given = KEYS.filter((key) => typeof values[key] === 'string');
   const by = given[0];
   if (by === undefined) {
-    return errorResponse(400, 'missing_parameter', 'one of company_id, slug or name is required (company_id or slug preferred)', { parameter: 'company_id' });
+    return errorResponse(
+      400,
+      'missing_parameter',
+      'one of company_id, slug or name is required (company_id or slug preferred)',
+      { parameter: 'company_id' },
+    );
   }
   const value = values[by] as string;
   const company = find(dataset, by, value);
-  if (!company) return errorResponse(404, 'not_found', `no interview brief for ${by} ${JSON.stringify(value)} in this snapshot`);
+  if (!company)
+    return errorResponse(404, 'not_found', `no interview brief for ${by} ${JSON.stringify(value)} in this snapshot`);
   const lookup = { by, value, ignored: given.slice(1) };
   return successResponse({ ...company.data, lookup }, { ...company.meta });
 }

@@ -51,7 +51,11 @@ const PERIOD_FACTOR = { year: 1, month: 12, hour: 2080 } as const;
  * salary: none at all, a predicted one the caller did not ask for, no amounts, or a currency
  * missing from the snapshot's fixed FX table. A one-sided range counts as a single point.
  */
-function annualUsdRange(stored: StoredJob, fxToUsd: Record<string, number>, includePredicted: boolean): [number, number] | null {
+function annualUsdRange(
+  stored: StoredJob,
+  fxToUsd: Record<string, number>,
+  includePredicted: boolean,
+): [number, number] | null {
   const salary = stored.job.salary;
   if (!salary || stored.salary_period === null) return null;
   if (salary.source === 'predicted' && !includePredicted) return null;
@@ -93,7 +97,8 @@ function matchesSkills(job: PublicJob, skills: string[], mode: 'any' | 'all'): b
   return mode === 'all' ? wanted.every((s) => have.has(s)) : wanted.some((s) => have.has(s));
 }
 
-const sameLabel = (value: string | null, wanted: string) => value !== null && value.toLowerCase() === wanted.toLowerCase();
+const sameLabel = (value: string | null, wanted: string) =>
+  value !== null && value.toLowerCase() === wanted.toLowerCase();
 
 function matchesQuery(stored: StoredJob, query: JobQuery, fxToUsd: Record<string, number>): boolean {
   const job = stored.job;
@@ -147,7 +152,12 @@ export function describeFilters(query: JobQuery, searchOnly: boolean): Record<st
     include_predicted_salaries: query.includePredicted,
   };
   if (searchOnly) {
-    Object.assign(filters, { skill_match: query.skillMatch, company_type: query.companyType ?? null, min_salary_usd: query.minSalaryUsd ?? null, max_salary_usd: query.maxSalaryUsd ?? null });
+    Object.assign(filters, {
+      skill_match: query.skillMatch,
+      company_type: query.companyType ?? null,
+      min_salary_usd: query.minSalaryUsd ?? null,
+      max_salary_usd: query.maxSalaryUsd ?? null,
+    });
   }
   return filters;
 }

@@ -9,11 +9,17 @@ export function marketMapResponse(dataset: Dataset, values: ParamValues): Respon
   const status = typeof values.status === 'string' ? values.status : 'all';
   const layer = typeof values.layer === 'string' ? values.layer : 'all';
   if (layer !== 'all' && !map.layers.includes(layer)) {
-    return errorResponse(400, 'invalid_parameter', `layer must be all or one of the advertised layers: ${map.layers.join(', ')} (got ${JSON.stringify(layer)})`, { parameter: 'layer' });
+    return errorResponse(
+      400,
+      'invalid_parameter',
+      `layer must be all or one of the advertised layers: ${map.layers.join(', ')} (got ${JSON.stringify(layer)})`,
+      { parameter: 'layer' },
+    );
   }
   const inLayer = map.dimensions.filter((d) => layer === 'all' || d.layer === layer);
   const readiness: Record<string, number> = {};
-  for (const state of MARKET_MAP_STATUSES) if (state !== 'all') readiness[state] = inLayer.filter((d) => d.readiness === state).length;
+  for (const state of MARKET_MAP_STATUSES)
+    if (state !== 'all') readiness[state] = inLayer.filter((d) => d.readiness === state).length;
   const data = {
     layers: map.layers,
     statuses: MARKET_MAP_STATUSES,

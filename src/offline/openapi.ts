@@ -11,12 +11,26 @@ type Schema = Record<string, unknown>;
 
 const ref = (name: string): Schema => ({ $ref: `#/components/schemas/${name}` });
 const nullable = (type: string, extra: Schema = {}): Schema => ({ type: [type, 'null'], ...extra });
-const closed = (properties: Record<string, Schema>, required: string[] = Object.keys(properties)): Schema => ({ type: 'object', properties, required, additionalProperties: false });
-const open = (properties: Record<string, Schema>, required: string[]): Schema => ({ type: 'object', properties, required });
+const closed = (properties: Record<string, Schema>, required: string[] = Object.keys(properties)): Schema => ({
+  type: 'object',
+  properties,
+  required,
+  additionalProperties: false,
+});
+const open = (properties: Record<string, Schema>, required: string[]): Schema => ({
+  type: 'object',
+  properties,
+  required,
+});
 const freeObject: Schema = { type: 'object', additionalProperties: true };
 
 function envelope(data: Schema, description: string): Schema {
-  return { type: 'object', description, properties: { success: { const: true }, data, meta: ref('ResponseMeta') }, required: ['success', 'data', 'meta'] };
+  return {
+    type: 'object',
+    description,
+    properties: { success: { const: true }, data, meta: ref('ResponseMeta') },
+    required: ['success', 'data', 'meta'],
+  };
 }
 
 const SCHEMAS: Record<string, Schema> = {
@@ -25,11 +39,16 @@ const SCHEMAS: Record<string, Schema> = {
     description: 'Members vary by read model; additional members are allowed.',
     properties: {
       source: { type: 'string', description: 'Origin of the read model.' },
-      generated_at: nullable('string', { description: 'Snapshot generation timestamp; legacy snapshots can omit an explicit timezone.' }),
+      generated_at: nullable('string', {
+        description: 'Snapshot generation timestamp; legacy snapshots can omit an explicit timezone.',
+      }),
       computed_at: nullable('string', { format: 'date-time' }),
     },
   },
-  ErrorEnvelope: open({ success: { const: false }, error: { type: 'string' }, message: { type: 'string' } }, ['success', 'error']),
+  ErrorEnvelope: open({ success: { const: false }, error: { type: 'string' }, message: { type: 'string' } }, [
+    'success',
+    'error',
+  ]),
   PublicJobCompany: closed({
     id: nullable('integer'),
     name: { type: 'string' },
@@ -37,12 +56,20 @@ const SCHEMAS: Record<string, Schema> = {
     type_confidence: nullable('string'),
     logo_url: nullable('string', { description: 'A same-origin path or an absolute URL.' }),
   }),
-  PublicJobRole: closed({ id: { type: ['integer', 'string', 'null'] }, label: { type: 'string' }, confidence: { type: ['number', 'null'], minimum: 0, maximum: 1 } }),
+  PublicJobRole: closed({
+    id: { type: ['integer', 'string', 'null'] },
+    label: { type: 'string' },
+    confidence: { type: ['number', 'null'], minimum: 0, maximum: 1 },
+  }),
   PublicJobSalary: closed({
     min: { type: ['number', 'null'], minimum: 0 },
     max: { type: ['number', 'null'], minimum: 0 },
     currency: { type: 'string' },
-    source: { type: 'string', description: 'Evidence class of the compensation (disclosed, extracted, predicted, ...); inspect it before presenting a salary as disclosed.' },
+    source: {
+      type: 'string',
+      description:
+        'Evidence class of the compensation (disclosed, extracted, predicted, ...); inspect it before presenting a salary as disclosed.',
+    },
     display: { type: 'string' },
   }),
   PublicJob: open(
@@ -51,7 +78,10 @@ const SCHEMAS: Record<string, Schema> = {
       title: { type: 'string' },
       company: ref('PublicJobCompany'),
       role: ref('PublicJobRole'),
-      salary: { oneOf: [ref('PublicJobSalary'), { type: 'null' }], description: 'Kept only when its source class is allowed by include_predicted_salaries.' },
+      salary: {
+        oneOf: [ref('PublicJobSalary'), { type: 'null' }],
+        description: 'Kept only when its source class is allowed by include_predicted_salaries.',
+      },
       freshness: { type: 'string', description: 'Read-model lifecycle label, normally live or active.' },
       last_seen: nullable('string', { description: 'Latest source observation, ISO date or date-time.' }),
       location_text: nullable('string'),
@@ -67,7 +97,23 @@ const SCHEMAS: Record<string, Schema> = {
       proof_signals: { type: 'array', items: freeObject },
       evidence_quality: freeObject,
     },
-    ['job_id', 'title', 'company', 'role', 'salary', 'freshness', 'last_seen', 'location_text', 'location_country', 'remote_status', 'seniority_level', 'skills', 'url', 'domain_id', 'domain_assignment'],
+    [
+      'job_id',
+      'title',
+      'company',
+      'role',
+      'salary',
+      'freshness',
+      'last_seen',
+      'location_text',
+      'location_country',
+      'remote_status',
+      'seniority_level',
+      'skills',
+      'url',
+      'domain_id',
+      'domain_assignment',
+    ],
   ),
   Pagination: closed({
     page: { type: 'integer', minimum: 1 },
@@ -77,30 +123,68 @@ const SCHEMAS: Record<string, Schema> = {
     has_next: { type: 'boolean' },
     has_prev: { type: 'boolean' },
   }),
-  JobListData: open({ jobs: { type: 'array', items: ref('PublicJob') }, pagination: ref('Pagination') }, ['jobs', 'pagination']),
+  JobListData: open({ jobs: { type: 'array', items: ref('PublicJob') }, pagination: ref('Pagination') }, [
+    'jobs',
+    'pagination',
+  ]),
   DiscoveryData: open(
     {
-      endpoints: { type: 'array', items: open({ path: { type: 'string' }, method: { type: 'string' }, description: { type: 'string' } }, ['path', 'method', 'description']) },
+      endpoints: {
+        type: 'array',
+        items: open({ path: { type: 'string' }, method: { type: 'string' }, description: { type: 'string' } }, [
+          'path',
+          'method',
+          'description',
+        ]),
+      },
       auth: { type: 'object', additionalProperties: { type: 'string' } },
       envelopes: { type: 'object', additionalProperties: { type: 'string' } },
     },
     ['endpoints', 'auth', 'envelopes'],
   ),
   HealthProbe: open(
-    { name: { type: 'string' }, ok: { type: 'boolean' }, status: { type: 'integer', minimum: 100, maximum: 599 }, path: { type: 'string' }, ms: { type: 'number', minimum: 0 } },
+    {
+      name: { type: 'string' },
+      ok: { type: 'boolean' },
+      status: { type: 'integer', minimum: 100, maximum: 599 },
+      path: { type: 'string' },
+      ms: { type: 'number', minimum: 0 },
+    },
     ['name', 'ok'],
   ),
-  HealthResponse: open({ status: { type: 'string', enum: ['ok', 'degraded'] }, mcp_endpoint: { type: 'string', format: 'uri' }, probes: { type: 'array', items: ref('HealthProbe') } }, ['probes']),
-  MarketMapData: { ...freeObject, description: 'Dimensions, filters, readiness counts, advertised layers and generation metadata.' },
+  HealthResponse: open(
+    {
+      status: { type: 'string', enum: ['ok', 'degraded'] },
+      mcp_endpoint: { type: 'string', format: 'uri' },
+      probes: { type: 'array', items: ref('HealthProbe') },
+    },
+    ['probes'],
+  ),
+  MarketMapData: {
+    ...freeObject,
+    description: 'Dimensions, filters, readiness counts, advertised layers and generation metadata.',
+  },
   InterviewBriefData: { ...freeObject, description: 'Interview-preparation package and freshness metadata.' },
 };
 
 const SUCCESS: Record<SuccessShape, { schema: Schema; description: string }> = {
-  discovery: { schema: envelope(ref('DiscoveryData'), 'Discovery envelope'), description: 'Endpoint catalog, authentication boundary, envelope conventions and snapshot freshness.' },
-  job_list: { schema: envelope(ref('JobListData'), 'Job list envelope'), description: 'A page of jobs with pagination.' },
+  discovery: {
+    schema: envelope(ref('DiscoveryData'), 'Discovery envelope'),
+    description: 'Endpoint catalog, authentication boundary, envelope conventions and snapshot freshness.',
+  },
+  job_list: {
+    schema: envelope(ref('JobListData'), 'Job list envelope'),
+    description: 'A page of jobs with pagination.',
+  },
   job: { schema: envelope(ref('PublicJob'), 'Job envelope'), description: 'One active job.' },
-  market_map: { schema: envelope(ref('MarketMapData'), 'Market map envelope'), description: 'Dimension coverage, readiness and generation metadata.' },
-  interview: { schema: envelope(ref('InterviewBriefData'), 'Interview brief envelope'), description: 'The interview-preparation package.' },
+  market_map: {
+    schema: envelope(ref('MarketMapData'), 'Market map envelope'),
+    description: 'Dimension coverage, readiness and generation metadata.',
+  },
+  interview: {
+    schema: envelope(ref('InterviewBriefData'), 'Interview brief envelope'),
+    description: 'The interview-preparation package.',
+  },
   health: { schema: ref('HealthResponse'), description: 'All required probes passed.' },
 };
 
@@ -116,7 +200,12 @@ function parameterSchema(spec: ParamSpec): Schema {
     case 'boolean':
       return { type: 'boolean', default: spec.default };
     case 'integer':
-      return { type: 'integer', minimum: spec.minimum, ...(spec.maximum === undefined ? {} : { maximum: spec.maximum }), default: spec.default };
+      return {
+        type: 'integer',
+        minimum: spec.minimum,
+        ...(spec.maximum === undefined ? {} : { maximum: spec.maximum }),
+        default: spec.default,
+      };
     case 'number':
       return { type: 'number', minimum: spec.minimum };
     case 'string': {
@@ -137,24 +226,63 @@ export function buildOpenApi(origin: string): Record<string, unknown> {
   const paths: Record<string, unknown> = {};
   for (const op of OPERATIONS) {
     const parameters: Schema[] = op.path.includes('{jobId}')
-      ? [{ name: 'jobId', in: 'path', required: true, description: 'A job_id from a list or search response.', schema: { type: 'string', minLength: 1 } }]
+      ? [
+          {
+            name: 'jobId',
+            in: 'path',
+            required: true,
+            description: 'A job_id from a list or search response.',
+            schema: { type: 'string', minLength: 1 },
+          },
+        ]
       : [];
-    for (const spec of op.query) parameters.push({ name: spec.name, in: 'query', required: false, description: spec.description, schema: parameterSchema(spec) });
+    for (const spec of op.query)
+      parameters.push({
+        name: spec.name,
+        in: 'query',
+        required: false,
+        description: spec.description,
+        schema: parameterSchema(spec),
+      });
     const success = SUCCESS[op.success];
-    const responses: Record<string, unknown> = { '200': { description: success.description, content: json(success.schema) } };
+    const responses: Record<string, unknown> = {
+      '200': { description: success.description, content: json(success.schema) },
+    };
     for (const status of op.errors) {
       if (op.success === 'health') {
-        responses[String(status)] = { description: 'At least one required probe failed; the body is the health response with status degraded.', content: json(ref('HealthResponse')) };
+        responses[String(status)] = {
+          description: 'At least one required probe failed; the body is the health response with status degraded.',
+          content: json(ref('HealthResponse')),
+        };
         continue;
       }
-      const headers = status === 429 ? { 'Retry-After': { description: 'Whole seconds to wait before retrying.', required: true, schema: { type: 'integer', minimum: 1 } } } : undefined;
-      responses[String(status)] = { description: ERROR_TEXT[status] ?? 'Error.', ...(headers ? { headers } : {}), content: json(ref('ErrorEnvelope')) };
+      const headers =
+        status === 429
+          ? {
+              'Retry-After': {
+                description: 'Whole seconds to wait before retrying.',
+                required: true,
+                schema: { type: 'integer', minimum: 1 },
+              },
+            }
+          : undefined;
+      responses[String(status)] = {
+        description: ERROR_TEXT[status] ?? 'Error.',
+        ...(headers ? { headers } : {}),
+        content: json(ref('ErrorEnvelope')),
+      };
     }
-    paths[op.path] = { get: { operationId: op.operationId, summary: op.summary, description: op.description, parameters, responses } };
+    paths[op.path] = {
+      get: { operationId: op.operationId, summary: op.summary, description: op.description, parameters, responses },
+    };
   }
   return {
     openapi: '3.1.0',
-    info: { title: 'Public hiring-intelligence read API', version: '1.0.0', description: `${OFFLINE_NOTICE} Public reads need no credentials.` },
+    info: {
+      title: 'Public hiring-intelligence read API',
+      version: '1.0.0',
+      description: `${OFFLINE_NOTICE} Public reads need no credentials.`,
+    },
     servers: [{ url: origin, description: 'Offline snapshot served by service-mcp' }],
     paths,
     components: { schemas: SCHEMAS },

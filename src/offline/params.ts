@@ -39,13 +39,53 @@ export type ParamSpec = StringParam | IntegerParam | NumberParam | BooleanParam;
 
 export const API_PREFIX = '/api/public/v1';
 
-const q: StringParam = { name: 'q', type: 'string', minLength: 1, maxLength: 200, description: 'Free-text terms, case-insensitive; every term must begin a word of the title, the company name or a skill (a term may be the start of a longer word).' };
-const domain: StringParam = { name: 'domain', type: 'string', enum: DOMAINS, description: 'Hiring vertical; all verticals when omitted.' };
-const skills: StringParam = { name: 'skills', type: 'string', minLength: 1, list: true, description: 'Comma-separated skill names, matched case-insensitively against whole skills.' };
-const skillMatch: StringParam = { name: 'skill_match', type: 'string', enum: SKILL_MATCHES, default: 'any', description: 'Whether any or all of the skills must match.' };
-const companyType: StringParam = { name: 'company_type', type: 'string', minLength: 1, description: 'Normalized company type label, such as ai_lab, startup, protocol, exchange, enterprise or dao (case-insensitive).' };
-const seniority: StringParam = { name: 'seniority_level', type: 'string', minLength: 1, description: 'Normalized seniority label, such as junior, mid, senior, staff, principal or lead (case-insensitive).' };
-const remoteOnly: BooleanParam = { name: 'remote_only', type: 'boolean', default: false, description: 'When true, only jobs classified remote.' };
+const q: StringParam = {
+  name: 'q',
+  type: 'string',
+  minLength: 1,
+  maxLength: 200,
+  description:
+    'Free-text terms, case-insensitive; every term must begin a word of the title, the company name or a skill (a term may be the start of a longer word).',
+};
+const domain: StringParam = {
+  name: 'domain',
+  type: 'string',
+  enum: DOMAINS,
+  description: 'Hiring vertical; all verticals when omitted.',
+};
+const skills: StringParam = {
+  name: 'skills',
+  type: 'string',
+  minLength: 1,
+  list: true,
+  description: 'Comma-separated skill names, matched case-insensitively against whole skills.',
+};
+const skillMatch: StringParam = {
+  name: 'skill_match',
+  type: 'string',
+  enum: SKILL_MATCHES,
+  default: 'any',
+  description: 'Whether any or all of the skills must match.',
+};
+const companyType: StringParam = {
+  name: 'company_type',
+  type: 'string',
+  minLength: 1,
+  description:
+    'Normalized company type label, such as ai_lab, startup, protocol, exchange, enterprise or dao (case-insensitive).',
+};
+const seniority: StringParam = {
+  name: 'seniority_level',
+  type: 'string',
+  minLength: 1,
+  description: 'Normalized seniority label, such as junior, mid, senior, staff, principal or lead (case-insensitive).',
+};
+const remoteOnly: BooleanParam = {
+  name: 'remote_only',
+  type: 'boolean',
+  default: false,
+  description: 'When true, only jobs classified remote.',
+};
 const country: StringParam = {
   name: 'location_country',
   type: 'string',
@@ -55,19 +95,62 @@ const country: StringParam = {
   patternHint: 'exactly two letters (an ISO 3166-1 alpha-2 code such as US or DE)',
   description: 'Country of the job, normally ISO 3166-1 alpha-2; case-insensitive.',
 };
-const minSalary: NumberParam = { name: 'min_salary_usd', type: 'number', minimum: 0, description: 'Annualized USD minimum: keeps jobs whose salary range reaches at least this amount. Jobs without a usable salary are excluded.' };
-const maxSalary: NumberParam = { name: 'max_salary_usd', type: 'number', minimum: 0, description: 'Annualized USD maximum: keeps jobs whose salary range starts at or below this amount. Jobs without a usable salary are excluded.' };
-const page: IntegerParam = { name: 'page', type: 'integer', minimum: 1, default: 1, description: 'One-based page number.' };
-const perPage: IntegerParam = { name: 'per_page', type: 'integer', minimum: 1, maximum: 100, default: 20, description: 'Page size.' };
+const minSalary: NumberParam = {
+  name: 'min_salary_usd',
+  type: 'number',
+  minimum: 0,
+  description:
+    'Annualized USD minimum: keeps jobs whose salary range reaches at least this amount. Jobs without a usable salary are excluded.',
+};
+const maxSalary: NumberParam = {
+  name: 'max_salary_usd',
+  type: 'number',
+  minimum: 0,
+  description:
+    'Annualized USD maximum: keeps jobs whose salary range starts at or below this amount. Jobs without a usable salary are excluded.',
+};
+const page: IntegerParam = {
+  name: 'page',
+  type: 'integer',
+  minimum: 1,
+  default: 1,
+  description: 'One-based page number.',
+};
+const perPage: IntegerParam = {
+  name: 'per_page',
+  type: 'integer',
+  minimum: 1,
+  maximum: 100,
+  default: 20,
+  description: 'Page size.',
+};
 const includePredicted: BooleanParam = {
   name: 'include_predicted_salaries',
   type: 'boolean',
   default: false,
-  description: 'Include model-derived (predicted) salary estimates; when false, a predicted salary is returned as null and does not count for salary thresholds.',
+  description:
+    'Include model-derived (predicted) salary estimates; when false, a predicted salary is returned as null and does not count for salary thresholds.',
 };
-const status: StringParam = { name: 'status', type: 'string', enum: MARKET_MAP_STATUSES, default: 'all', description: 'Dimension readiness to keep.' };
-const layer: StringParam = { name: 'layer', type: 'string', minLength: 1, default: 'all', description: 'Layer to keep; valid values are those advertised in data.layers of an unfiltered response, or all.' };
-const companyId: StringParam = { name: 'company_id', type: 'string', minLength: 1, description: 'Stable company identifier. Wins over slug and name when several are given.' };
+const status: StringParam = {
+  name: 'status',
+  type: 'string',
+  enum: MARKET_MAP_STATUSES,
+  default: 'all',
+  description: 'Dimension readiness to keep.',
+};
+const layer: StringParam = {
+  name: 'layer',
+  type: 'string',
+  minLength: 1,
+  default: 'all',
+  description: 'Layer to keep; valid values are those advertised in data.layers of an unfiltered response, or all.',
+};
+const companyId: StringParam = {
+  name: 'company_id',
+  type: 'string',
+  minLength: 1,
+  description: 'Stable company identifier. Wins over slug and name when several are given.',
+};
 const slug: StringParam = {
   name: 'slug',
   type: 'string',
@@ -76,10 +159,40 @@ const slug: StringParam = {
   patternHint: 'lowercase letters and digits joined by single hyphens (such as northwind-neural)',
   description: 'Company slug. Wins over name when both are given.',
 };
-const name: StringParam = { name: 'name', type: 'string', minLength: 1, maxLength: 160, description: 'Company name, case-insensitive; used only when no stable identifier is known.' };
+const name: StringParam = {
+  name: 'name',
+  type: 'string',
+  minLength: 1,
+  maxLength: 160,
+  description: 'Company name, case-insensitive; used only when no stable identifier is known.',
+};
 
-export const SEARCH_PARAMS: readonly ParamSpec[] = [q, domain, skills, skillMatch, companyType, seniority, remoteOnly, country, minSalary, maxSalary, page, perPage, includePredicted];
-export const LIST_PARAMS: readonly ParamSpec[] = [q, domain, skills, seniority, remoteOnly, country, page, perPage, includePredicted];
+export const SEARCH_PARAMS: readonly ParamSpec[] = [
+  q,
+  domain,
+  skills,
+  skillMatch,
+  companyType,
+  seniority,
+  remoteOnly,
+  country,
+  minSalary,
+  maxSalary,
+  page,
+  perPage,
+  includePredicted,
+];
+export const LIST_PARAMS: readonly ParamSpec[] = [
+  q,
+  domain,
+  skills,
+  seniority,
+  remoteOnly,
+  country,
+  page,
+  perPage,
+  includePredicted,
+];
 export const DETAIL_PARAMS: readonly ParamSpec[] = [includePredicted];
 export const MARKET_MAP_PARAMS: readonly ParamSpec[] = [status, layer];
 export const INTERVIEW_PARAMS: readonly ParamSpec[] = [companyId, slug, name];
@@ -101,7 +214,8 @@ export const OPERATIONS: readonly OperationSpec[] = [
     operationId: 'discoverPublicApi',
     path: API_PREFIX,
     summary: 'Discover the public API',
-    description: 'Endpoint catalog, authentication boundary, envelope conventions and snapshot freshness. Also served at the trailing-slash form.',
+    description:
+      'Endpoint catalog, authentication boundary, envelope conventions and snapshot freshness. Also served at the trailing-slash form.',
     query: [],
     success: 'discovery',
     errors: [429],
@@ -155,7 +269,8 @@ export const OPERATIONS: readonly OperationSpec[] = [
     operationId: 'getHostedMcpHealth',
     path: `${API_PREFIX}/mcp/health`,
     summary: 'Hosted MCP health',
-    description: '200 when all required probes pass, 503 when any fails; both bodies are the health response, not an envelope.',
+    description:
+      '200 when all required probes pass, 503 when any fails; both bodies are the health response, not an envelope.',
     query: [],
     success: 'health',
     errors: [503],

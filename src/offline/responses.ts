@@ -4,9 +4,17 @@ export const JSON_TYPE = 'application/json; charset=utf-8';
 const encoder = new TextEncoder();
 
 /** A complete (non-streamed) response; Content-Length is set so keep-alive clients can reuse the socket. */
-export function bytesResponse(status: number, body: string, contentType: string, headers: Record<string, string> = {}): Response {
+export function bytesResponse(
+  status: number,
+  body: string,
+  contentType: string,
+  headers: Record<string, string> = {},
+): Response {
   const bytes = encoder.encode(body);
-  return new Response(bytes, { status, headers: { 'content-type': contentType, 'content-length': String(bytes.byteLength), ...headers } });
+  return new Response(bytes, {
+    status,
+    headers: { 'content-type': contentType, 'content-length': String(bytes.byteLength), ...headers },
+  });
 }
 
 export function jsonResponse(status: number, body: unknown, headers: Record<string, string> = {}): Response {
@@ -18,9 +26,23 @@ export function successResponse(data: unknown, meta: Record<string, unknown>): R
 }
 
 /** Error codes of the offline API; the spec leaves them open, so these follow common practice. */
-export type ErrorCode = 'invalid_parameter' | 'missing_parameter' | 'not_found' | 'method_not_allowed' | 'not_implemented' | 'rate_limited' | 'unavailable' | 'internal_error';
+export type ErrorCode =
+  | 'invalid_parameter'
+  | 'missing_parameter'
+  | 'not_found'
+  | 'method_not_allowed'
+  | 'not_implemented'
+  | 'rate_limited'
+  | 'unavailable'
+  | 'internal_error';
 
-export function errorResponse(status: number, error: ErrorCode, message: string, extra: Record<string, unknown> = {}, headers: Record<string, string> = {}): Response {
+export function errorResponse(
+  status: number,
+  error: ErrorCode,
+  message: string,
+  extra: Record<string, unknown> = {},
+  headers: Record<string, string> = {},
+): Response {
   return jsonResponse(status, { success: false, error, message, ...extra }, headers);
 }
 

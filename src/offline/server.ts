@@ -39,7 +39,16 @@ export interface OfflineServer {
 const CONTROL_PREFIX = '/__mock/';
 const MAX_CONTROL_BODY = 1024 * 1024;
 // Hop-by-hop and framing headers describe the socket, not the request the engine should see.
-const SKIPPED_HEADERS = new Set(['connection', 'keep-alive', 'transfer-encoding', 'content-length', 'upgrade', 'proxy-connection', 'te', 'trailer']);
+const SKIPPED_HEADERS = new Set([
+  'connection',
+  'keep-alive',
+  'transfer-encoding',
+  'content-length',
+  'upgrade',
+  'proxy-connection',
+  'te',
+  'trailer',
+]);
 const FORBIDDEN_METHODS = new Set(['CONNECT', 'TRACE', 'TRACK']);
 
 export async function startOfflineServer(options: OfflineServerOptions = {}): Promise<OfflineServer> {
@@ -52,7 +61,16 @@ export async function startOfflineServer(options: OfflineServerOptions = {}): Pr
     const mount = Object.hasOwn(mounts, pathOf(req)) ? mounts[pathOf(req)] : undefined;
     if (!mount) return void serve(engine, req, res);
     mount(req, res).catch((error: unknown) => {
-      if (!res.headersSent) void writeResponse(errorResponse(500, 'internal_error', `offline server error: ${error instanceof Error ? error.message : String(error)}`), res, new AbortController().signal);
+      if (!res.headersSent)
+        void writeResponse(
+          errorResponse(
+            500,
+            'internal_error',
+            `offline server error: ${error instanceof Error ? error.message : String(error)}`,
+          ),
+          res,
+          new AbortController().signal,
+        );
       else res.destroy();
     });
   });
@@ -95,7 +113,11 @@ async function serve(engine: OfflineEngine, req: IncomingMessage, res: ServerRes
     }
     req.resume(); // the engine reads no request body; drain it so keep-alive can reuse the socket
     if (FORBIDDEN_METHODS.has(method)) {
-      await writeResponse(errorResponse(405, 'method_not_allowed', `${method} is not supported`, {}, { allow: 'GET, HEAD' }), res, controller.signal);
+      await writeResponse(
+        errorResponse(405, 'method_not_allowed', `${method} is not supported`, {}, { allow: 'GET, HEAD' }),
+        res,
+        controller.signal,
+      );
       return;
     }
     const headers = new Headers();
@@ -108,7 +130,15 @@ async function serve(engine: OfflineEngine, req: IncomingMessage, res: ServerRes
   } catch (error) {
     if (controller.signal.aborted) return; // the client went away; there is no one to answer
     if (!res.headersSent) {
-      await writeResponse(errorResponse(500, 'internal_error', `offline server error: ${error instanceof Error ? error.message : String(error)}`), res, controller.signal).catch(() => res.destroy());
+      await writeResponse(
+        errorResponse(
+          500,
+          'internal_error',
+          `offline server error: ${error instanceof Error ? error.message : String(error)}`,
+        ),
+        res,
+        controller.signal,
+      ).catch(() => res.destroy());
     } else {
       res.destroy();
     }
@@ -173,13 +203,18 @@ async function control(engine: OfflineEngine, method: string, url: URL, req: Inc
       try {
         faults.set(parseFaultRules(JSON.parse(await readBody(req))));
       } catch (error) {
-        return errorResponse(400, 'invalid_parameter', `fault rules: ${error instanceof Error ? error.message : String(error)}`);
+        return errorResponse(
+          400,
+          'invalid_parameter',
+          `fault rules: ${error instanceof Error ? error.message : String(error)}`,
+        );
       }
       return jsonResponse(200, { success: true, data: { rules: faults.list() } });
     }
   } else if (url.pathname === '/__mock/stats') {
     req.resume();
-    if (method === 'GET') return jsonResponse(200, { success: true, data: { total: faults.hits(), hits: faults.stats() } });
+    if (method === 'GET')
+      return jsonResponse(200, { success: true, data: { total: faults.hits(), hits: faults.stats() } });
     if (method === 'DELETE') {
       faults.resetHits();
       return jsonResponse(200, { success: true, data: { total: 0, hits: {} } });

@@ -20,7 +20,8 @@ function shown(raw: string): string {
 
 function lengthRule(spec: { minLength?: number; maxLength?: number }): string {
   const { minLength, maxLength } = spec;
-  if (minLength !== undefined && maxLength !== undefined) return minLength === maxLength ? `exactly ${minLength} characters` : `${minLength} to ${maxLength} characters long`;
+  if (minLength !== undefined && maxLength !== undefined)
+    return minLength === maxLength ? `exactly ${minLength} characters` : `${minLength} to ${maxLength} characters long`;
   if (maxLength !== undefined) return `at most ${maxLength} characters long`;
   return minLength === 1 ? 'non-empty' : `at least ${minLength} characters long`;
 }
@@ -35,19 +36,31 @@ function parseOne(spec: ParamSpec, raw: string): { value: ParamValue } | { messa
       return fail('true or false');
     case 'integer': {
       const value = Number(raw);
-      const rule = spec.maximum === undefined ? `an integer of at least ${spec.minimum}` : `an integer from ${spec.minimum} to ${spec.maximum}`;
-      if (!INTEGER.test(raw) || !Number.isSafeInteger(value) || value < spec.minimum || (spec.maximum !== undefined && value > spec.maximum)) return fail(rule);
+      const rule =
+        spec.maximum === undefined
+          ? `an integer of at least ${spec.minimum}`
+          : `an integer from ${spec.minimum} to ${spec.maximum}`;
+      if (
+        !INTEGER.test(raw) ||
+        !Number.isSafeInteger(value) ||
+        value < spec.minimum ||
+        (spec.maximum !== undefined && value > spec.maximum)
+      )
+        return fail(rule);
       return { value };
     }
     case 'number': {
       const value = Number(raw);
-      if (!DECIMAL.test(raw) || !Number.isFinite(value) || value < spec.minimum) return fail(`a number of at least ${spec.minimum}`);
+      if (!DECIMAL.test(raw) || !Number.isFinite(value) || value < spec.minimum)
+        return fail(`a number of at least ${spec.minimum}`);
       return { value };
     }
     case 'string': {
       if (spec.enum) return spec.enum.includes(raw) ? { value: raw } : fail(`one of ${spec.enum.join(', ')}`);
       const length = [...raw].length;
-      const lengthOk = (spec.minLength === undefined || length >= spec.minLength) && (spec.maxLength === undefined || length <= spec.maxLength);
+      const lengthOk =
+        (spec.minLength === undefined || length >= spec.minLength) &&
+        (spec.maxLength === undefined || length <= spec.maxLength);
       if (spec.pattern && spec.patternHint && (!lengthOk || !spec.pattern.test(raw))) return fail(spec.patternHint);
       if (!lengthOk) return fail(lengthRule(spec));
       if (spec.list) {

@@ -8,16 +8,21 @@ export interface EndpointCoverage {
 }
 
 export function renderDiscovery(data: DiscoveryData, coverage?: EndpointCoverage): string {
-  const lines = [`Endpoints (${data.endpoints.length}; "tool:" names the tool that serves one, "no tool" means call it over HTTP):`];
+  const lines = [
+    `Endpoints (${data.endpoints.length}; "tool:" names the tool that serves one, "no tool" means call it over HTTP):`,
+  ];
   data.endpoints.forEach((e, i) => {
     const tool = coverage?.endpoints[i]?.tool;
     const served = coverage === undefined ? '' : tool ? ` (tool: ${tool})` : ' (no tool)';
     lines.push(`- ${datum(e.method, 8)} ${datum(e.path, 120)}${served}: ${quote(e.description, 200)}`);
   });
   if (coverage && coverage.tools_not_deployed.length > 0) {
-    lines.push(`Not deployed here (these tools answer not_deployed): ${coverage.tools_not_deployed.map((t) => `${t.tool} (${t.operation})`).join(', ')}`);
+    lines.push(
+      `Not deployed here (these tools answer not_deployed): ${coverage.tools_not_deployed.map((t) => `${t.tool} (${t.operation})`).join(', ')}`,
+    );
   }
-  const pairs = (record: Record<string, string>) => Object.entries(record).map(([key, value]) => `- ${datum(key, 40)}: ${quote(value, 200)}`);
+  const pairs = (record: Record<string, string>) =>
+    Object.entries(record).map(([key, value]) => `- ${datum(key, 40)}: ${quote(value, 200)}`);
   if (Object.keys(data.auth).length > 0) lines.push('Authentication:', ...pairs(data.auth));
   if (Object.keys(data.envelopes).length > 0) lines.push('Envelopes:', ...pairs(data.envelopes));
   return lines.join('\n');

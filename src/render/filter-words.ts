@@ -25,7 +25,27 @@ const DOMAIN: Record<string, 'ai' | 'web3'> = { ai: 'ai', web3: 'web3', crypto: 
 const REMOTE = new Set(['remote']);
 
 /** Words that only make a phrase read as a sentence: dropped from the suggested `q`. */
-const FILLER = new Set(['a', 'an', 'the', 'in', 'for', 'with', 'and', 'of', 'at', 'on', 'job', 'jobs', 'role', 'roles', 'position', 'positions', 'opening', 'openings', 'opportunities']);
+const FILLER = new Set([
+  'a',
+  'an',
+  'the',
+  'in',
+  'for',
+  'with',
+  'and',
+  'of',
+  'at',
+  'on',
+  'job',
+  'jobs',
+  'role',
+  'roles',
+  'position',
+  'positions',
+  'opening',
+  'openings',
+  'opportunities',
+]);
 
 const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
@@ -34,7 +54,9 @@ const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
  * skill may hold spaces or dots: "node.js"), longest first (so "llm apis" wins over "llm"). Built
  * once: every search with a `q` runs through them.
  */
-const SKILLS: ReadonlyArray<readonly [RegExp, string]> = [...new Set([...roles.ai, ...roles.web3].flatMap((role) => role.skills).concat(extraSkills))]
+const SKILLS: ReadonlyArray<readonly [RegExp, string]> = [
+  ...new Set([...roles.ai, ...roles.web3].flatMap((role) => role.skills).concat(extraSkills)),
+]
   .sort((a, b) => b.length - a.length)
   .map((skill) => [new RegExp(`(?<=[\\s,;/])${escape(skill.toLowerCase())}(?=[\\s,;/])`), skill] as const);
 
@@ -66,7 +88,11 @@ export function filtersInPhrase(q: string): PhraseFilters | undefined {
     else if (!FILLER.has(word)) words.push(word);
   }
   found.rest = words.join(' ');
-  const named = found.skills.length > 0 || found.seniority_level !== undefined || found.remote_only !== undefined || found.domain !== undefined;
+  const named =
+    found.skills.length > 0 ||
+    found.seniority_level !== undefined ||
+    found.remote_only !== undefined ||
+    found.domain !== undefined;
   return named ? found : undefined;
 }
 
@@ -74,14 +100,19 @@ export function filtersInPhrase(q: string): PhraseFilters | undefined {
  * The arguments of the search to try instead: the filters the phrase names merged into `args`
  * (what the caller set itself stays as set), the rest of the phrase as `q`, and page 1.
  */
-export function suggestedSearch(args: Readonly<Record<string, unknown>>, found: PhraseFilters): Record<string, unknown> {
+export function suggestedSearch(
+  args: Readonly<Record<string, unknown>>,
+  found: PhraseFilters,
+): Record<string, unknown> {
   const { q: _q, page: _page, ...kept } = args;
   const skills = [...new Set([...(Array.isArray(args.skills) ? (args.skills as string[]) : []), ...found.skills])];
   return {
     ...(found.rest === '' ? {} : { q: found.rest }),
     ...kept,
     ...(skills.length > 0 ? { skills } : {}),
-    ...(found.seniority_level !== undefined && args.seniority_level === undefined ? { seniority_level: found.seniority_level } : {}),
+    ...(found.seniority_level !== undefined && args.seniority_level === undefined
+      ? { seniority_level: found.seniority_level }
+      : {}),
     ...(found.remote_only && args.remote_only === undefined ? { remote_only: true } : {}),
     ...(found.domain !== undefined && args.domain === undefined ? { domain: found.domain } : {}),
   };

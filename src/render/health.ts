@@ -4,12 +4,25 @@ import { datum } from './text.js';
 /** ok or degraded first, then the failing probes (a 503 health is a result, not an error). */
 export function renderHealth(health: HealthResponse, httpStatus: number): string {
   const failing = health.probes.filter((probe) => !probe.ok);
-  const lines = [`API health: ${health.status.toUpperCase()} (HTTP ${httpStatus}); ${health.probes.length - failing.length} of ${health.probes.length} probes passing.`];
+  const lines = [
+    `API health: ${health.status.toUpperCase()} (HTTP ${httpStatus}); ${health.probes.length - failing.length} of ${health.probes.length} probes passing.`,
+  ];
   for (const probe of health.probes) {
-    const details = [probe.status === undefined ? '' : `HTTP ${probe.status}`, probe.path ? datum(probe.path, 80) : '', probe.ms === undefined ? '' : `${probe.ms} ms`].filter(Boolean).join(', ');
+    const details = [
+      probe.status === undefined ? '' : `HTTP ${probe.status}`,
+      probe.path ? datum(probe.path, 80) : '',
+      probe.ms === undefined ? '' : `${probe.ms} ms`,
+    ]
+      .filter(Boolean)
+      .join(', ');
     lines.push(`- ${probe.ok ? 'ok' : 'FAILING'}: ${datum(probe.name, 60)}${details ? ` (${details})` : ''}`);
   }
-  if (health.mcp_endpoint) lines.push(placeholder(health.mcp_endpoint) ? 'Hosted MCP endpoint: none here (the embedded offline API answers in-process; `service-mcp mock-api` serves one over HTTP at POST /api/public/v1/mcp)' : `Hosted MCP endpoint: ${datum(health.mcp_endpoint, 200)}`);
+  if (health.mcp_endpoint)
+    lines.push(
+      placeholder(health.mcp_endpoint)
+        ? 'Hosted MCP endpoint: none here (the embedded offline API answers in-process; `service-mcp mock-api` serves one over HTTP at POST /api/public/v1/mcp)'
+        : `Hosted MCP endpoint: ${datum(health.mcp_endpoint, 200)}`,
+    );
   return lines.join('\n');
 }
 
@@ -22,7 +35,11 @@ interface ServerStateView {
   version: string;
   node: string;
   calls_in_flight: number;
-  rate_limit: { cool_down_until?: string | undefined; last_429_at?: string | undefined; last_retry_after_s?: number | undefined };
+  rate_limit: {
+    cool_down_until?: string | undefined;
+    last_429_at?: string | undefined;
+    last_retry_after_s?: number | undefined;
+  };
   catalog?: { checked: boolean; at?: string | undefined; failure?: string | undefined } | undefined;
   cache: { answers: number; hits: number; hit_ratio?: number | undefined };
   redis?: { connected: boolean } | undefined;
@@ -31,11 +48,26 @@ interface ServerStateView {
 /** This server's own side: what it holds back, what it last heard, what it answered from memory. */
 export function renderServerState(state: ServerStateView): string {
   const { rate_limit: limit, catalog, cache, redis } = state;
-  const coolDown = limit.cool_down_until ? `Retry-After cool-down running until ${limit.cool_down_until} (no request goes to the API before then)` : 'no Retry-After cool-down running';
-  const last429 = limit.last_429_at ? `last 429 at ${limit.last_429_at} (Retry-After ${limit.last_retry_after_s} s)` : 'no 429 since start';
-  const lines = [`This server (service-mcp ${state.version}, Node ${state.node}): ${state.calls_in_flight} tool call(s) in flight, this one included.`, `- Rate limit: ${coolDown}; ${last429}.`];
-  if (catalog) lines.push(`- Deployed catalog: ${catalog.checked ? `checked${catalog.at ? ` at ${catalog.at}` : ''}` : 'not read yet'}${catalog.failure ? `; last read failed: ${catalog.failure}` : ''}.`);
-  lines.push(`- Cache: ${cache.hits} of ${cache.answers} API answers since start came from the response cache${cache.hit_ratio === undefined ? '' : ` (hit ratio ${cache.hit_ratio})`}.`);
-  if (redis) lines.push(`- Redis (shared cool-down and cache): ${redis.connected ? 'connected' : 'unreachable; this replica uses its own state until it is back'}.`);
+  const coolDown = limit.cool_down_until
+    ? `Retry-After cool-down running until ${limit.cool_down_until} (no request goes to the API before then)`
+    : 'no Retry-After cool-down running';
+  const last429 = limit.last_429_at
+    ? `last 429 at ${limit.last_429_at} (Retry-After ${limit.last_retry_after_s} s)`
+    : 'no 429 since start';
+  const lines = [
+    `This server (service-mcp ${state.version}, Node ${state.node}): ${state.calls_in_flight} tool call(s) in flight, this one included.`,
+    `- Rate limit: ${coolDown}; ${last429}.`,
+  ];
+  if (catalog)
+    lines.push(
+      `- Deployed catalog: ${catalog.checked ? `checked${catalog.at ? ` at ${catalog.at}` : ''}` : 'not read yet'}${catalog.failure ? `; last read failed: ${catalog.failure}` : ''}.`,
+    );
+  lines.push(
+    `- Cache: ${cache.hits} of ${cache.answers} API answers since start came from the response cache${cache.hit_ratio === undefined ? '' : ` (hit ratio ${cache.hit_ratio})`}.`,
+  );
+  if (redis)
+    lines.push(
+      `- Redis (shared cool-down and cache): ${redis.connected ? 'connected' : 'unreachable; this replica uses its own state until it is back'}.`,
+    );
   return lines.join('\n');
 }

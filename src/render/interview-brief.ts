@@ -12,18 +12,25 @@ import { datum, fencedData, oneLine, quote } from './text.js';
 function renderFreshness(freshness: unknown, at: number | undefined): string | undefined {
   if (!isRecord(freshness) || at === undefined) return undefined;
   const parts: string[] = [];
-  if (typeof freshness.generated_at === 'string') parts.push(`generated ${datum(freshness.generated_at, 40)}, ${describeAge(ageSeconds(freshness.generated_at, at))}`);
+  if (typeof freshness.generated_at === 'string')
+    parts.push(
+      `generated ${datum(freshness.generated_at, 40)}, ${describeAge(ageSeconds(freshness.generated_at, at))}`,
+    );
   if (typeof freshness.status === 'string') parts.push(`status ${datum(freshness.status, 30)}`);
   const window = freshness.observation_window;
-  if (isRecord(window) && typeof window.from === 'string' && typeof window.to === 'string') parts.push(`observation window ${datum(window.from, 30)} to ${datum(window.to, 30)}`);
+  if (isRecord(window) && typeof window.from === 'string' && typeof window.to === 'string')
+    parts.push(`observation window ${datum(window.from, 30)} to ${datum(window.to, 30)}`);
   return parts.length > 0 ? `Freshness: ${parts.join('; ')}.` : undefined;
 }
 
 /** The brief as fenced upstream data, after its freshness; `at`, when it was retrieved, ages it. */
 export function renderInterviewBrief(data: InterviewBriefData, at?: number): string {
-  const company = typeof data.company === 'object' && data.company !== null ? (data.company as Record<string, unknown>) : data;
+  const company =
+    typeof data.company === 'object' && data.company !== null ? (data.company as Record<string, unknown>) : data;
   const name = typeof company.name === 'string' && oneLine(company.name) !== '' ? quote(company.name, 100) : undefined;
-  const heading = name ? `Interview brief for ${name} (upstream data below):` : 'Interview brief (upstream data below):';
+  const heading = name
+    ? `Interview brief for ${name} (upstream data below):`
+    : 'Interview brief (upstream data below):';
   const freshness = renderFreshness(data.freshness, at);
   return `${freshness ? `${freshness}\n` : ''}${heading}\n${fencedData(data, 6_000)}`;
 }

@@ -37,8 +37,10 @@ export function renderJobLine(job: PublicJob, at?: number): string {
 }
 
 function renderPagination(p: Pagination, shown: number): string {
-  if (shown === 0 && p.page > p.total_pages) return `Page ${p.page} is past the last page: ${p.total} total in ${p.total_pages} page(s) of ${p.per_page}; ask for page 1–${p.total_pages}.`;
-  const range = shown === 0 ? 'no jobs on this page' : `jobs ${(p.page - 1) * p.per_page + 1}–${(p.page - 1) * p.per_page + shown}`;
+  if (shown === 0 && p.page > p.total_pages)
+    return `Page ${p.page} is past the last page: ${p.total} total in ${p.total_pages} page(s) of ${p.per_page}; ask for page 1–${p.total_pages}.`;
+  const range =
+    shown === 0 ? 'no jobs on this page' : `jobs ${(p.page - 1) * p.per_page + 1}–${(p.page - 1) * p.per_page + shown}`;
   const next = p.has_next ? `; next: same arguments with page=${p.page + 1}` : '; last page';
   return `Page ${p.page} of ${p.total_pages}, ${p.total} total (${range})${next}.`;
 }
@@ -53,23 +55,36 @@ export function renderJobList(data: JobListData, args: JobListArgs = {}, at?: nu
     lines.push(`${index + 1}. ${renderJobLine(job, at)}`);
     hiddenPredictions ||= job.salary === null && !includePredicted;
   });
-  if (hiddenPredictions) lines.push('salary: none = no disclosed or extracted range; model estimates are left out unless include_predicted_salaries=true.');
+  if (hiddenPredictions)
+    lines.push(
+      'salary: none = no disclosed or extracted range; model estimates are left out unless include_predicted_salaries=true.',
+    );
   if (data.jobs.length > 0 && (args.min_salary_usd !== undefined || args.max_salary_usd !== undefined)) {
-    lines.push("min_salary_usd/max_salary_usd were compared by the API with its annualized USD conversion of each salary; the ranges above are in each posting's own currency (ISO code beside a non-USD one), not converted here.");
+    lines.push(
+      "min_salary_usd/max_salary_usd were compared by the API with its annualized USD conversion of each salary; the ranges above are in each posting's own currency (ISO code beside a non-USD one), not converted here.",
+    );
   }
   const suggestion = data.jobs.length > 0 ? phraseSuggestion(args) : undefined;
-  if (suggestion) lines.push(`Some words of q name filters, which match them exactly rather than as text: ${suggestion}`);
-  if (data.jobs.length > 0) lines.push('Postings are evidence of demand, not of hires. Fetch a job with get_job before recommending it.');
+  if (suggestion)
+    lines.push(`Some words of q name filters, which match them exactly rather than as text: ${suggestion}`);
+  if (data.jobs.length > 0)
+    lines.push('Postings are evidence of demand, not of hires. Fetch a job with get_job before recommending it.');
   return lines.join('\n');
 }
 
 /** Detail view: the summary line, then the remaining fields a reader needs to judge the posting. */
 export function renderJobDetail(job: PublicJob, at?: number): string {
   const lines = [renderJobLine(job, at)];
-  lines.push(`role: ${quote(job.role.label, 80)}${job.role.confidence === null ? '' : ` (confidence ${job.role.confidence})`} | seniority: ${job.seniority_level ? datum(job.seniority_level, 30) : 'not stated'} | domain: ${job.domain_id} (${job.domain_assignment})`);
+  lines.push(
+    `role: ${quote(job.role.label, 80)}${job.role.confidence === null ? '' : ` (confidence ${job.role.confidence})`} | seniority: ${job.seniority_level ? datum(job.seniority_level, 30) : 'not stated'} | domain: ${job.domain_id} (${job.domain_assignment})`,
+  );
   if (job.skills.length > 0) lines.push(`skills: ${job.skills.map((s) => datum(s, 40)).join(', ')}`);
   if (job.url) lines.push(`url: ${datum(job.url, 300)}`);
-  const extras = Object.fromEntries((['requirements', 'operating_expectations', 'proof_signals', 'evidence_quality'] as const).filter((key) => job[key] !== undefined).map((key) => [key, job[key]]));
+  const extras = Object.fromEntries(
+    (['requirements', 'operating_expectations', 'proof_signals', 'evidence_quality'] as const)
+      .filter((key) => job[key] !== undefined)
+      .map((key) => [key, job[key]]),
+  );
   if (Object.keys(extras).length > 0) lines.push(`Posting details (upstream data):\n${fencedData(extras, 3_000)}`);
   return lines.join('\n');
 }

@@ -14,7 +14,8 @@ import { datum, fencedData, quote } from './text.js';
 
 type Member = Record<string, unknown>;
 
-const isObject = (value: unknown): value is Member => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Member =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 const isNumber = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value);
 const isText = (value: unknown): value is string => typeof value === 'string' && value !== '';
 
@@ -34,7 +35,8 @@ const TREND = /^trend_(\d{1,4})d_pct$/;
 
 const signed = (n: number) => (n > 0 ? `+${n}` : String(n));
 const list = (items: readonly string[]) => items.map((item) => datum(item, 40)).join(', ');
-const isTextList = (value: unknown): value is string[] => Array.isArray(value) && value.every((item) => typeof item === 'string');
+const isTextList = (value: unknown): value is string[] =>
+  Array.isArray(value) && value.every((item) => typeof item === 'string');
 
 function coverageWindow(coverage: Member): string | undefined {
   const { observed_from: from, observed_to: to } = coverage;
@@ -46,10 +48,16 @@ function isPlainCoverage(value: unknown): value is Member {
   if (!isObject(value)) return false;
   const keys = Object.keys(value);
   const hasWindow = 'observed_from' in value || 'observed_to' in value;
-  return keys.length > 0 && keys.every((key) => ['sources', 'observed_from', 'observed_to'].includes(key)) && (value.sources === undefined || isNumber(value.sources)) && (!hasWindow || coverageWindow(value) !== undefined);
+  return (
+    keys.length > 0 &&
+    keys.every((key) => ['sources', 'observed_from', 'observed_to'].includes(key)) &&
+    (value.sources === undefined || isNumber(value.sources)) &&
+    (!hasWindow || coverageWindow(value) !== undefined)
+  );
 }
 
-const isSuppression = (value: unknown): value is { field: string; reason: string } => isObject(value) && Object.keys(value).length === 2 && isText(value.field) && isText(value.reason);
+const isSuppression = (value: unknown): value is { field: string; reason: string } =>
+  isObject(value) && Object.keys(value).length === 2 && isText(value.field) && isText(value.reason);
 
 interface DimensionText {
   line: string;
@@ -64,7 +72,10 @@ function renderDimension(d: Member, sharedWindow: string | undefined): Dimension
   const name = pick(d, NAME_KEYS);
   const id = pick(d, ID_KEYS);
   const readiness = pick(d, READINESS_KEYS);
-  const tags = [id && take(id[0], datum(id[1], 80)), isText(d.domain_id) && take('domain_id', datum(d.domain_id, 20))].filter(Boolean);
+  const tags = [
+    id && take(id[0], datum(id[1], 80)),
+    isText(d.domain_id) && take('domain_id', datum(d.domain_id, 20)),
+  ].filter(Boolean);
   const head = `${name ? take(name[0], quote(name[1], 80)) : '(unnamed)'}${tags.length > 0 ? ` (${tags.join(', ')})` : ''}: ${readiness ? take(readiness[0], datum(readiness[1], 20)) : 'readiness not stated'}`;
 
   const counts: string[] = [];
@@ -76,30 +87,49 @@ function renderDimension(d: Member, sharedWindow: string | undefined): Dimension
     const trend = TREND.exec(key);
     if ((key === 'job_count' || key === 'company_count') && (isNumber(value) || value === null)) {
       if (value !== null) counts.push(`${value} ${key === 'job_count' ? 'jobs' : 'companies'}`);
-    } else if (median && (median[1] === undefined || isKnownSalaryClass(median[1])) && (isNumber(value) || value === null)) {
-      if (value !== null) figures.push([1, `median salary ${median[2]!.toUpperCase()} ${value} [${median[1] ?? 'class not stated'}]`]);
+    } else if (
+      median &&
+      (median[1] === undefined || isKnownSalaryClass(median[1])) &&
+      (isNumber(value) || value === null)
+    ) {
+      if (value !== null)
+        figures.push([1, `median salary ${median[2]!.toUpperCase()} ${value} [${median[1] ?? 'class not stated'}]`]);
     } else if (trend && isNumber(value)) figures.push([2, `trend ${signed(value)}% (${trend[1]}d)`]);
     else if (key === 'top_skills' && isTextList(value)) {
       if (value.length > 0) figures.push([3, `top skills: ${list(value)}`]);
     } else if (key === 'coverage' && isPlainCoverage(value)) {
       const window = coverageWindow(value);
-      const text = [isNumber(value.sources) ? `${value.sources} sources` : '', window && window !== sharedWindow ? `observed ${window}` : ''].filter(Boolean).join(', ');
+      const text = [
+        isNumber(value.sources) ? `${value.sources} sources` : '',
+        window && window !== sharedWindow ? `observed ${window}` : '',
+      ]
+        .filter(Boolean)
+        .join(', ');
       if (text) figures.push([4, text]);
     } else if (key === 'suppressed' && Array.isArray(value) && value.every(isSuppression)) {
-      if (value.length > 0) figures.push([5, `suppressed: ${value.map((s) => `${datum(s.field, 60)} (${quote(s.reason, 120)})`).join(', ')}`]);
-    } else if ((key === 'note' || key === 'error') && isText(value)) figures.push([key === 'note' ? 6 : 7, `${key}: ${quote(value, 300)}`]);
+      if (value.length > 0)
+        figures.push([
+          5,
+          `suppressed: ${value.map((s) => `${datum(s.field, 60)} (${quote(s.reason, 120)})`).join(', ')}`,
+        ]);
+    } else if ((key === 'note' || key === 'error') && isText(value))
+      figures.push([key === 'note' ? 6 : 7, `${key}: ${quote(value, 300)}`]);
     else continue;
     used.add(key);
   }
   figures.sort((a, b) => a[0] - b[0]);
   const parts = [head, ...(counts.length > 0 ? [counts.join(', ')] : []), ...figures.map(([, text]) => text)];
-  const rest = Object.fromEntries(Object.entries(d).filter(([key]) => !used.has(key) || (key === 'layer' && !isText(d.layer))));
+  const rest = Object.fromEntries(
+    Object.entries(d).filter(([key]) => !used.has(key) || (key === 'layer' && !isText(d.layer))),
+  );
   return { line: `- ${parts.join(' | ')}`, rest };
 }
 
 /** The coverage window, when every dimension that states coverage states the same one. */
 function sharedCoverageWindow(dimensions: readonly Member[]): string | undefined {
-  const windows = new Set(dimensions.filter((d) => isPlainCoverage(d.coverage)).map((d) => coverageWindow(d.coverage as Member)));
+  const windows = new Set(
+    dimensions.filter((d) => isPlainCoverage(d.coverage)).map((d) => coverageWindow(d.coverage as Member)),
+  );
   const [only] = windows;
   return windows.size === 1 ? only : undefined;
 }
@@ -126,7 +156,10 @@ function renderGeneration(generation: unknown, at: number | undefined): string |
   if (generated === undefined && cadence === undefined) return undefined;
   const ageS = ageSeconds(generated, at);
   const noZone = timezoneState(generated) === 'not_stated';
-  const when = generated === undefined ? 'Generation time not stated' : `Generated ${datum(generated, 40)}${noZone ? ' (no timezone stated, read as UTC)' : ''}, ${describeAge(ageS)}`;
+  const when =
+    generated === undefined
+      ? 'Generation time not stated'
+      : `Generated ${datum(generated, 40)}${noZone ? ' (no timezone stated, read as UTC)' : ''}, ${describeAge(ageS)}`;
   return `${when}${cadence === undefined ? '' : `; ${describeCadence(datum(cadence, 30), cadenceSeconds(cadence), ageS)}`}.`;
 }
 
@@ -135,7 +168,9 @@ export function renderMarketMap(data: MarketMapData, at?: number): string {
   const lines: string[] = [];
   const generation = renderGeneration(data.generation, at);
   if (generation) lines.push(generation);
-  const fenced: Member = Object.fromEntries(Object.entries(data).filter(([key]) => key !== 'dimensions' || !Array.isArray(data.dimensions)));
+  const fenced: Member = Object.fromEntries(
+    Object.entries(data).filter(([key]) => key !== 'dimensions' || !Array.isArray(data.dimensions)),
+  );
   if (Array.isArray(data.dimensions)) {
     const dimensions = data.dimensions.filter(isObject);
     const others = data.dimensions.filter((d) => !isObject(d));
@@ -145,7 +180,11 @@ export function renderMarketMap(data: MarketMapData, at?: number): string {
       counts.set(readiness, (counts.get(readiness) ?? 0) + 1);
     }
     const summary = [...counts].map(([readiness, n]) => `${n} ${datum(readiness, 20)}`).join(', ');
-    lines.push(dimensions.length === 0 ? 'Market map: no dimensions in this answer.' : `Market map: ${dimensions.length} dimensions (${summary}), by layer.`);
+    lines.push(
+      dimensions.length === 0
+        ? 'Market map: no dimensions in this answer.'
+        : `Market map: ${dimensions.length} dimensions (${summary}), by layer.`,
+    );
     const window = sharedCoverageWindow(dimensions);
     if (window) lines.push(`Coverage window of every dimension that states one: ${window}.`);
     const unshown: Member[] = [];
@@ -163,6 +202,7 @@ export function renderMarketMap(data: MarketMapData, at?: number): string {
     if (unshown.length > 0) fenced.dimension_members_not_shown_above = unshown;
     if (others.length > 0) fenced.dimensions_that_are_not_objects = others;
   }
-  if (Object.keys(fenced).length > 0) lines.push(`Other market-map data (upstream data):\n${fencedData(fenced, 2_500)}`);
+  if (Object.keys(fenced).length > 0)
+    lines.push(`Other market-map data (upstream data):\n${fencedData(fenced, 2_500)}`);
   return lines.length > 0 ? lines.join('\n') : 'The market map is empty.';
 }

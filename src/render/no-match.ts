@@ -33,10 +33,14 @@ export function phraseSuggestion(args: JobListArgs): string | undefined {
 export function renderNoMatch(args: JobListArgs): string {
   const filters = Object.entries(args).filter(([key, value]) => value !== undefined && !NOT_FILTERS.has(key));
   if (filters.length === 0) return 'No jobs at all: the API returned none with no filter applied.';
-  const lines = [`No job matches all of these filters: ${filters.map(([key, value]) => `${key} ${shown(value)}`).join(', ')}.`];
+  const lines = [
+    `No job matches all of these filters: ${filters.map(([key, value]) => `${key} ${shown(value)}`).join(', ')}.`,
+  ];
   const suggestion = phraseSuggestion(args);
   if (suggestion) {
-    lines.push(`q is matched as text (every word must appear in a title, company or skill), and some of its words name filters: try ${suggestion}`);
+    lines.push(
+      `q is matched as text (every word must appear in a title, company or skill), and some of its words name filters: try ${suggestion}`,
+    );
   }
   const labels = filters.map(([key]) => key).filter((key) => Object.hasOwn(LABELS, key));
   if (labels.length > 0) {
@@ -45,6 +49,11 @@ export function renderNoMatch(args: JobListArgs): string {
         `To see the labels in use, search again without ${labels.length > 1 ? 'them' : 'it'} and read them in the results (${labels.map((key) => LABELS[key]).join('; ')}), or check what discover_api advertises.`,
     );
   }
-  if (!suggestion) lines.push(filters.length > 1 ? 'Drop or loosen one filter at a time to see which one excludes every job.' : 'Loosen or drop this filter.');
+  if (!suggestion)
+    lines.push(
+      filters.length > 1
+        ? 'Drop or loosen one filter at a time to see which one excludes every job.'
+        : 'Loosen or drop this filter.',
+    );
   return lines.join('\n');
 }

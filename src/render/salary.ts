@@ -28,7 +28,10 @@ export function renderSalary(salary: PublicJobSalary | null): string {
   // A display that is empty once cleaned says nothing: the numbers speak instead.
   const range = shown === '""' ? renderRange(salary) : shown;
   // The range is the posting's own currency; the USD filters compare the API's conversion, not this.
-  const amount = shown !== '""' && salary.currency.trim().toUpperCase() !== 'USD' ? `${range} (${datum(salary.currency, 8)})` : range;
+  const amount =
+    shown !== '""' && salary.currency.trim().toUpperCase() !== 'USD'
+      ? `${range} (${datum(salary.currency, 8)})`
+      : range;
   const { source } = salary;
   if (source === 'predicted') return `${amount} [predicted: ${SALARY_CLASSES.predicted}]`;
   if (isKnownSalaryClass(source)) return `${amount} [${source}]`;

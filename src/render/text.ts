@@ -60,7 +60,8 @@ export function oneLine(text: string, max = 160): string {
 // Characters a reader takes for a double quote: escaped inside quotes too, so that a value holding
 // one cannot seem to close its own quotes and go on as our text.
 const QUOTE_LIKE = /[\u201C-\u201F\u2033\u2036\u301D-\u301F\uFF02]/g;
-const isQuoteLike = (c: number) => (c >= 0x201c && c <= 0x201f) || c === 0x2033 || c === 0x2036 || (c >= 0x301d && c <= 0x301f) || c === 0xff02;
+const isQuoteLike = (c: number) =>
+  (c >= 0x201c && c <= 0x201f) || c === 0x2033 || c === 0x2036 || (c >= 0x301d && c <= 0x301f) || c === 0xff02;
 
 const escapeCode = (unit: number) => `\\u${unit.toString(16).toUpperCase().padStart(4, '0')}`;
 
@@ -93,7 +94,8 @@ function isBareWord(line: string): boolean {
   if (line === '') return false;
   for (let i = 0; i < line.length; i++) {
     const c = line.charCodeAt(i);
-    if (!isAlphanumeric(c) && c !== 0x2f && (i === 0 || (c !== 0x5f && c !== 0x2e && c !== 0x2b && c !== 0x2d))) return false;
+    if (!isAlphanumeric(c) && c !== 0x2f && (i === 0 || (c !== 0x5f && c !== 0x2e && c !== 0x2b && c !== 0x2d)))
+      return false;
   }
   return true;
 }
@@ -114,7 +116,8 @@ export function datum(text: string, max = 160): string {
 // characters, unassigned and lone surrogate code points, spaces other than U+0020, combining marks
 // (variation selectors among them), Hangul fillers, quotes and what looks like one, backslashes and
 // square brackets.
-const NOT_PLAIN = /[\p{Cc}\p{Cf}\p{Co}\p{Cn}\p{Cs}\p{M}\u115F\u1160\u3164\uFFA0\u201C-\u201F\u2033\u2036\u301D-\u301F\uFF02"\\[\]]|[^\P{Z} ]/gu;
+const NOT_PLAIN =
+  /[\p{Cc}\p{Cf}\p{Co}\p{Cn}\p{Cs}\p{M}\u115F\u1160\u3164\uFFA0\u201C-\u201F\u2033\u2036\u301D-\u301F\uFF02"\\[\]]|[^\P{Z} ]/gu;
 
 /**
  * A short upstream code (an unrecognised salary class) in double quotes with every character that is
@@ -124,7 +127,11 @@ const NOT_PLAIN = /[\p{Cc}\p{Cf}\p{Co}\p{Cn}\p{Cs}\p{M}\u115F\u1160\u3164\uFFA0\
 export function visible(text: string, max = 40): string {
   const points = Array.from(text);
   const head = points.length > max ? points.slice(0, max).join('') : text;
-  const body = head.replace(NOT_PLAIN, (c) => (c === '"' || c === '\\' ? `\\${c}` : Array.from({ length: c.length }, (_, i) => escapeCode(c.charCodeAt(i))).join('')));
+  const body = head.replace(NOT_PLAIN, (c) =>
+    c === '"' || c === '\\'
+      ? `\\${c}`
+      : Array.from({ length: c.length }, (_, i) => escapeCode(c.charCodeAt(i))).join(''),
+  );
   return `"${body}"${points.length > max ? '…' : ''}`;
 }
 
@@ -142,7 +149,11 @@ const HIDDEN_RUN = /(?:(?![\n\r\t])[\p{Cc}\p{Cf}\p{Co}\p{Cn}\p{Cs}\u2028\u2029])
 export function escapeInvisible(text: string): string {
   return text
     .replace(HIDDEN_RUN, (run) => `[${Array.from(run).length} hidden characters]`)
-    .replace(INVISIBLE, (c) => (c === '\n' || c === '\r' || c === '\t' ? c : Array.from({ length: c.length }, (_, i) => escapeCode(c.charCodeAt(i))).join('')));
+    .replace(INVISIBLE, (c) =>
+      c === '\n' || c === '\r' || c === '\t'
+        ? c
+        : Array.from({ length: c.length }, (_, i) => escapeCode(c.charCodeAt(i))).join(''),
+    );
 }
 
 /** Returns a deep copy of a JSON value with every string sanitized (keys too). */
@@ -153,7 +164,12 @@ export function sanitizeJson(value: unknown): unknown {
     const out: Record<string, unknown> = {};
     for (const [key, inner] of Object.entries(value)) {
       // Defined as an own data property so a "__proto__" key stays data and never touches the prototype.
-      Object.defineProperty(out, sanitize(key), { value: sanitizeJson(inner), enumerable: true, writable: true, configurable: true });
+      Object.defineProperty(out, sanitize(key), {
+        value: sanitizeJson(inner),
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
     }
     return out;
   }
@@ -171,7 +187,12 @@ function scalar(value: unknown, inList = false): string {
     const clean = sanitize(value);
     // Plain words stay bare; anything that could be read as structure, as another type, or (in an
     // inline list) as a list separator is JSON-quoted.
-    const bare = (PLAIN_ASCII.test(clean) || PLAIN.test(clean)) && !clean.endsWith(':') && !/:\s/.test(clean) && !LOOKS_TYPED.test(clean) && !(inList && clean.includes(','));
+    const bare =
+      (PLAIN_ASCII.test(clean) || PLAIN.test(clean)) &&
+      !clean.endsWith(':') &&
+      !/:\s/.test(clean) &&
+      !LOOKS_TYPED.test(clean) &&
+      !(inList && clean.includes(','));
     return bare ? clean : JSON.stringify(clean);
   }
   return value === undefined ? 'null' : String(JSON.stringify(value));
@@ -217,8 +238,10 @@ function toLines(value: unknown, indent: string, out: string[]): void {
   for (const [key, inner] of Object.entries(value as Record<string, unknown>)) {
     const name = keyText(key);
     if (isScalar(inner)) out.push(`${indent}${name}: ${scalar(inner)}`);
-    else if (Array.isArray(inner) && inner.every(isScalar)) out.push(`${indent}${name}: [${inner.map((item) => scalar(item, true)).join(', ')}]`);
-    else if (Object.keys(inner as object).length === 0) out.push(`${indent}${name}: ${Array.isArray(inner) ? '[]' : '{}'}`);
+    else if (Array.isArray(inner) && inner.every(isScalar))
+      out.push(`${indent}${name}: [${inner.map((item) => scalar(item, true)).join(', ')}]`);
+    else if (Object.keys(inner as object).length === 0)
+      out.push(`${indent}${name}: ${Array.isArray(inner) ? '[]' : '{}'}`);
     else {
       out.push(`${indent}${name}:`);
       toLines(inner, `${indent}  `, out);
@@ -237,7 +260,8 @@ export function fencedData(value: unknown, maxChars = 6_000): string {
   if (isScalar(value)) lines.push(scalar(value));
   else toLines(value, '', lines);
   let body = lines.join('\n');
-  if (body.length > maxChars) body = `${body.slice(0, maxChars)}\n… (cut at ${maxChars} characters; the full data is in structuredContent)`;
+  if (body.length > maxChars)
+    body = `${body.slice(0, maxChars)}\n… (cut at ${maxChars} characters; the full data is in structuredContent)`;
   const longestRun = body.includes('`') ? Math.max(2, ...Array.from(body.matchAll(/`+/g), (m) => m[0].length)) : 2;
   const fence = '`'.repeat(longestRun + 1);
   return `${fence}yaml\n${body}\n${fence}`;

@@ -6,8 +6,28 @@
  * Traces are OTLP over HTTP (OTEL_EXPORTER_OTLP_PROTOCOL: http/protobuf, the default, or
  * http/json); metrics are Prometheus text at GET /metrics on a listener of their own.
  */
-import { context, propagation, SpanKind, SpanStatusCode, trace, type Attributes, type Context, type Histogram, type Meter, type Span, type Tracer, type UpDownCounter, type Counter } from '@opentelemetry/api';
-import { PROTOCOL_VERSION_META_KEY, type JSONRPCMessage, type McpServer, type MessageExtraInfo, type Transport } from '@modelcontextprotocol/server';
+import {
+  context,
+  propagation,
+  SpanKind,
+  SpanStatusCode,
+  trace,
+  type Attributes,
+  type Context,
+  type Histogram,
+  type Meter,
+  type Span,
+  type Tracer,
+  type UpDownCounter,
+  type Counter,
+} from '@opentelemetry/api';
+import {
+  PROTOCOL_VERSION_META_KEY,
+  type JSONRPCMessage,
+  type McpServer,
+  type MessageExtraInfo,
+  type Transport,
+} from '@modelcontextprotocol/server';
 import { cacheHitOf } from '../api/cache.js';
 import type { Logger } from '../log.js';
 import { redactSecrets } from '../redact.js';
@@ -35,7 +55,8 @@ interface Instruments {
 }
 
 async function resourceFor() {
-  const { defaultResource, detectResources, envDetector, resourceFromAttributes } = await import('@opentelemetry/resources');
+  const { defaultResource, detectResources, envDetector, resourceFromAttributes } =
+    await import('@opentelemetry/resources');
   // OTEL_SERVICE_NAME and OTEL_RESOURCE_ATTRIBUTES (envDetector) outrank our defaults.
   return defaultResource()
     .merge(resourceFromAttributes({ 'service.name': 'service-mcp', 'service.version': VERSION }))
@@ -49,24 +70,48 @@ interface Tracing {
 }
 
 async function startTracing(resource: Awaited<ReturnType<typeof resourceFor>>): Promise<Tracing> {
-  const [{ AsyncLocalStorageContextManager }, { BasicTracerProvider, BatchSpanProcessor }, { W3CTraceContextPropagator }] = await Promise.all([
+  const [
+    { AsyncLocalStorageContextManager },
+    { BasicTracerProvider, BatchSpanProcessor },
+    { W3CTraceContextPropagator },
+  ] = await Promise.all([
     import('@opentelemetry/context-async-hooks'),
     import('@opentelemetry/sdk-trace-base'),
     import('@opentelemetry/core'),
   ]);
-  const protocol = (process.env.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL ?? process.env.OTEL_EXPORTER_OTLP_PROTOCOL ?? 'http/protobuf').trim();
-  const { OTLPTraceExporter } = protocol === 'http/json' ? await import('@opentelemetry/exporter-trace-otlp-http') : await import('@opentelemetry/exporter-trace-otlp-proto');
-  const provider = new BasicTracerProvider({ resource, spanProcessors: [new BatchSpanProcessor(new OTLPTraceExporter())] });
+  const protocol = (
+    process.env.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL ??
+    process.env.OTEL_EXPORTER_OTLP_PROTOCOL ??
+    'http/protobuf'
+  ).trim();
+  const { OTLPTraceExporter } =
+    protocol === 'http/json'
+      ? await import('@opentelemetry/exporter-trace-otlp-http')
+      : await import('@opentelemetry/exporter-trace-otlp-proto');
+  const provider = new BasicTracerProvider({
+    resource,
+    spanProcessors: [new BatchSpanProcessor(new OTLPTraceExporter())],
+  });
   context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
   propagation.setGlobalPropagator(new W3CTraceContextPropagator());
   trace.setGlobalTracerProvider(provider);
   return { tracer: trace.getTracer('service-mcp', VERSION), flush: () => provider.forceFlush() };
 }
 
-async function startMetrics(resource: Awaited<ReturnType<typeof resourceFor>>, where: { host: string; port: number }, logger: Logger): Promise<Meter> {
-  const [{ MeterProvider }, { PrometheusExporter }] = await Promise.all([import('@opentelemetry/sdk-metrics'), import('@opentelemetry/exporter-prometheus')]);
+async function startMetrics(
+  resource: Awaited<ReturnType<typeof resourceFor>>,
+  where: { host: string; port: number },
+  logger: Logger,
+): Promise<Meter> {
+  const [{ MeterProvider }, { PrometheusExporter }] = await Promise.all([
+    import('@opentelemetry/sdk-metrics'),
+    import('@opentelemetry/exporter-prometheus'),
+  ]);
   const exporter = await new Promise<InstanceType<typeof PrometheusExporter>>((resolve, reject) => {
-    const made: InstanceType<typeof PrometheusExporter> = new PrometheusExporter({ host: where.host, port: where.port }, (error) => (error ? reject(error) : resolve(made)));
+    const made: InstanceType<typeof PrometheusExporter> = new PrometheusExporter(
+      { host: where.host, port: where.port },
+      (error) => (error ? reject(error) : resolve(made)),
+    );
   });
   logger.info(`metrics at http://${where.host.includes(':') ? `[${where.host}]` : where.host}:${where.port}/metrics`);
   return new MeterProvider({ resource, readers: [exporter] }).getMeter('service-mcp', VERSION);
@@ -74,21 +119,45 @@ async function startMetrics(resource: Awaited<ReturnType<typeof resourceFor>>, w
 
 function instrumentsOf(meter: Meter, redisReady: (() => boolean) | undefined): Instruments {
   if (redisReady) {
-    meter.createObservableGauge('service_mcp.redis.up', { description: 'Whether the shared Redis (--redis-url) is connected and answering: 1 or 0' }).addCallback((result) => result.observe(redisReady() ? 1 : 0));
+    meter
+      .createObservableGauge('service_mcp.redis.up', {
+        description: 'Whether the shared Redis (--redis-url) is connected and answering: 1 or 0',
+      })
+      .addCallback((result) => result.observe(redisReady() ? 1 : 0));
   }
   return {
-    operationDuration: meter.createHistogram('mcp.server.operation.duration', { unit: 's', description: 'Duration of MCP requests as the server handled them', advice: { explicitBucketBoundaries: DURATION_BUCKETS_S } }),
-    upstreamDuration: meter.createHistogram('http.client.request.duration', { unit: 's', description: 'Duration of requests sent to the API (cache hits excluded), by operation and status', advice: { explicitBucketBoundaries: DURATION_BUCKETS_S } }),
-    inFlight: meter.createUpDownCounter('service_mcp.calls.in_flight', { description: 'MCP requests being handled right now' }),
-    retryWaits: meter.createCounter('service_mcp.retry_after.waits', { description: 'Waits for a Retry-After cool-down before asking the API' }),
-    retryWaitSeconds: meter.createCounter('service_mcp.retry_after.wait_seconds', { unit: 's', description: 'Seconds of Retry-After cool-down waited' }),
-    cacheHits: meter.createCounter('service_mcp.cache.hits', { description: 'API requests answered by the response cache' }),
-    cacheMisses: meter.createCounter('service_mcp.cache.misses', { description: 'API requests the response cache did not answer' }),
+    operationDuration: meter.createHistogram('mcp.server.operation.duration', {
+      unit: 's',
+      description: 'Duration of MCP requests as the server handled them',
+      advice: { explicitBucketBoundaries: DURATION_BUCKETS_S },
+    }),
+    upstreamDuration: meter.createHistogram('http.client.request.duration', {
+      unit: 's',
+      description: 'Duration of requests sent to the API (cache hits excluded), by operation and status',
+      advice: { explicitBucketBoundaries: DURATION_BUCKETS_S },
+    }),
+    inFlight: meter.createUpDownCounter('service_mcp.calls.in_flight', {
+      description: 'MCP requests being handled right now',
+    }),
+    retryWaits: meter.createCounter('service_mcp.retry_after.waits', {
+      description: 'Waits for a Retry-After cool-down before asking the API',
+    }),
+    retryWaitSeconds: meter.createCounter('service_mcp.retry_after.wait_seconds', {
+      unit: 's',
+      description: 'Seconds of Retry-After cool-down waited',
+    }),
+    cacheHits: meter.createCounter('service_mcp.cache.hits', {
+      description: 'API requests answered by the response cache',
+    }),
+    cacheMisses: meter.createCounter('service_mcp.cache.misses', {
+      description: 'API requests the response cache did not answer',
+    }),
   };
 }
 
 type Meta = Record<string, unknown>;
-const asRecord = (value: unknown): Meta | undefined => (typeof value === 'object' && value !== null ? (value as Meta) : undefined);
+const asRecord = (value: unknown): Meta | undefined =>
+  typeof value === 'object' && value !== null ? (value as Meta) : undefined;
 
 /** The caller's trace: `params._meta.traceparent` first, else (over HTTP) the traceparent header. */
 function parentContext(meta: Meta | undefined, extra: MessageExtraInfo | undefined): Context {
@@ -124,16 +193,32 @@ interface Operation {
 
 function createHooks(tracing: Tracing | undefined, instruments: Instruments | undefined): TelemetryHooks {
   const tracer = tracing?.tracer;
-  const begin = (message: { id: string | number; method: string; params?: unknown }, extra: MessageExtraInfo | undefined, protocolVersion: string | undefined): Operation => {
+  const begin = (
+    message: { id: string | number; method: string; params?: unknown },
+    extra: MessageExtraInfo | undefined,
+    protocolVersion: string | undefined,
+  ): Operation => {
     const params = asRecord(message.params);
     const meta = asRecord(params?._meta);
-    const target = message.method === 'tools/call' || message.method === 'prompts/get' ? (typeof params?.name === 'string' ? params.name : undefined) : undefined;
-    const version = (typeof meta?.[PROTOCOL_VERSION_META_KEY] === 'string' ? (meta[PROTOCOL_VERSION_META_KEY] as string) : undefined) ?? extra?.request?.headers.get('mcp-protocol-version') ?? protocolVersion;
+    const target =
+      message.method === 'tools/call' || message.method === 'prompts/get'
+        ? typeof params?.name === 'string'
+          ? params.name
+          : undefined
+        : undefined;
+    const version =
+      (typeof meta?.[PROTOCOL_VERSION_META_KEY] === 'string'
+        ? (meta[PROTOCOL_VERSION_META_KEY] as string)
+        : undefined) ??
+      extra?.request?.headers.get('mcp-protocol-version') ??
+      protocolVersion;
     // Low-cardinality attributes, shared by the span and the duration histogram.
     const attributes: Attributes = {
       'mcp.method.name': message.method,
       'network.transport': extra?.request ? 'tcp' : 'pipe',
-      ...(message.method === 'tools/call' && target !== undefined ? { 'gen_ai.tool.name': target, 'gen_ai.operation.name': 'execute_tool' } : {}),
+      ...(message.method === 'tools/call' && target !== undefined
+        ? { 'gen_ai.tool.name': target, 'gen_ai.operation.name': 'execute_tool' }
+        : {}),
       ...(message.method === 'prompts/get' && target !== undefined ? { 'gen_ai.prompt.name': target } : {}),
     };
     instruments?.inFlight.add(1, { 'mcp.method.name': message.method });
@@ -149,7 +234,9 @@ function createHooks(tracing: Tracing | undefined, instruments: Instruments | un
             ...attributes,
             'jsonrpc.request.id': String(message.id),
             ...(version ? { 'mcp.protocol.version': version } : {}),
-            ...(message.method === 'resources/read' && typeof params?.uri === 'string' ? { 'mcp.resource.uri': params.uri } : {}),
+            ...(message.method === 'resources/read' && typeof params?.uri === 'string'
+              ? { 'mcp.resource.uri': params.uri }
+              : {}),
           },
         },
         parent,
@@ -180,7 +267,8 @@ function createHooks(tracing: Tracing | undefined, instruments: Instruments | un
     let closed: Transport['onclose'];
     const onmessage = (message: JSONRPCMessage, extra?: MessageExtraInfo) => {
       const request = message as { id?: string | number; method?: string; params?: unknown };
-      if (request.method === 'initialize') protocolVersion = asRecord(request.params)?.protocolVersion as string | undefined;
+      if (request.method === 'initialize')
+        protocolVersion = asRecord(request.params)?.protocolVersion as string | undefined;
       if (request.method !== undefined && request.id !== undefined) {
         const op = begin(request as { id: string | number; method: string }, extra, protocolVersion);
         open.set(request.id, { op, method: request.method });
@@ -203,7 +291,12 @@ function createHooks(tracing: Tracing | undefined, instruments: Instruments | un
       closed?.();
     };
     const send: Transport['send'] = (message, options) => {
-      const answer = message as { id?: string | number; method?: string; result?: unknown; error?: { code?: number; message?: string } };
+      const answer = message as {
+        id?: string | number;
+        method?: string;
+        result?: unknown;
+        error?: { code?: number; message?: string };
+      };
       const entry = answer.method === undefined && answer.id !== undefined ? open.get(answer.id) : undefined;
       if (entry) {
         open.delete(answer.id!);
@@ -245,22 +338,42 @@ function createHooks(tracing: Tracing | undefined, instruments: Instruments | un
     upstream(url: string, operation: string): UpstreamRequest {
       const target = new URL(url);
       const started = performance.now();
-      const common: Attributes = { 'http.request.method': 'GET', 'server.address': target.hostname, ...(target.port ? { 'server.port': Number(target.port) } : {}), 'service_mcp.operation': operation };
-      const span = tracer?.startSpan('GET', { kind: SpanKind.CLIENT, attributes: { ...common, 'url.full': redactSecrets(url) } }, context.active());
+      const common: Attributes = {
+        'http.request.method': 'GET',
+        'server.address': target.hostname,
+        ...(target.port ? { 'server.port': Number(target.port) } : {}),
+        'service_mcp.operation': operation,
+      };
+      const span = tracer?.startSpan(
+        'GET',
+        { kind: SpanKind.CLIENT, attributes: { ...common, 'url.full': redactSecrets(url) } },
+        context.active(),
+      );
       return {
         answered(status, headers) {
           const cacheHit = cacheHitOf(headers) !== undefined;
           // A hit never left the process: it is counted as a hit, not as a request to the API.
-          if (!cacheHit) instruments?.upstreamDuration.record((performance.now() - started) / 1000, { ...common, 'http.response.status_code': status, ...(status >= 400 ? { 'error.type': String(status) } : {}) });
-          (cacheHit ? instruments?.cacheHits : instruments?.cacheMisses)?.add(1, { 'service_mcp.operation': operation });
+          if (!cacheHit)
+            instruments?.upstreamDuration.record((performance.now() - started) / 1000, {
+              ...common,
+              'http.response.status_code': status,
+              ...(status >= 400 ? { 'error.type': String(status) } : {}),
+            });
+          (cacheHit ? instruments?.cacheHits : instruments?.cacheMisses)?.add(1, {
+            'service_mcp.operation': operation,
+          });
           if (span) {
             span.setAttributes({ 'http.response.status_code': status, 'service_mcp.cache.hit': cacheHit });
-            if (status >= 400) span.setAttributes({ 'error.type': String(status) }).setStatus({ code: SpanStatusCode.ERROR });
+            if (status >= 400)
+              span.setAttributes({ 'error.type': String(status) }).setStatus({ code: SpanStatusCode.ERROR });
             span.end();
           }
         },
         failed(errorType) {
-          instruments?.upstreamDuration.record((performance.now() - started) / 1000, { ...common, 'error.type': errorType });
+          instruments?.upstreamDuration.record((performance.now() - started) / 1000, {
+            ...common,
+            'error.type': errorType,
+          });
           span?.setAttribute('error.type', errorType).setStatus({ code: SpanStatusCode.ERROR }).end();
         },
       };

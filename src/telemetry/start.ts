@@ -8,7 +8,8 @@ import type { Logger } from '../log.js';
 
 /** Traces are exported when an OTLP endpoint is set and the traces exporter is not turned off. */
 export function tracesWanted(env: NodeJS.ProcessEnv): boolean {
-  const endpoint = (env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT ?? '').trim() || (env.OTEL_EXPORTER_OTLP_ENDPOINT ?? '').trim();
+  const endpoint =
+    (env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT ?? '').trim() || (env.OTEL_EXPORTER_OTLP_ENDPOINT ?? '').trim();
   const exporters = (env.OTEL_TRACES_EXPORTER ?? '').split(',').map((name) => name.trim().toLowerCase());
   return endpoint !== '' && !exporters.includes('none');
 }
@@ -26,5 +27,10 @@ export async function startTelemetry({ config, logger, redisReady, env = process
   const traces = tracesWanted(env);
   if (!traces && config.metricsPort === undefined) return;
   const { startOpenTelemetry } = await import('./otel.js');
-  await startOpenTelemetry({ traces, metrics: config.metricsPort === undefined ? undefined : { host: config.metricsHost, port: config.metricsPort }, redisReady, logger });
+  await startOpenTelemetry({
+    traces,
+    metrics: config.metricsPort === undefined ? undefined : { host: config.metricsHost, port: config.metricsPort },
+    redisReady,
+    logger,
+  });
 }

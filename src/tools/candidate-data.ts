@@ -33,7 +33,10 @@ export function findCandidateData(text: string): CandidateData | undefined {
 
 function normalise(text: string): string {
   // Format characters (zero-width, bidi) go first: they would split a word or a number in two.
-  return text.replace(/\p{Cf}/gu, '').normalize('NFKC').toLowerCase();
+  return text
+    .replace(/\p{Cf}/gu, '')
+    .normalize('NFKC')
+    .toLowerCase();
 }
 
 const DIGIT = 1;
@@ -47,7 +50,11 @@ function classOf(c: number): number {
   let bits = classes.get(c);
   if (bits === undefined) {
     const char = String.fromCodePoint(c);
-    bits = (/\p{Nd}/u.test(char) ? DIGIT : 0) | (/[\p{L}\p{M}]/u.test(char) ? LETTER : 0) | (/\p{N}/u.test(char) ? NUMBER : 0) | (/\s/u.test(char) ? SPACE : 0);
+    bits =
+      (/\p{Nd}/u.test(char) ? DIGIT : 0) |
+      (/[\p{L}\p{M}]/u.test(char) ? LETTER : 0) |
+      (/\p{N}/u.test(char) ? NUMBER : 0) |
+      (/\s/u.test(char) ? SPACE : 0);
     // Bounded, as the characters come from the caller.
     if (classes.size < 4_096) classes.set(c, bits);
   }
@@ -58,7 +65,8 @@ const isAsciiDigit = (c: number) => c >= 0x30 && c <= 0x39;
 const isAsciiLetter = (c: number) => c >= 0x61 && c <= 0x7a;
 const isDigit = (c: number) => isAsciiDigit(c) || (c > 0x7f && (classOf(c) & DIGIT) !== 0);
 const isLetter = (c: number) => isAsciiLetter(c) || (c > 0x7f && (classOf(c) & LETTER) !== 0);
-const isWordChar = (c: number) => isAsciiLetter(c) || isAsciiDigit(c) || (c > 0x7f && (classOf(c) & (LETTER | NUMBER)) !== 0);
+const isWordChar = (c: number) =>
+  isAsciiLetter(c) || isAsciiDigit(c) || (c > 0x7f && (classOf(c) & (LETTER | NUMBER)) !== 0);
 const isSpace = (c: number) => c === 0x20 || (c >= 0x09 && c <= 0x0d) || (c > 0x7f && (classOf(c) & SPACE) !== 0);
 const BRACKETS = new Set([...'()[]{}<>'].map((c) => c.codePointAt(0)!));
 const isBracket = (c: number | undefined) => c !== undefined && BRACKETS.has(c);
@@ -88,16 +96,32 @@ interface Token {
 }
 
 // Code file names after "at" ("good at next.js") read as text, not as an address.
-const CODE_EXTENSIONS = new Set(['js', 'jsx', 'ts', 'tsx', 'py', 'rs', 'rb', 'go', 'sh', 'md', 'css', 'html', 'php', 'sql']);
+const CODE_EXTENSIONS = new Set([
+  'js',
+  'jsx',
+  'ts',
+  'tsx',
+  'py',
+  'rs',
+  'rb',
+  'go',
+  'sh',
+  'md',
+  'css',
+  'html',
+  'php',
+  'sql',
+]);
 
 function emailTokens(points: readonly number[]): Token[] {
   const tokens: Token[] = [];
-  for (let i = 0; i < points.length; ) {
+  for (let i = 0; i < points.length;) {
     const c = points[i]!;
     if (isWordChar(c)) {
       let end = i;
       let letters = true;
-      for (; end < points.length && isWordChar(points[end]!); end++) if (letters && !isLetter(points[end]!)) letters = false;
+      for (; end < points.length && isWordChar(points[end]!); end++)
+        if (letters && !isLetter(points[end]!)) letters = false;
       // Only short words matter by their letters ("at", "dot", a code file extension).
       const word = end - i <= 4 ? String.fromCodePoint(...points.slice(i, end)) : '';
       const bracketed = isBracket(points[i - 1]) && isBracket(points[end]);
@@ -111,9 +135,12 @@ function emailTokens(points: readonly number[]): Token[] {
     else if (isDotSign(c)) {
       const before = points[i - 1];
       const after = points[i + 1];
-      const spaced = (before !== undefined && (isSpace(before) || isBracket(before))) || (after !== undefined && (isSpace(after) || isBracket(after)));
+      const spaced =
+        (before !== undefined && (isSpace(before) || isBracket(before))) ||
+        (after !== undefined && (isSpace(after) || isBracket(after)));
       // "scale. Remote": a full stop ends a sentence, it does not join a domain.
-      const endsSentence = before !== undefined && !isSpace(before) && !isBracket(before) && (after === undefined || isSpace(after));
+      const endsSentence =
+        before !== undefined && !isSpace(before) && !isBracket(before) && (after === undefined || isSpace(after));
       tokens.push(endsSentence ? { kind: T.Other, flag: false } : { kind: T.Dot, flag: spaced });
     } else if (isSpace(c) || isBracket(c)) tokens.push({ kind: T.Gap, flag: false });
     else if (c === 0x2d || c === 0x5f) tokens.push({ kind: T.Join, flag: false });
@@ -177,7 +204,9 @@ interface Group {
   spacedGap: boolean;
 }
 
-const PHONE_SEPARATORS = new Set([...' -./()_\u00B7\u2010\u2011\u2012\u2013\u2014\u2015\u2212'].map((c) => c.codePointAt(0)!));
+const PHONE_SEPARATORS = new Set(
+  [...' -./()_\u00B7\u2010\u2011\u2012\u2013\u2014\u2015\u2212'].map((c) => c.codePointAt(0)!),
+);
 const isPhoneSeparator = (c: number) => PHONE_SEPARATORS.has(c) || isSpace(c);
 
 const digitValues = new Map<number, number>();
@@ -197,7 +226,7 @@ function digitValue(c: number): number {
 
 function digitGroups(points: readonly number[]): Group[] {
   const groups: Group[] = [];
-  for (let i = 0; i < points.length; ) {
+  for (let i = 0; i < points.length;) {
     if (!isDigit(points[i]!)) {
       i++;
       continue;
@@ -213,10 +242,12 @@ function digitGroups(points: readonly number[]): Group[] {
     const before = points[start - 1];
     // "c++11", "c#10": the sign belongs to a word; "+1", "(+44", "tel:+1" are prefixes.
     const sign = before === 0x2b || before === 0x23;
-    const signGlued = sign && start >= 2 && (isLetter(points[start - 2]!) || points[start - 2] === 0x2b || points[start - 2] === 0x23);
+    const signGlued =
+      sign && start >= 2 && (isLetter(points[start - 2]!) || points[start - 2] === 0x2b || points[start - 2] === 0x23);
     let gapEnd = i;
     let spacedGap = false;
-    for (; gapEnd < points.length && gapEnd - i <= 3 && isPhoneSeparator(points[gapEnd]!); gapEnd++) spacedGap ||= isSpace(points[gapEnd]!);
+    for (; gapEnd < points.length && gapEnd - i <= 3 && isPhoneSeparator(points[gapEnd]!); gapEnd++)
+      spacedGap ||= isSpace(points[gapEnd]!);
     const gapLength = gapEnd - i;
     const joined = gapLength >= 1 && gapLength <= 3 && gapEnd < points.length && isDigit(points[gapEnd]!);
     groups.push({
@@ -239,7 +270,8 @@ const isYear = (g: Group) => g.size === 4 && g.head >= 1900 && g.head <= 2099;
  * Years, round amounts up to millions (`150000`, `2000`) and quantities (`401k`, `4k`): what
  * ordinary queries string together. A phone number's groups are seldom any of these.
  */
-const isOrdinary = (g: Group) => g.gluedAfter || isYear(g) || (g.size >= 4 && g.size <= 7 && g.first !== 0 && g.lastTwo === 0);
+const isOrdinary = (g: Group) =>
+  g.gluedAfter || isYear(g) || (g.size >= 4 && g.size <= 7 && g.first !== 0 && g.lastTwo === 0);
 /** `8 11 17 21`, `16 18 20 22 2025`: a rising list of small numbers (versions), not a number in pairs. */
 function isSmallList(chain: readonly Group[]): boolean {
   const small = chain.filter((g) => !isOrdinary(g));
@@ -268,11 +300,12 @@ function isPhone(chain: readonly Group[]): boolean {
 function holdsPhone(points: readonly number[]): boolean {
   const groups = digitGroups(points);
   const excluded = groups.map((g) => g.gluedBefore);
-  for (let a = 0; a < groups.length; ) {
+  for (let a = 0; a < groups.length;) {
     let b = a;
     while (groups[b]!.gap === 'dot' && b + 1 < groups.length) b++;
     const first = groups[a]!;
-    if (b > a && b - a < 4 && (first.size === 1 || (first.size === 2 && first.first !== 0))) for (let k = a; k <= b; k++) excluded[k] = true;
+    if (b > a && b - a < 4 && (first.size === 1 || (first.size === 2 && first.first !== 0)))
+      for (let k = a; k <= b; k++) excluded[k] = true;
     a = b + 1;
   }
   for (let k = 1; k < groups.length; k++) {

@@ -11,7 +11,11 @@ const ServerStateSchema = z.object({
   version: z.string(),
   node: z.string(),
   calls_in_flight: z.number().int(),
-  rate_limit: z.object({ cool_down_until: z.string().optional(), last_429_at: z.string().optional(), last_retry_after_s: z.number().optional() }),
+  rate_limit: z.object({
+    cool_down_until: z.string().optional(),
+    last_429_at: z.string().optional(),
+    last_retry_after_s: z.number().optional(),
+  }),
   catalog: z.object({ checked: z.boolean(), at: z.string().optional(), failure: z.string().optional() }).optional(),
   cache: z.object({ answers: z.number().int(), hits: z.number().int(), hit_ratio: z.number().optional() }),
   redis: z.object({ connected: z.boolean() }).optional(),
@@ -28,10 +32,24 @@ function serverState(client: ApiClient): ServerState {
     calls_in_flight: callsInFlight(),
     rate_limit: {
       ...(state.coolDownUntil === undefined ? {} : { cool_down_until: iso(state.coolDownUntil) }),
-      ...(state.lastRateLimit ? { last_429_at: iso(state.lastRateLimit.at), last_retry_after_s: state.lastRateLimit.retryAfterS } : {}),
+      ...(state.lastRateLimit
+        ? { last_429_at: iso(state.lastRateLimit.at), last_retry_after_s: state.lastRateLimit.retryAfterS }
+        : {}),
     },
-    ...(state.catalog ? { catalog: { checked: state.catalog.read, ...(state.catalog.at === undefined ? {} : { at: iso(state.catalog.at) }), ...(state.catalog.failure ? { failure: state.catalog.failure } : {}) } } : {}),
-    cache: { answers: state.answers, hits: state.cacheHits, ...(state.answers > 0 ? { hit_ratio: Math.round((state.cacheHits / state.answers) * 1000) / 1000 } : {}) },
+    ...(state.catalog
+      ? {
+          catalog: {
+            checked: state.catalog.read,
+            ...(state.catalog.at === undefined ? {} : { at: iso(state.catalog.at) }),
+            ...(state.catalog.failure ? { failure: state.catalog.failure } : {}),
+          },
+        }
+      : {}),
+    cache: {
+      answers: state.answers,
+      hits: state.cacheHits,
+      ...(state.answers > 0 ? { hit_ratio: Math.round((state.cacheHits / state.answers) * 1000) / 1000 } : {}),
+    },
     ...(state.redisConnected === undefined ? {} : { redis: { connected: state.redisConnected } }),
   };
 }
@@ -42,16 +60,23 @@ export const checkApiHealth = defineTool({
   name: 'check_api_health',
   title: 'Check API health',
   operation: 'getHostedMcpHealth',
-  description: "API health (ok, or failing probes) and this server's cool-down, last 429 and cache. Use after upstream errors.",
+  description:
+    "API health (ok, or failing probes) and this server's cool-down, last 429 and cache. Use after upstream errors.",
   input: z.strictObject({}),
   example: {},
   data: HealthResponseSchema,
-  call: async (_args, { client, ...options }): Promise<HealthResult> => ({ ...(await client.getHealth(options)), server: serverState(client) }),
-  render: (data, _args, result) => `${renderHealth(data, result.status)}\n${renderServerState((result as HealthResult).server)}`,
+  call: async (_args, { client, ...options }): Promise<HealthResult> => ({
+    ...(await client.getHealth(options)),
+    server: serverState(client),
+  }),
+  render: (data, _args, result) =>
+    `${renderHealth(data, result.status)}\n${renderServerState((result as HealthResult).server)}`,
   extra: { key: 'server', schema: ServerStateSchema, build: (_data, result) => (result as HealthResult).server },
   // The generic hints send the reader here; from here they must point elsewhere.
   hints: {
-    upstream_unavailable: 'The health endpoint itself did not answer; try again in a minute, and if it keeps failing the API is down.',
-    upstream_contract: 'The health endpoint answered with something that is not the health response; discover_api shows what this base URL serves.',
+    upstream_unavailable:
+      'The health endpoint itself did not answer; try again in a minute, and if it keeps failing the API is down.',
+    upstream_contract:
+      'The health endpoint answered with something that is not the health response; discover_api shows what this base URL serves.',
   },
 });

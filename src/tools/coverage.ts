@@ -12,8 +12,12 @@ import type { AnyTool } from './define.js';
 export const CoverageSchema = z.object({
   endpoints: z
     .array(z.object({ method: z.string(), path: z.string(), tool: z.string().nullable() }))
-    .describe('Every endpoint of the deployed catalog, in its order, with the tool that serves it (null: no tool; call it over HTTP)'),
-  tools_not_deployed: z.array(z.object({ tool: z.string(), operation: z.string() })).describe('Tools whose operation this deployment does not list: they answer not_deployed'),
+    .describe(
+      'Every endpoint of the deployed catalog, in its order, with the tool that serves it (null: no tool; call it over HTTP)',
+    ),
+  tools_not_deployed: z
+    .array(z.object({ tool: z.string(), operation: z.string() }))
+    .describe('Tools whose operation this deployment does not list: they answer not_deployed'),
 });
 export type Coverage = z.infer<typeof CoverageSchema>;
 
@@ -27,6 +31,8 @@ export function coverageOf(data: DiscoveryData, result: ApiResult<DiscoveryData>
   const listed = new Set(operations);
   return {
     endpoints,
-    tools_not_deployed: tools.filter((tool) => !listed.has(tool.operation)).map((tool) => ({ tool: tool.name, operation: describeOperation(tool.operation) })),
+    tools_not_deployed: tools
+      .filter((tool) => !listed.has(tool.operation))
+      .map((tool) => ({ tool: tool.name, operation: describeOperation(tool.operation) })),
   };
 }

@@ -50,6 +50,8 @@ export const TOOL_ANNOTATIONS = {
   openWorldHint: true,
 } as const;
 
-export function defineTool<Input extends z.ZodObject, Data>(definition: ToolDefinition<Input, Data>): ToolDefinition<Input, Data> {
+export function defineTool<Input extends z.ZodObject, Data>(
+  definition: ToolDefinition<Input, Data>,
+): ToolDefinition<Input, Data> {
   return definition;
 }

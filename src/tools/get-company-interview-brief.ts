@@ -9,19 +9,28 @@ export const getCompanyInterviewBrief = defineTool({
   name: 'get_company_interview_brief',
   title: 'Get company interview brief',
   operation: 'getCompanyInterviewBrief',
-  description: 'Interview-preparation package for one company, with freshness. Give exactly one of company_id, slug or name (name only without an id or slug).',
+  description:
+    'Interview-preparation package for one company, with freshness. Give exactly one of company_id, slug or name (name only without an id or slug).',
   input: z
     .strictObject({ company_id: company_id.optional(), slug: slug.optional(), name: company_name.optional() })
     .superRefine((args, ctx) => {
       const given = (['company_id', 'slug', 'name'] as const).filter((key) => args[key] !== undefined);
       if (given.length !== 1) {
-        ctx.addIssue({ code: 'custom', path: given.length > 1 ? [given[1]!] : [], message: given.length === 0 ? 'company_id, slug or name: give exactly one (none given)' : `give exactly one of company_id, slug, name (got ${given.join(' and ')})` });
+        ctx.addIssue({
+          code: 'custom',
+          path: given.length > 1 ? [given[1]!] : [],
+          message:
+            given.length === 0
+              ? 'company_id, slug or name: give exactly one (none given)'
+              : `give exactly one of company_id, slug, name (got ${given.join(' and ')})`,
+        });
       }
     }),
   example: { slug: 'halcyon-labs' },
   data: InterviewBriefDataSchema,
   hints: {
-    not_found: 'No brief for that company. Use the company id or exact name from a job result (search_jobs), or its slug (lowercase words joined by hyphens).',
+    not_found:
+      'No brief for that company. Use the company id or exact name from a job result (search_jobs), or its slug (lowercase words joined by hyphens).',
   },
   call: (args, { client, ...options }) => client.getCompanyInterviewBrief(args, options),
   render: (data, _args, result) => renderInterviewBrief(data, Date.parse(result.retrievedAt)),

@@ -9,11 +9,13 @@ export const getJob = defineTool({
   name: 'get_job',
   title: 'Get job details',
   operation: 'getPublicJob',
-  description: 'One active job posting in full (role, skills, requirements, evidence, url). Call before recommending a job; not_found means it is gone.',
+  description:
+    'One active job posting in full (role, skills, requirements, evidence, url). Call before recommending a job; not_found means it is gone.',
   input: z.strictObject({ job_id, include_predicted_salaries: include_predicted_salaries.optional() }),
   example: { job_id: 'job_ai_0013' },
   data: PublicJobSchema,
-  call: ({ job_id: id, include_predicted_salaries: predicted }, { client, ...options }) => client.getJob(id, { include_predicted_salaries: predicted }, options),
+  call: ({ job_id: id, include_predicted_salaries: predicted }, { client, ...options }) =>
+    client.getJob(id, { include_predicted_salaries: predicted }, options),
   render: (job, _args, result) => renderJobDetail(job, Date.parse(result.retrievedAt)),
   freshness: (job) => ({ lastSeen: [[job.job_id, job.last_seen]] }),
   view: VIEWS.job,

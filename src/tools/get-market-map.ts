@@ -10,7 +10,8 @@ export const getMarketMap = defineTool({
   name: 'get_market_map',
   title: 'Get market map',
   operation: 'getPublicMarketMap',
-  description: 'AI and web3 hiring market map: dimensions by layer, readiness, generation metadata. No arguments shows the valid layers.',
+  description:
+    'AI and web3 hiring market map: dimensions by layer, readiness, generation metadata. No arguments shows the valid layers.',
   input: z.strictObject({ status: market_status.optional(), layer: layer.optional() }),
   example: { layer: 'models', status: 'ready' },
   data: MarketMapDataSchema,

@@ -18,9 +18,20 @@ class UnknownToolError extends Error {
  * to the tools of its own set, so a tool left out is never offered as the one to call.
  */
 export function toolSet(names?: readonly string[]): readonly AnyTool[] {
-  const all: AnyTool[] = [searchJobs, listJobs, getJob, getMarketMap, getCompanyInterviewBrief, discoverApiTool(() => set), checkApiHealth];
+  const all: AnyTool[] = [
+    searchJobs,
+    listJobs,
+    getJob,
+    getMarketMap,
+    getCompanyInterviewBrief,
+    discoverApiTool(() => set),
+    checkApiHealth,
+  ];
   const unknown = names?.filter((name) => !all.some((tool) => tool.name === name)) ?? [];
-  if (unknown.length > 0) throw new UnknownToolError(`--tools / SERVICE_MCP_TOOLS: ${unknown.map((name) => JSON.stringify(name)).join(', ')} ${unknown.length === 1 ? 'is not a tool' : 'are not tools'}; the tools are ${all.map((tool) => tool.name).join(', ')}`);
+  if (unknown.length > 0)
+    throw new UnknownToolError(
+      `--tools / SERVICE_MCP_TOOLS: ${unknown.map((name) => JSON.stringify(name)).join(', ')} ${unknown.length === 1 ? 'is not a tool' : 'are not tools'}; the tools are ${all.map((tool) => tool.name).join(', ')}`,
+    );
   const set = names === undefined ? all : all.filter((tool) => names.includes(tool.name));
   return set;
 }

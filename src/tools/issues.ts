@@ -62,7 +62,9 @@ function rule(issue: z.core.$ZodIssue): string {
       if (issue.origin === 'array') return `must have at most ${String(issue.maximum)} items`;
       return `must be ${issue.inclusive === false ? 'less than' : 'at most'} ${String(issue.maximum)}, got ${shown(issue.input)}`;
     case 'invalid_format':
-      return issue.format === 'regex' && 'pattern' in issue ? `must match ${String(issue.pattern)}, got ${shown(issue.input)}` : `must be a valid ${issue.format}, got ${shown(issue.input)}`;
+      return issue.format === 'regex' && 'pattern' in issue
+        ? `must match ${String(issue.pattern)}, got ${shown(issue.input)}`
+        : `must be a valid ${issue.format}, got ${shown(issue.input)}`;
     case 'invalid_value':
       return `must be one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}, got ${shown(issue.input)}`;
     case 'not_multiple_of':
@@ -79,7 +81,10 @@ export function describeIssues(issues: readonly z.core.$ZodIssue[], accepted: re
   const lines: string[] = [];
   for (const issue of issues) {
     if (issue.code === 'unrecognized_keys') {
-      for (const key of issue.keys) lines.push(`${argumentName([...issue.path, key])}: is not an argument of this tool (accepted: ${accepted.join(', ') || 'none'})`);
+      for (const key of issue.keys)
+        lines.push(
+          `${argumentName([...issue.path, key])}: is not an argument of this tool (accepted: ${accepted.join(', ') || 'none'})`,
+        );
       continue;
     }
     const name = argumentName(issue.path);

@@ -14,14 +14,19 @@ import { findCandidateData } from './candidate-data.js';
  */
 function refuseCandidateData(value: string, ctx: z.RefinementCtx): void {
   const found = findCandidateData(value);
-  if (found) ctx.addIssue({ code: 'custom', message: `must not contain ${found}: candidate data never goes into public search queries` });
+  if (found)
+    ctx.addIssue({
+      code: 'custom',
+      message: `must not contain ${found}: candidate data never goes into public search queries`,
+    });
 }
 
 /**
  * Free text for a public query string. The length checks abort, so an over-long value is refused
  * for its length alone and never scanned.
  */
-const publicText = (max: number) => z.string().min(1, { abort: true }).max(max, { abort: true }).superRefine(refuseCandidateData);
+const publicText = (max: number) =>
+  z.string().min(1, { abort: true }).max(max, { abort: true }).superRefine(refuseCandidateData);
 
 const q = publicText(200).describe('Text over title, company, skills.');
 const domain = z.enum(DOMAINS);

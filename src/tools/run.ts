@@ -18,19 +18,28 @@ import { buildProvenance, ProvenanceSchema } from '../api/provenance.js';
 const LOCAL_ARGUMENT_HINT = 'Fix the argument named above and call again; nothing was sent to the API.';
 
 const HINTS: Record<ErrorKind, (error: ApiError) => string> = {
-  invalid_argument: (e) => (e.status === undefined ? LOCAL_ARGUMENT_HINT : 'The API refused these parameters; check them against the tool input schema and call again.'),
+  invalid_argument: (e) =>
+    e.status === undefined
+      ? LOCAL_ARGUMENT_HINT
+      : 'The API refused these parameters; check them against the tool input schema and call again.',
   not_found: () => 'The record is absent or no longer active; use search_jobs (or list_jobs) for current ids.',
-  rate_limited: (e) => `Wait ${e.retryAfterS ?? 'a few'} s before calling this API again; calling sooner will not help.`,
-  upstream_unavailable: () => 'The API is temporarily unavailable; try again in a minute (check_api_health shows which dependency is failing).',
-  upstream_contract: () => 'The API sent data that breaks its published contract; this is not caused by your arguments. Try again later.',
-  not_deployed: () => 'This deployment of the API does not offer that operation, and calling again will not change that; discover_api shows what it does offer and which tools serve it.',
+  rate_limited: (e) =>
+    `Wait ${e.retryAfterS ?? 'a few'} s before calling this API again; calling sooner will not help.`,
+  upstream_unavailable: () =>
+    'The API is temporarily unavailable; try again in a minute (check_api_health shows which dependency is failing).',
+  upstream_contract: () =>
+    'The API sent data that breaks its published contract; this is not caused by your arguments. Try again later.',
+  not_deployed: () =>
+    'This deployment of the API does not offer that operation, and calling again will not change that; discover_api shows what it does offer and which tools serve it.',
   timeout: () => 'The API did not answer in time; retry once, perhaps with narrower filters or a smaller per_page.',
-  network: () => 'The connection to the API failed (unreachable, or dropped mid-answer); retry once, then check the base URL, proxy settings and connectivity.',
+  network: () =>
+    'The connection to the API failed (unreachable, or dropped mid-answer); retry once, then check the base URL, proxy settings and connectivity.',
   internal: () => INTERNAL_HINT,
   cancelled: () => 'The call was cancelled before it finished.',
 };
 
-const INTERNAL_HINT = 'This is a defect of service-mcp, not of your arguments, the API or the network, and calling again will not help; report it with the tool name, the arguments and this text.';
+const INTERNAL_HINT =
+  'This is a defect of service-mcp, not of your arguments, the API or the network, and calling again will not help; report it with the tool name, the arguments and this text.';
 
 /** Longest error line: it quotes upstream words (the error envelope's message), which are not ours to bound. */
 const MAX_ERROR_CHARS = 1_000;
@@ -45,7 +54,10 @@ export function errorResult(kind: ErrorKind, message: string, hint: string): Cal
 
 export function toErrorResult(error: unknown, tool?: AnyTool): CallToolResult {
   if (error instanceof ApiError) {
-    const message = error.kind === 'rate_limited' && error.retryAfterS !== undefined ? `${stripKind(error.message, error.kind)} (retry after ${error.retryAfterS} s)` : error.message;
+    const message =
+      error.kind === 'rate_limited' && error.retryAfterS !== undefined
+        ? `${stripKind(error.message, error.kind)} (retry after ${error.retryAfterS} s)`
+        : error.message;
     return errorResult(error.kind, message, error.hint ?? tool?.hints?.[error.kind] ?? HINTS[error.kind](error));
   }
   // A bug of ours must not take the process down or pass for an API answer: say so plainly.
@@ -74,13 +86,23 @@ function acceptedArguments(tool: AnyTool): string[] {
 }
 
 /** Validates the raw arguments; on failure, the error result (and no request). */
-function parseArguments(tool: AnyTool, raw: unknown): { ok: true; args: unknown } | { ok: false; result: CallToolResult } {
+function parseArguments(
+  tool: AnyTool,
+  raw: unknown,
+): { ok: true; args: unknown } | { ok: false; result: CallToolResult } {
   // Input schemas are strict objects without transforms or defaults: valid arguments are their own parse result.
   const args = raw ?? {};
   if (passes(tool.input, args)) return { ok: true, args };
   const parsed = tool.input.safeParse(args, { reportInput: true });
   if (parsed.success) return { ok: true, args: parsed.data };
-  return { ok: false, result: errorResult('invalid_argument', describeIssues(parsed.error.issues, acceptedArguments(tool)), LOCAL_ARGUMENT_HINT) };
+  return {
+    ok: false,
+    result: errorResult(
+      'invalid_argument',
+      describeIssues(parsed.error.issues, acceptedArguments(tool)),
+      LOCAL_ARGUMENT_HINT,
+    ),
+  };
 }
 
 /** Tool calls of this process running right now (every surface passes through runTool). */
@@ -95,7 +117,12 @@ export async function runTool(tool: AnyTool, rawArgs: unknown, context: ToolCont
     const result = await tool.call(parsed.args, context);
     const provenance = buildProvenance(result, context.mode, tool.freshness?.(result.data));
     const notices: string[] = [];
-    if (provenance.fictional) notices.push(context.mode === 'offline' ? 'Offline: fictional sample data from the embedded snapshot (invented companies, jobs and salaries), not the live API.' : "Fictional sample data, by the API's own word (its meta.source says so): invented companies, jobs and salaries, not real.");
+    if (provenance.fictional)
+      notices.push(
+        context.mode === 'offline'
+          ? 'Offline: fictional sample data from the embedded snapshot (invented companies, jobs and salaries), not the live API.'
+          : "Fictional sample data, by the API's own word (its meta.source says so): invented companies, jobs and salaries, not real.",
+      );
     const text = `${tool.render(result.data, parsed.args, result)}\n${renderProvenance(provenance)}`;
     return {
       content: [{ type: 'text', text }],

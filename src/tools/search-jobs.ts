@@ -21,11 +21,20 @@ export const searchJobs = defineTool({
     })
     // No job can match a minimum over the maximum: refuse it here rather than spend a request on it.
     .superRefine(({ min_salary_usd: min, max_salary_usd: max }, ctx) => {
-      if (min !== undefined && max !== undefined && min > max) ctx.addIssue({ code: 'custom', path: ['max_salary_usd'], message: `must be at least min_salary_usd (${min}), got ${max}` });
+      if (min !== undefined && max !== undefined && min > max)
+        ctx.addIssue({
+          code: 'custom',
+          path: ['max_salary_usd'],
+          message: `must be at least min_salary_usd (${min}), got ${max}`,
+        });
     }),
   example: { q: 'machine learning engineer', domain: 'ai', remote_only: true, per_page: 3 },
   data: JobListDataSchema,
-  call: (args, { client, ...options }) => client.searchJobs({ ...args, min_salary_usd: toCents(args.min_salary_usd), max_salary_usd: toCents(args.max_salary_usd) }, options),
+  call: (args, { client, ...options }) =>
+    client.searchJobs(
+      { ...args, min_salary_usd: toCents(args.min_salary_usd), max_salary_usd: toCents(args.max_salary_usd) },
+      options,
+    ),
   render: (data, args, result) => renderJobList(data, args, Date.parse(result.retrievedAt)),
   freshness: (data) => ({ lastSeen: data.jobs.map((job) => [job.job_id, job.last_seen] as const) }),
   view: VIEWS.jobList,

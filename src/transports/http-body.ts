@@ -8,7 +8,8 @@ import { rpcError, sendJson, writeJson } from './http-reply.js';
 
 export const DEFAULT_BODY_LIMIT_BYTES = 1024 * 1024;
 
-export type BodyResult = { ok: true; bytes: Buffer } | { ok: false; reason: 'too_large' } | { ok: false; reason: 'aborted' };
+export type BodyResult =
+  { ok: true; bytes: Buffer } | { ok: false; reason: 'too_large' } | { ok: false; reason: 'aborted' };
 
 /** True when the declared length alone is over the limit (so nothing need be read). */
 function declaredTooLarge(req: IncomingMessage, limit: number): boolean {

@@ -78,7 +78,10 @@ export function splitList(value: string | undefined): string[] {
 
 function parseAllowedHost(entry: string): HostEntry {
   const parsed = parseHost(entry);
-  if (!parsed) throw new HttpOptionError(`--allowed-hosts: ${JSON.stringify(entry)} is not a host name (use name or name:port, e.g. mcp.example.com or mcp.example.com:8443)`);
+  if (!parsed)
+    throw new HttpOptionError(
+      `--allowed-hosts: ${JSON.stringify(entry)} is not a host name (use name or name:port, e.g. mcp.example.com or mcp.example.com:8443)`,
+    );
   return parsed;
 }
 
@@ -89,8 +92,17 @@ function parseAllowedOrigin(entry: string): string {
   } catch {
     url = undefined;
   }
-  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:') || url.pathname !== '/' || url.search !== '' || url.hash !== '' || url.username !== '') {
-    throw new HttpOptionError(`--allowed-origins: ${JSON.stringify(entry)} is not an origin (use scheme://host[:port], e.g. https://app.example.com)`);
+  if (
+    !url ||
+    (url.protocol !== 'http:' && url.protocol !== 'https:') ||
+    url.pathname !== '/' ||
+    url.search !== '' ||
+    url.hash !== '' ||
+    url.username !== ''
+  ) {
+    throw new HttpOptionError(
+      `--allowed-origins: ${JSON.stringify(entry)} is not an origin (use scheme://host[:port], e.g. https://app.example.com)`,
+    );
   }
   return url.origin;
 }
@@ -116,8 +128,15 @@ function shown(value: string): string {
 export function checkHost(header: string | undefined, policy: AccessPolicy): string | undefined {
   if (header === undefined || header === '') return 'Forbidden: the request has no Host header';
   const parsed = parseHost(header);
-  const allowed = parsed && policy.hosts.some((entry) => entry.hostname === parsed.hostname && (entry.port === undefined || entry.port === (parsed.port ?? '80')));
-  return allowed ? undefined : `Forbidden: Host ${shown(header)} is not allowed (DNS-rebinding protection; serve --http --allowed-hosts adds names)`;
+  const allowed =
+    parsed &&
+    policy.hosts.some(
+      (entry) =>
+        entry.hostname === parsed.hostname && (entry.port === undefined || entry.port === (parsed.port ?? '80')),
+    );
+  return allowed
+    ? undefined
+    : `Forbidden: Host ${shown(header)} is not allowed (DNS-rebinding protection; serve --http --allowed-hosts adds names)`;
 }
 
 /** Undefined when there is no Origin (a non-browser client) or it is allowed; otherwise why not. */
@@ -130,7 +149,9 @@ export function checkOrigin(header: string | undefined, policy: AccessPolicy): s
     origin = undefined;
   }
   // `null` (sandboxed frames, file:) parses to the opaque origin "null": never allowed.
-  return origin && origin !== 'null' && policy.origins.has(origin) ? undefined : `Forbidden: Origin ${shown(header)} is not allowed (serve --http --allowed-origins adds origins)`;
+  return origin && origin !== 'null' && policy.origins.has(origin)
+    ? undefined
+    : `Forbidden: Origin ${shown(header)} is not allowed (serve --http --allowed-origins adds origins)`;
 }
 
 /**
@@ -139,7 +160,11 @@ export function checkOrigin(header: string | undefined, policy: AccessPolicy): s
  * where it goes is not guessed at. An absolute-form target (`POST http://host/mcp`) must name the
  * host that the Host header does.
  */
-export function checkSingleTarget(rawHeaders: readonly string[], target: string | undefined, host: string | undefined): string | undefined {
+export function checkSingleTarget(
+  rawHeaders: readonly string[],
+  target: string | undefined,
+  host: string | undefined,
+): string | undefined {
   let hosts = 0;
   for (let i = 0; i < rawHeaders.length; i += 2) if (rawHeaders[i]!.toLowerCase() === 'host') hosts++;
   if (hosts > 1) return 'Bad Request: the request has two Host headers';
@@ -150,8 +175,14 @@ export function checkSingleTarget(rawHeaders: readonly string[], target: string 
   } catch {
     named = undefined;
   }
-  const sameHost = named !== undefined && host !== undefined && parseHost(host) !== undefined && named === new URL(`http://${host}`).host;
-  return sameHost ? undefined : `Bad Request: the request target ${shown(target)} names another host than the Host header`;
+  const sameHost =
+    named !== undefined &&
+    host !== undefined &&
+    parseHost(host) !== undefined &&
+    named === new URL(`http://${host}`).host;
+  return sameHost
+    ? undefined
+    : `Bad Request: the request target ${shown(target)} names another host than the Host header`;
 }
 
 /** The origin as URL.origin writes it, for echoing back in CORS headers. */

@@ -40,6 +40,12 @@ export function rpcError(message: string, code = TRANSPORT_ERROR) {
   return { jsonrpc: '2.0', error: { code, message }, id: null };
 }
 
-export function sendRpcError(res: ServerResponse, status: number, message: string, headers: Headers = {}, code = TRANSPORT_ERROR): void {
+export function sendRpcError(
+  res: ServerResponse,
+  status: number,
+  message: string,
+  headers: Headers = {},
+  code = TRANSPORT_ERROR,
+): void {
   sendJson(res, status, rpcError(message, code), headers);
 }

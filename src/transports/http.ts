@@ -92,7 +92,13 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
   buildPolicy({ host, port: 0, allowedHosts: options.allowedHosts, allowedOrigins: options.allowedOrigins });
 
   const stopCalls = new AbortController();
-  const endpoint = createMcpEndpoint({ backend, logger, limits, maxInFlight: options.maxInFlight, stopping: stopCalls.signal });
+  const endpoint = createMcpEndpoint({
+    backend,
+    logger,
+    limits,
+    maxInFlight: options.maxInFlight,
+    stopping: stopCalls.signal,
+  });
   let policy: AccessPolicy | undefined;
   let draining = false;
   let active = 0;
@@ -113,7 +119,10 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
         if (active === 0) onIdle?.();
       });
       if (draining) {
-        sendRpcError(res, 503, 'Service Unavailable: the server is shutting down', { connection: 'close', 'retry-after': '1' });
+        sendRpcError(res, 503, 'Service Unavailable: the server is shutting down', {
+          connection: 'close',
+          'retry-after': '1',
+        });
         return;
       }
       if (!policy) {
@@ -132,7 +141,8 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
     const method = req.method ?? 'GET';
     // Liveness first and unguarded: probes address pods by IP, and the answer holds no data.
     if (path === '/healthz') {
-      if (method !== 'GET' && method !== 'HEAD') return sendRpcError(res, 405, 'Method Not Allowed', { allow: 'GET, HEAD' });
+      if (method !== 'GET' && method !== 'HEAD')
+        return sendRpcError(res, 405, 'Method Not Allowed', { allow: 'GET, HEAD' });
       return sendJson(res, 200, { status: 'ok' });
     }
     if ((MCP_PATHS as readonly string[]).includes(path)) return endpoint.serve(req, res, access);
@@ -140,10 +150,14 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
     const cors = corsHeaders(req, access);
     if ((SERVER_CARD_PATHS as readonly string[]).includes(path)) {
       req.resume();
-      if (method !== 'GET' && method !== 'HEAD') return sendRpcError(res, 405, 'Method Not Allowed', { ...cors, allow: 'GET, HEAD' });
+      if (method !== 'GET' && method !== 'HEAD')
+        return sendRpcError(res, 405, 'Method Not Allowed', { ...cors, allow: 'GET, HEAD' });
       // Host was checked above, so echoing it cannot advertise a foreign name.
       const scheme = req.headers['x-forwarded-proto'] === 'https' ? 'https' : 'http';
-      return sendJson(res, 200, buildServerCard(`${scheme}://${req.headers.host}`), { ...cors, 'cache-control': 'public, max-age=300' });
+      return sendJson(res, 200, buildServerCard(`${scheme}://${req.headers.host}`), {
+        ...cors,
+        'cache-control': 'public, max-age=300',
+      });
     }
     req.resume();
     return sendRpcError(res, 404, `Not Found: ${path}; the MCP endpoint is POST ${MCP_PATHS.join(' or POST ')}`, cors);

@@ -21,7 +21,8 @@ export const HOSTED_MCP_PATH = '/api/public/v1/mcp';
 export const SURFACE = 'market';
 
 // The 2026-07-28 standard headers (SEP-2243) with the 2025 era's, so browsers may send and read them.
-const CORS_ALLOW_HEADERS = 'Content-Type, Accept, MCP-Protocol-Version, Mcp-Method, Mcp-Name, Mcp-Session-Id, Last-Event-ID';
+const CORS_ALLOW_HEADERS =
+  'Content-Type, Accept, MCP-Protocol-Version, Mcp-Method, Mcp-Name, Mcp-Session-Id, Last-Event-ID';
 const CORS_EXPOSE_HEADERS = 'MCP-Protocol-Version, Mcp-Method, Mcp-Name';
 
 interface McpEndpointLimits {
@@ -69,7 +70,12 @@ function requestIn(body: Buffer): { request: boolean; id: RequestId | null } {
 }
 
 function sendUnavailable(res: ServerResponse, message: string, id: RequestId | null, headers: Headers): void {
-  sendJson(res, 503, { jsonrpc: '2.0', id, error: { code: TRANSPORT_ERROR, message } }, { ...headers, 'retry-after': '1' });
+  sendJson(
+    res,
+    503,
+    { jsonrpc: '2.0', id, error: { code: TRANSPORT_ERROR, message } },
+    { ...headers, 'retry-after': '1' },
+  );
 }
 
 /**
@@ -100,14 +106,19 @@ export function corsHeaders(req: IncomingMessage, access: AccessPolicy): Headers
   const origin = req.headers.origin;
   if (!access.cors || origin === undefined) return {};
   // checkOrigin already passed, so this origin parses and is on the list; it is echoed as listed.
-  return { 'access-control-allow-origin': normalisedOrigin(origin), vary: 'Origin', 'access-control-expose-headers': CORS_EXPOSE_HEADERS };
+  return {
+    'access-control-allow-origin': normalisedOrigin(origin),
+    vary: 'Origin',
+    'access-control-expose-headers': CORS_EXPOSE_HEADERS,
+  };
 }
 
 /** Why the `surface` asked for is not served, or undefined when it is (market, or none: the default). */
 function surfaceRefusal(target: string | undefined): string | undefined {
   const asked = new URL(target ?? '/', 'http://localhost').searchParams.getAll('surface');
   if (asked.length === 0 || (asked.length === 1 && asked[0] === SURFACE)) return undefined;
-  const named = asked.length === 1 ? `surface ${JSON.stringify(asked[0]!.slice(0, 40))} is` : 'more than one surface is';
+  const named =
+    asked.length === 1 ? `surface ${JSON.stringify(asked[0]!.slice(0, 40))} is` : 'more than one surface is';
   return `Bad Request: ${named} not served here; the surfaces served are: ${SURFACE} (the read-only market surface, also the default when surface is omitted)`;
 }
 
@@ -146,7 +157,12 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
     const taken = slots.take(gone.signal);
     if (!taken.ok) {
       res.off('close', leave);
-      sendUnavailable(res, `Service Unavailable: ${slots.size} requests are being served and ${slots.queueSize} are waiting, the most this server takes (--max-in-flight ${slots.size}); retry after 1 s`, id, cors);
+      sendUnavailable(
+        res,
+        `Service Unavailable: ${slots.size} requests are being served and ${slots.queueSize} are waiting, the most this server takes (--max-in-flight ${slots.size}); retry after 1 s`,
+        id,
+        cors,
+      );
       return undefined;
     }
     const release = await taken.slot;
@@ -173,7 +189,13 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
     if (req.method === 'OPTIONS' && access.cors) {
       req.resume();
       const allow = 'POST, OPTIONS';
-      res.writeHead(204, { ...cors, allow, 'access-control-allow-methods': allow, 'access-control-allow-headers': CORS_ALLOW_HEADERS, 'access-control-max-age': '600' });
+      res.writeHead(204, {
+        ...cors,
+        allow,
+        'access-control-allow-methods': allow,
+        'access-control-allow-headers': CORS_ALLOW_HEADERS,
+        'access-control-max-age': '600',
+      });
       res.end();
       return;
     }
@@ -188,7 +210,12 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
     const encoding = req.headers['content-encoding'];
     if (encoding !== undefined && encoding.trim().toLowerCase() !== 'identity') {
       req.resume();
-      return sendRpcError(res, 415, `Unsupported Media Type: request bodies are read as sent, not decoded (Content-Encoding: ${encoding.slice(0, 40)}); send it uncompressed`, cors);
+      return sendRpcError(
+        res,
+        415,
+        `Unsupported Media Type: request bodies are read as sent, not decoded (Content-Encoding: ${encoding.slice(0, 40)}); send it uncompressed`,
+        cors,
+      );
     }
     const body = await readBody(req, limits.bodyBytes);
     if (!body.ok) {

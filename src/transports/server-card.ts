@@ -37,7 +37,10 @@ export function buildServerCard(origin: string): ServerCard {
     description,
     websiteUrl: SERVER_INFO.websiteUrl,
     icons: SERVER_INFO.icons,
-    remotes: [`${origin}/mcp`, `${origin}${HOSTED_MCP_PATH}?surface=${SURFACE}`].map((url) => ({ type: 'streamable-http' as const, url })),
+    remotes: [`${origin}/mcp`, `${origin}${HOSTED_MCP_PATH}?surface=${SURFACE}`].map((url) => ({
+      type: 'streamable-http' as const,
+      url,
+    })),
     capabilities: SERVER_CAPABILITIES,
     tools: TOOLS.map((tool) => ({ name: tool.name, title: tool.title })),
   };

@@ -28,7 +28,15 @@
  * with them this file can go.
  */
 import type { Readable } from 'node:stream';
-import { deserializeMessage, INVALID_REQUEST, PARSE_ERROR, serializeMessage, type JSONRPCMessage, type RequestId, type Transport } from '@modelcontextprotocol/server';
+import {
+  deserializeMessage,
+  INVALID_REQUEST,
+  PARSE_ERROR,
+  serializeMessage,
+  type JSONRPCMessage,
+  type RequestId,
+  type Transport,
+} from '@modelcontextprotocol/server';
 import { isRecord } from '../is-record.js';
 import { condenseErrorMessage } from '../mcp/protocol-errors.js';
 
@@ -81,7 +89,8 @@ const ID_SCAN_CHARS = 200;
 
 const isRequestId = (value: unknown): value is RequestId => typeof value === 'string' || typeof value === 'number';
 
-const isRequest = (message: JSONRPCMessage): message is JSONRPCMessage & { id: RequestId; method: string } => 'method' in message && 'id' in message;
+const isRequest = (message: JSONRPCMessage): message is JSONRPCMessage & { id: RequestId; method: string } =>
+  'method' in message && 'id' in message;
 
 /** The id of a line that is not (whole) JSON, when it can be read, as a client would match it. */
 function recoverId(line: string): RequestId | null {
@@ -167,10 +176,14 @@ export class LineTransport implements Transport {
 
   async send(message: JSONRPCMessage): Promise<void> {
     if (this.closed) throw new Error('the stdio transport is closed');
-    const answerTo = 'id' in message && ('result' in message || 'error' in message) && isRequestId(message.id) ? message.id : undefined;
+    const answerTo =
+      'id' in message && ('result' in message || 'error' in message) && isRequestId(message.id)
+        ? message.id
+        : undefined;
     // Already answered with an error before exit; a second answer to one id would break the client.
     if (answerTo !== undefined && this.answeredHere.delete(answerTo)) return;
-    if ('error' in message) message = { ...message, error: { ...message.error, message: condenseErrorMessage(message.error.message) } };
+    if ('error' in message)
+      message = { ...message, error: { ...message.error, message: condenseErrorMessage(message.error.message) } };
     this.write(serializeMessage(message));
     if (answerTo !== undefined) this.answered(answerTo);
   }
@@ -204,7 +217,8 @@ export class LineTransport implements Transport {
     }
     this.unanswered.clear();
     this.running.clear();
-    for (const waiting of this.waiting.splice(0)) if (isRequest(waiting.message) && !waiting.dropped) this.refuse(SERVER_ERROR, why, waiting.message.id);
+    for (const waiting of this.waiting.splice(0))
+      if (isRequest(waiting.message) && !waiting.dropped) this.refuse(SERVER_ERROR, why, waiting.message.id);
     this.waitingRequests.clear();
     this.waitingBytes = 0;
     this.checkSettled();
@@ -242,7 +256,13 @@ export class LineTransport implements Transport {
     while ((newline = bytes.indexOf(0x0a)) >= 0) {
       const length = this.dropping + this.heldBytes + newline;
       if (length > this.maxLineBytes) this.refuseOversized(length);
-      else this.read((this.held.length === 0 ? bytes.subarray(0, newline) : Buffer.concat([...this.held, bytes.subarray(0, newline)])).toString('utf8'));
+      else
+        this.read(
+          (this.held.length === 0
+            ? bytes.subarray(0, newline)
+            : Buffer.concat([...this.held, bytes.subarray(0, newline)])
+          ).toString('utf8'),
+        );
       // Line by line, so what nothing holds back keeps the order it was written in.
       this.handOn();
       this.held = [];
@@ -266,8 +286,14 @@ export class LineTransport implements Transport {
 
   private refuseOversized(length: number): void {
     this.dropping = 0;
-    this.refuse(INVALID_REQUEST, `Invalid Request: a message of more than ${this.maxLineBytes} bytes cannot be read`, null);
-    this.options.onRefused?.(`dropped a message of ${length} bytes from stdin, over the ${this.maxLineBytes}-byte limit`);
+    this.refuse(
+      INVALID_REQUEST,
+      `Invalid Request: a message of more than ${this.maxLineBytes} bytes cannot be read`,
+      null,
+    );
+    this.options.onRefused?.(
+      `dropped a message of ${length} bytes from stdin, over the ${this.maxLineBytes}-byte limit`,
+    );
   }
 
   /**
@@ -278,7 +304,13 @@ export class LineTransport implements Transport {
     while (this.waiting.length > 0 && !this.backedUp && !this.closed) {
       const next = this.waiting[0]!;
       const request = isRequest(next.message) && !next.dropped ? next.message : undefined;
-      if (request && this.refusal === undefined && !LONG_LIVED.has(request.method) && this.running.size >= this.maxInFlight) break;
+      if (
+        request &&
+        this.refusal === undefined &&
+        !LONG_LIVED.has(request.method) &&
+        this.running.size >= this.maxInFlight
+      )
+        break;
       this.waiting.shift();
       this.waitingBytes -= next.bytes;
       if (next.dropped) continue;
@@ -314,7 +346,12 @@ export class LineTransport implements Transport {
       this.refuseLine(line);
       return;
     }
-    if ('method' in message && message.method === 'notifications/cancelled' && isRecord(message.params) && isRequestId(message.params.requestId)) {
+    if (
+      'method' in message &&
+      message.method === 'notifications/cancelled' &&
+      isRecord(message.params) &&
+      isRequestId(message.params.requestId)
+    ) {
       const id = message.params.requestId;
       const waiting = this.waitingRequests.get(id);
       if (waiting) {
@@ -354,8 +391,15 @@ export class LineTransport implements Transport {
     }
     if (Array.isArray(parsed)) {
       // MCP has no batches: each request in one is answered, so none is left waiting.
-      const ids = parsed.filter((item) => isRecord(item) && isRequestId(item.id)).map((item) => (item as { id: RequestId }).id);
-      for (const id of ids.length > 0 ? ids : [null]) this.refuse(INVALID_REQUEST, 'Invalid Request: JSON-RPC batches are not supported; send one message per line', id);
+      const ids = parsed
+        .filter((item) => isRecord(item) && isRequestId(item.id))
+        .map((item) => (item as { id: RequestId }).id);
+      for (const id of ids.length > 0 ? ids : [null])
+        this.refuse(
+          INVALID_REQUEST,
+          'Invalid Request: JSON-RPC batches are not supported; send one message per line',
+          id,
+        );
     } else {
       const id = isRecord(parsed) && isRequestId(parsed.id) ? parsed.id : null;
       const why =
@@ -407,7 +451,9 @@ export class LineTransport implements Transport {
   private armEndTimer(): void {
     clearTimeout(this.endTimer);
     this.endTimer = setTimeout(() => {
-      this.answerRemaining(`Server error: no answer within ${this.options.endGraceMs} ms after the end of input; the request was not completed`);
+      this.answerRemaining(
+        `Server error: no answer within ${this.options.endGraceMs} ms after the end of input; the request was not completed`,
+      );
       void this.close();
     }, this.options.endGraceMs);
     this.endTimer.unref();

@@ -24,7 +24,8 @@ function guardStdout(): LineOutput & { flush(callback: () => void): void } {
   console.debug = toStderr;
   console.trace = toStderr;
   console.dir = (value: unknown) => toStderr(value);
-  stdout.write = ((chunk: unknown, encoding?: unknown, callback?: unknown) => process.stderr.write(chunk as string, encoding as BufferEncoding, callback as () => void)) as typeof stdout.write;
+  stdout.write = ((chunk: unknown, encoding?: unknown, callback?: unknown) =>
+    process.stderr.write(chunk as string, encoding as BufferEncoding, callback as () => void)) as typeof stdout.write;
   return {
     write: (chunk) => protocolWrite(chunk),
     once: (event, listener) => stdout.once(event, listener),
@@ -56,14 +57,24 @@ export interface StdioOptions {
 
 export function runStdio({ backend, logger, endGraceMs, maxInFlight }: StdioOptions): void {
   const out = guardStdout();
-  const transport = new LineTransport(process.stdin, out, { endGraceMs, maxInFlight, onRefused: (reason) => logger.warn(reason) });
+  const transport = new LineTransport(process.stdin, out, {
+    endGraceMs,
+    maxInFlight,
+    onRefused: (reason) => logger.warn(reason),
+  });
   const stopCalls = new AbortController();
-  const handle = serveStdio(() => createServer({ backend, logger, stopping: stopCalls.signal }), { transport, onerror: (error) => logger.debug(`stdio: ${error.message}`) });
+  const handle = serveStdio(() => createServer({ backend, logger, stopping: stopCalls.signal }), {
+    transport,
+    onerror: (error) => logger.debug(`stdio: ${error.message}`),
+  });
 
   /** Resolves once no call is owed an answer, or after `ms`. */
   const settled = (ms: number) => {
     let timer: NodeJS.Timeout | undefined;
-    return Promise.race([transport.settled(), new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)))]).finally(() => clearTimeout(timer));
+    return Promise.race([
+      transport.settled(),
+      new Promise<void>((resolve) => (timer = setTimeout(resolve, ms))),
+    ]).finally(() => clearTimeout(timer));
   };
 
   let stopping = false;
@@ -72,7 +83,10 @@ export function runStdio({ backend, logger, endGraceMs, maxInFlight }: StdioOpti
     setTimeout(() => process.exit(0), FORCED_EXIT_MS).unref();
     // Exit once every answer written has reached the pipe; open keep-alive sockets or a pending
     // Retry-After wait must not hold the process.
-    void handle.close().then(() => telemetry().flush()).finally(() => out.flush(() => process.exit(0)));
+    void handle
+      .close()
+      .then(() => telemetry().flush())
+      .finally(() => out.flush(() => process.exit(0)));
   };
   const stop = async (why: string) => {
     if (stopping) return;

@@ -16,11 +16,20 @@ import { startRecordingApi, type RecordingApi } from './recording-api.js';
 
 const SEED = 20_261_119;
 const PER_TOOL = 100;
-const TOOLS = ['search_jobs', 'list_jobs', 'get_job', 'get_market_map', 'get_company_interview_brief', 'discover_api', 'check_api_health'];
+const TOOLS = [
+  'search_jobs',
+  'list_jobs',
+  'get_job',
+  'get_market_map',
+  'get_company_interview_brief',
+  'discover_api',
+  'check_api_health',
+];
 const UPSTREAM_OUTCOMES: Record<string, RegExp> = {
   get_job: /^not_found: HTTP 404 /,
   get_company_interview_brief: /^not_found: HTTP 404 /,
-  get_market_map: /^invalid_argument: HTTP 400 from GET \/api\/public\/v1\/market-map\?.*layer must be all or one of the advertised layers/,
+  get_market_map:
+    /^invalid_argument: HTTP 400 from GET \/api\/public\/v1\/market-map\?.*layer must be all or one of the advertised layers/,
 };
 
 let api: RecordingApi;
@@ -42,7 +51,8 @@ afterAll(async () => {
   await api?.close();
 });
 
-const call = (name: string, args: Record<string, unknown>) => session.client.callTool({ name, arguments: args }) as Promise<CallToolResult>;
+const call = (name: string, args: Record<string, unknown>) =>
+  session.client.callTool({ name, arguments: args }) as Promise<CallToolResult>;
 
 /**
  * What reaches the server is JSON: undefined members vanish and NaN becomes null. A "__proto__"
@@ -65,7 +75,9 @@ describe('generated bad input through the binary', () => {
       const result = await call(name, args);
       const text = textOf(result);
       // The catalog check reads discovery now and then (once a minute here); that is not this call's request.
-      const sent = api.seen.slice(before).filter((request) => name === 'discover_api' || new URL(request.url).pathname !== '/api/public/v1');
+      const sent = api.seen
+        .slice(before)
+        .filter((request) => name === 'discover_api' || new URL(request.url).pathname !== '/api/public/v1');
       const label = `${name} ${JSON.stringify(args).slice(0, 200)} -> ${text.slice(0, 200)}`;
       if (blamed.length > 0) {
         expect(text, label).toMatch(/^invalid_argument: /);
@@ -92,7 +104,9 @@ describe('candidate data never goes into a public search query', () => {
     const before = api.seen.length;
     const result = await call(name, { q });
     expect(result.isError).toBe(true);
-    expect(textOf(result)).toMatch(/^invalid_argument: q: must not contain an? (e-mail address|phone number): candidate data never goes into public search queries\nHint: .*nothing was sent to the API/);
+    expect(textOf(result)).toMatch(
+      /^invalid_argument: q: must not contain an? (e-mail address|phone number): candidate data never goes into public search queries\nHint: .*nothing was sent to the API/,
+    );
     expect(textOf(result)).toMatch(kind);
     expect(api.seen.length).toBe(before);
   });
@@ -104,13 +118,18 @@ describe('candidate data never goes into a public search query', () => {
     ['search_jobs', { skills: ['rust', 'ｊａｎｅ＠ｅｘａｍｐｌｅ．ｃｏｍ'] }, 'skills[1]'],
     ['get_market_map', { layer: '٤١٥ ٥٥٥ ٠١٠٠' }, 'layer'],
     ['get_company_interview_brief', { name: 'jane(at)example(dot)com' }, 'name'],
-  ])('%s %j: disguised candidate data in any free-text argument is refused before any request', async (name, args, argument) => {
-    const before = api.seen.length;
-    const result = await call(name, args);
-    expect(textOf(result)).toMatch(/^invalid_argument: (\S+): must not contain an? (e-mail address|phone number): candidate data never goes into public search queries\n/);
-    expect(textOf(result).startsWith(`invalid_argument: ${argument}: `)).toBe(true);
-    expect(api.seen.length).toBe(before);
-  });
+  ])(
+    '%s %j: disguised candidate data in any free-text argument is refused before any request',
+    async (name, args, argument) => {
+      const before = api.seen.length;
+      const result = await call(name, args);
+      expect(textOf(result)).toMatch(
+        /^invalid_argument: (\S+): must not contain an? (e-mail address|phone number): candidate data never goes into public search queries\n/,
+      );
+      expect(textOf(result).startsWith(`invalid_argument: ${argument}: `)).toBe(true);
+      expect(api.seen.length).toBe(before);
+    },
+  );
 
   it('ordinary terms with digits still search', async () => {
     const before = api.seen.length;

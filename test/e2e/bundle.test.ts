@@ -13,7 +13,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TOOLS } from '../../src/tools/index.js';
 import { cleanEnv, ROOT, textOf } from './helpers.js';
 
-const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { name: string; version: string; dependencies: Record<string, string> };
+const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
+  name: string;
+  version: string;
+  dependencies: Record<string, string>;
+};
 const env = { ...process.env, PATH: `${dirname(process.execPath)}:${process.env.PATH ?? ''}` };
 let unpacked: string;
 
@@ -27,7 +31,12 @@ interface Manifest {
 }
 
 beforeAll(() => {
-  const out = execFileSync(process.execPath, [join(ROOT, 'scripts', 'bundle.mjs')], { cwd: ROOT, env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  const out = execFileSync(process.execPath, [join(ROOT, 'scripts', 'bundle.mjs')], {
+    cwd: ROOT,
+    env,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const bundle = out.trim().split('\n').pop()!;
   expect(bundle).toBe(join(ROOT, `${pkg.name}-${pkg.version}.mcpb`));
   unpacked = mkdtempSync(join(tmpdir(), 'service-mcp-mcpb-'));
@@ -39,26 +48,51 @@ afterAll(() => rmSync(unpacked, { recursive: true, force: true }));
 describe('the MCP Bundle', () => {
   it('has a manifest generated from the package and the tool registry, with the base URL and offline switch as user settings', () => {
     const manifest = JSON.parse(readFileSync(join(unpacked, 'manifest.json'), 'utf8')) as Manifest;
-    expect(manifest).toMatchObject({ name: pkg.name, version: pkg.version, server: { entry_point: 'bin/service-mcp.js' } });
+    expect(manifest).toMatchObject({
+      name: pkg.name,
+      version: pkg.version,
+      server: { entry_point: 'bin/service-mcp.js' },
+    });
     expect(manifest.tools).toEqual(TOOLS.map((tool) => ({ name: tool.name, description: tool.description })));
     expect(Object.keys(manifest.user_config).sort()).toEqual(['base_url', 'offline']);
-    expect(manifest.server.mcp_config.env).toEqual({ SERVICE_MCP_BASE_URL: '${user_config.base_url}', SERVICE_MCP_OFFLINE: '${user_config.offline}' });
+    expect(manifest.server.mcp_config.env).toEqual({
+      SERVICE_MCP_BASE_URL: '${user_config.base_url}',
+      SERVICE_MCP_OFFLINE: '${user_config.offline}',
+    });
     expect(existsSync(join(unpacked, manifest.icon))).toBe(true);
   });
 
   it('carries the production dependencies only', () => {
-    for (const name of Object.keys(pkg.dependencies)) expect(existsSync(join(unpacked, 'node_modules', name, 'package.json')), name).toBe(true);
-    for (const dev of ['vitest', 'tsup', 'msw', '@anthropic-ai/mcpb', 'node']) expect(existsSync(join(unpacked, 'node_modules', dev)), dev).toBe(false);
+    for (const name of Object.keys(pkg.dependencies))
+      expect(existsSync(join(unpacked, 'node_modules', name, 'package.json')), name).toBe(true);
+    for (const dev of ['vitest', 'tsup', 'msw', '@anthropic-ai/mcpb', 'node'])
+      expect(existsSync(join(unpacked, 'node_modules', dev)), dev).toBe(false);
   });
 
   it('runs from its own folder over stdio, offline when no base URL is given', async () => {
     const manifest = JSON.parse(readFileSync(join(unpacked, 'manifest.json'), 'utf8')) as Manifest;
     // What the host does: substitute ${__dirname} and the user settings' defaults.
     const args = manifest.server.mcp_config.args.map((arg) => arg.replace('${__dirname}', unpacked));
-    const defaults = { base_url: String(manifest.user_config.base_url!.default), offline: String(manifest.user_config.offline!.default) };
-    const settings = Object.fromEntries(Object.entries(manifest.server.mcp_config.env).map(([key, value]) => [key, value.replace(/\$\{user_config\.(\w+)\}/, (_m, name: keyof typeof defaults) => defaults[name])]));
+    const defaults = {
+      base_url: String(manifest.user_config.base_url!.default),
+      offline: String(manifest.user_config.offline!.default),
+    };
+    const settings = Object.fromEntries(
+      Object.entries(manifest.server.mcp_config.env).map(([key, value]) => [
+        key,
+        value.replace(/\$\{user_config\.(\w+)\}/, (_m, name: keyof typeof defaults) => defaults[name]),
+      ]),
+    );
     const client = new Client({ name: 'bundle-test', version: '0' });
-    await client.connect(new StdioClientTransport({ command: process.execPath, args, env: cleanEnv(settings), cwd: unpacked, stderr: 'ignore' }));
+    await client.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args,
+        env: cleanEnv(settings),
+        cwd: unpacked,
+        stderr: 'ignore',
+      }),
+    );
     try {
       expect((await client.listTools()).tools).toHaveLength(TOOLS.length);
       const result = await client.callTool({ name: 'search_jobs', arguments: { q: 'engineer', per_page: 2 } });

@@ -23,7 +23,10 @@ describe('response cache', () => {
       const first = await session.client.callTool({ name: 'get_job', arguments: { job_id: activeJob.job_id } });
       const second = await session.client.callTool({ name: 'get_job', arguments: { job_id: activeJob.job_id } });
       expect((first.structuredContent as { provenance: Provenance }).provenance.cache).toBeUndefined();
-      expect((second.structuredContent as { provenance: Provenance }).provenance.cache).toEqual({ hit: true, age_s: expect.any(Number) });
+      expect((second.structuredContent as { provenance: Provenance }).provenance.cache).toEqual({
+        hit: true,
+        age_s: expect.any(Number),
+      });
       expect(textOf(second)).toMatch(/Provenance: .* · from cache, \d+s old$/);
       expect(await hits()).toBe(before + 1);
     } finally {

@@ -30,8 +30,27 @@ const FAULTS_EVERY = 200;
 const ANSWER_BOUND_MS = 60_000;
 const SERVER_ARGS = ['--timeout-ms', '3000', '--max-retry-wait-s', '2'];
 
-const PATHS = ['/api/public/v1', '/api/public/v1/jobs', '/api/public/v1/jobs/*', '/api/public/v1/search/jobs', '/api/public/v1/market-map', '/api/public/v1/interview/company', '/api/public/v1/mcp/health'];
-const FAILURES = ['rate_limit', 'unavailable', 'unavailable', 'reset', 'truncated', 'malformed', 'contract', 'degraded_health', 'hang', 'oversized'] as const;
+const PATHS = [
+  '/api/public/v1',
+  '/api/public/v1/jobs',
+  '/api/public/v1/jobs/*',
+  '/api/public/v1/search/jobs',
+  '/api/public/v1/market-map',
+  '/api/public/v1/interview/company',
+  '/api/public/v1/mcp/health',
+];
+const FAILURES = [
+  'rate_limit',
+  'unavailable',
+  'unavailable',
+  'reset',
+  'truncated',
+  'malformed',
+  'contract',
+  'degraded_health',
+  'hang',
+  'oversized',
+] as const;
 const JOB_IDS = [activeJob.job_id, inactiveJob.job_id, 'job_missing_0001', dataset.jobs[1]!.job.job_id];
 
 type Rng = ReturnType<typeof seeded>;
@@ -68,13 +87,29 @@ function randomFaults(rng: Rng, catalogDelay: boolean): FaultRule[] {
   if (rng.chance(0.8)) rules.push({ path: '*', kind: 'delay', delayMs: rng.int(25) });
   for (let i = rng.int(5); i > 0; i--) {
     const kind = rng.pick(FAILURES);
-    rules.push({ path: rng.pick(PATHS), kind, times: 1 + rng.int(3), ...(kind === 'rate_limit' ? { retryAfter: 1 } : {}) });
+    rules.push({
+      path: rng.pick(PATHS),
+      kind,
+      times: 1 + rng.int(3),
+      ...(kind === 'rate_limit' ? { retryAfter: 1 } : {}),
+    });
   }
   return rules;
 }
 
 type Cancel = 'none' | 'with-the-call' | 'next-turn' | 'after-ms' | 'after-the-answer';
-const CANCELS: readonly Cancel[] = ['none', 'none', 'none', 'none', 'none', 'with-the-call', 'next-turn', 'after-ms', 'after-ms', 'after-the-answer'];
+const CANCELS: readonly Cancel[] = [
+  'none',
+  'none',
+  'none',
+  'none',
+  'none',
+  'with-the-call',
+  'next-turn',
+  'after-ms',
+  'after-ms',
+  'after-the-answer',
+];
 
 interface Tally {
   sent: Set<RequestId>;
@@ -120,7 +155,9 @@ async function stdioSession(api: MockApi, rng: Rng, index: number, tally: Tally)
         continue;
       }
       if (cancel === 'next-turn' || cancel === 'after-ms') {
-        await new Promise((resolve) => (cancel === 'next-turn' ? setImmediate(resolve) : setTimeout(resolve, rng.int(40))));
+        await new Promise((resolve) =>
+          cancel === 'next-turn' ? setImmediate(resolve) : setTimeout(resolve, rng.int(40)),
+        );
         if (session.answersTo(id).length === 0) {
           tally.cancelled.add(id);
           session.child.stdin.write(cancelLine);
@@ -144,7 +181,9 @@ function checkAnswers(counts: Map<RequestId | null, number>, tally: Tally): stri
     if (!tally.sent.has(id)) problems.push(`an answer to ${String(id)}, which was never sent`);
     if (count > 1) problems.push(`${count} answers to ${String(id)}`);
   }
-  for (const id of tally.sent) if (!tally.cancelled.has(id) && (counts.get(id) ?? 0) !== 1) problems.push(`${counts.get(id) ?? 0} answers to ${String(id)}, not cancelled`);
+  for (const id of tally.sent)
+    if (!tally.cancelled.has(id) && (counts.get(id) ?? 0) !== 1)
+      problems.push(`${counts.get(id) ?? 0} answers to ${String(id)}, not cancelled`);
   return problems;
 }
 
@@ -157,73 +196,95 @@ afterAll(async () => {
 });
 
 describe(`cancellations at random moments among concurrent calls (seed ${SEED})`, () => {
-  it(`over stdio: ${STDIO_SESSIONS * STDIO_OPS_PER_SESSION} operations against mock-api in ${STDIO_SESSIONS} sessions and ${STDIO_OPS_PER_SESSION} --offline, the server stays up and every call not cancelled gets exactly one answer`, { timeout: 300_000 }, async () => {
-    console.info(`cancellation fuzz over stdio: seed ${SEED} (replay with FUZZ_SEED=${SEED})`);
-    const rng = seeded(SEED);
-    for (let index = 0; index <= STDIO_SESSIONS; index++) {
-      const tally: Tally = { sent: new Set(), cancelled: new Set(), unanswered: [] };
-      const session = await stdioSession(api, rng, index, tally);
-      try {
-        expect({ session: index, exitCode: session.exitCode(), stderr: session.stderr().slice(-1500) }).toEqual({ session: index, exitCode: undefined, stderr: expect.not.stringMatching(/Unhandled|RequestEnded|TypeError/) });
-        expect(tally.unanswered).toEqual([]);
-        // The end of input: answers still running are delivered, then the process exits cleanly.
-        session.child.stdin.end();
-        expect(await session.exited).toBe(0);
-        expect(checkAnswers(session.answerCounts(), tally)).toEqual([]);
-        console.info(`session ${index}: ${tally.sent.size} calls, ${tally.cancelled.size} cancelled, ${[...session.answerCounts().values()].reduce((a, b) => a + b, 0)} answers`);
-      } finally {
-        if (session.exitCode() === undefined) session.child.kill();
-      }
-    }
-  });
-
-  it(`over HTTP (serve --http): ${HTTP_OPS} operations, clients leaving at random moments; the server stays up and every request kept gets exactly one answer`, { timeout: 300_000 }, async () => {
-    console.info(`cancellation fuzz over HTTP: seed ${SEED} (replay with FUZZ_SEED=${SEED})`);
-    const rng = seeded(SEED ^ 0x5bd1e995);
-    const server = await startHttpServer(['--base-url', api.url, ...SERVER_ARGS]);
-    try {
-      await api.setFaults(randomFaults(rng, true));
-      const problems: string[] = [];
-      let left = 0;
-      let next = 0;
-      const worker = async () => {
-        while (next < HTTP_OPS && server.process.exitCode === null) {
-          const op = next++;
-          if (op > 0 && op % FAULTS_EVERY === 0) await api.setFaults(randomFaults(rng, rng.chance(0.3)));
-          const id = `h${op}`;
-          const leaving = rng.pick(CANCELS) !== 'none' && rng.chance(0.8);
-          const controller = new AbortController();
-          const timer = leaving ? setTimeout(() => controller.abort(), rng.int(40)) : undefined;
-          try {
-            const response = await fetch(server.url, {
-              method: 'POST',
-              headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25' },
-              body: JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: randomCall(rng) }),
-              signal: AbortSignal.any([controller.signal, AbortSignal.timeout(ANSWER_BOUND_MS)]),
-            });
-            const text = await response.text();
-            const messages = text
-              .split('\n')
-              .map((line) => line.replace(/^data: /, ''))
-              .filter((line) => line.startsWith('{'))
-              .map((line) => JSON.parse(line) as RpcMessage)
-              .filter((message) => message.result !== undefined || message.error !== undefined);
-            if (messages.length !== 1 || messages[0]!.id !== id) problems.push(`${id}: HTTP ${response.status}, ${messages.length} answers (${text.slice(0, 200)})`);
-          } catch (error) {
-            if (controller.signal.aborted) left++;
-            else problems.push(`${id}: ${(error as Error).message}`);
-          } finally {
-            clearTimeout(timer);
-          }
+  it(
+    `over stdio: ${STDIO_SESSIONS * STDIO_OPS_PER_SESSION} operations against mock-api in ${STDIO_SESSIONS} sessions and ${STDIO_OPS_PER_SESSION} --offline, the server stays up and every call not cancelled gets exactly one answer`,
+    { timeout: 300_000 },
+    async () => {
+      console.info(`cancellation fuzz over stdio: seed ${SEED} (replay with FUZZ_SEED=${SEED})`);
+      const rng = seeded(SEED);
+      for (let index = 0; index <= STDIO_SESSIONS; index++) {
+        const tally: Tally = { sent: new Set(), cancelled: new Set(), unanswered: [] };
+        const session = await stdioSession(api, rng, index, tally);
+        try {
+          expect({ session: index, exitCode: session.exitCode(), stderr: session.stderr().slice(-1500) }).toEqual({
+            session: index,
+            exitCode: undefined,
+            stderr: expect.not.stringMatching(/Unhandled|RequestEnded|TypeError/),
+          });
+          expect(tally.unanswered).toEqual([]);
+          // The end of input: answers still running are delivered, then the process exits cleanly.
+          session.child.stdin.end();
+          expect(await session.exited).toBe(0);
+          expect(checkAnswers(session.answerCounts(), tally)).toEqual([]);
+          console.info(
+            `session ${index}: ${tally.sent.size} calls, ${tally.cancelled.size} cancelled, ${[...session.answerCounts().values()].reduce((a, b) => a + b, 0)} answers`,
+          );
+        } finally {
+          if (session.exitCode() === undefined) session.child.kill();
         }
-      };
-      await Promise.all(Array.from({ length: IN_FLIGHT }, worker));
-      console.info(`HTTP: ${HTTP_OPS} requests, ${left} left by their client before the answer`);
-      expect({ exitCode: server.process.exitCode, stderr: server.stderr().slice(-1500) }).toEqual({ exitCode: null, stderr: expect.not.stringMatching(/Unhandled|RequestEnded|TypeError/) });
-      expect(problems).toEqual([]);
-    } finally {
-      await api.clearFaults();
-      expect(await server.stop()).toBe(0);
-    }
-  });
+      }
+    },
+  );
+
+  it(
+    `over HTTP (serve --http): ${HTTP_OPS} operations, clients leaving at random moments; the server stays up and every request kept gets exactly one answer`,
+    { timeout: 300_000 },
+    async () => {
+      console.info(`cancellation fuzz over HTTP: seed ${SEED} (replay with FUZZ_SEED=${SEED})`);
+      const rng = seeded(SEED ^ 0x5bd1e995);
+      const server = await startHttpServer(['--base-url', api.url, ...SERVER_ARGS]);
+      try {
+        await api.setFaults(randomFaults(rng, true));
+        const problems: string[] = [];
+        let left = 0;
+        let next = 0;
+        const worker = async () => {
+          while (next < HTTP_OPS && server.process.exitCode === null) {
+            const op = next++;
+            if (op > 0 && op % FAULTS_EVERY === 0) await api.setFaults(randomFaults(rng, rng.chance(0.3)));
+            const id = `h${op}`;
+            const leaving = rng.pick(CANCELS) !== 'none' && rng.chance(0.8);
+            const controller = new AbortController();
+            const timer = leaving ? setTimeout(() => controller.abort(), rng.int(40)) : undefined;
+            try {
+              const response = await fetch(server.url, {
+                method: 'POST',
+                headers: {
+                  'content-type': 'application/json',
+                  accept: 'application/json, text/event-stream',
+                  'mcp-protocol-version': '2025-11-25',
+                },
+                body: JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: randomCall(rng) }),
+                signal: AbortSignal.any([controller.signal, AbortSignal.timeout(ANSWER_BOUND_MS)]),
+              });
+              const text = await response.text();
+              const messages = text
+                .split('\n')
+                .map((line) => line.replace(/^data: /, ''))
+                .filter((line) => line.startsWith('{'))
+                .map((line) => JSON.parse(line) as RpcMessage)
+                .filter((message) => message.result !== undefined || message.error !== undefined);
+              if (messages.length !== 1 || messages[0]!.id !== id)
+                problems.push(`${id}: HTTP ${response.status}, ${messages.length} answers (${text.slice(0, 200)})`);
+            } catch (error) {
+              if (controller.signal.aborted) left++;
+              else problems.push(`${id}: ${(error as Error).message}`);
+            } finally {
+              clearTimeout(timer);
+            }
+          }
+        };
+        await Promise.all(Array.from({ length: IN_FLIGHT }, worker));
+        console.info(`HTTP: ${HTTP_OPS} requests, ${left} left by their client before the answer`);
+        expect({ exitCode: server.process.exitCode, stderr: server.stderr().slice(-1500) }).toEqual({
+          exitCode: null,
+          stderr: expect.not.stringMatching(/Unhandled|RequestEnded|TypeError/),
+        });
+        expect(problems).toEqual([]);
+      } finally {
+        await api.clearFaults();
+        expect(await server.stop()).toBe(0);
+      }
+    },
+  );
 });

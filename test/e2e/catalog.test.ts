@@ -12,14 +12,18 @@ import { startRecordingApi, type RecordingApi } from './recording-api.js';
 
 const DISCOVERY = '/api/public/v1';
 const pathsSeen = (api: RecordingApi) => api.seen.map((request) => new URL(request.url).pathname);
-const call = async (session: StdioSession, name: string, args: Record<string, unknown> = {}) => (await session.client.callTool({ name, arguments: args })) as CallToolResult;
+const call = async (session: StdioSession, name: string, args: Record<string, unknown> = {}) =>
+  (await session.client.callTool({ name, arguments: args })) as CallToolResult;
 
 describe('a deployment whose catalog lacks the market map and lists an endpoint we have no tool for', () => {
   let api: RecordingApi;
   let session: StdioSession;
   beforeAll(async () => {
     api = await startRecordingApi({
-      endpoints: (endpoints) => [...endpoints.filter((e) => e.path !== '/api/public/v1/market-map'), { path: '/api/public/v1/salaries/benchmarks', method: 'GET', description: 'Salary benchmarks by role.' }],
+      endpoints: (endpoints) => [
+        ...endpoints.filter((e) => e.path !== '/api/public/v1/market-map'),
+        { path: '/api/public/v1/salaries/benchmarks', method: 'GET', description: 'Salary benchmarks by role.' },
+      ],
     });
     session = await connectStdio(['--base-url', api.url, '--no-cache']);
   });
@@ -31,7 +35,9 @@ describe('a deployment whose catalog lacks the market map and lists an endpoint 
   it('get_market_map answers not_deployed at once, naming the operation and what is listed, and nothing is sent to it', async () => {
     const result = await call(session, 'get_market_map');
     expect(result.isError).toBe(true);
-    expect(textOf(result)).toMatch(/^not_deployed: the deployed catalog \(GET \/api\/public\/v1\) does not list GET \/api\/public\/v1\/market-map \(getPublicMarketMap\), so nothing was sent to it; it lists "GET \/api\/public\/v1", /);
+    expect(textOf(result)).toMatch(
+      /^not_deployed: the deployed catalog \(GET \/api\/public\/v1\) does not list GET \/api\/public\/v1\/market-map \(getPublicMarketMap\), so nothing was sent to it; it lists "GET \/api\/public\/v1", /,
+    );
     expect(textOf(result)).toMatch(/\nHint: This deployment of the API does not offer that operation.*discover_api/);
     expect(pathsSeen(api)).toEqual([DISCOVERY]);
   });
@@ -39,7 +45,9 @@ describe('a deployment whose catalog lacks the market map and lists an endpoint 
   it('the tools it does list work, checked, without reading discovery again', async () => {
     const result = await call(session, 'get_job', { job_id: activeJob.job_id });
     expect(result.isError, textOf(result)).toBeFalsy();
-    expect((result.structuredContent as { provenance: { catalog: unknown } }).provenance.catalog).toEqual({ checked: true });
+    expect((result.structuredContent as { provenance: { catalog: unknown } }).provenance.catalog).toEqual({
+      checked: true,
+    });
     expect(pathsSeen(api).filter((p) => p === DISCOVERY)).toHaveLength(1);
   });
 
@@ -48,11 +56,23 @@ describe('a deployment whose catalog lacks the market map and lists an endpoint 
     const text = textOf(result);
     expect(text).toMatch(/^- GET \/api\/public\/v1\/search\/jobs \(tool: search_jobs\): /m);
     expect(text).toMatch(/^- GET \/api\/public\/v1\/salaries\/benchmarks \(no tool\): "Salary benchmarks by role\."/m);
-    expect(text).toMatch(/^Not deployed here \(these tools answer not_deployed\): get_market_map \(GET \/api\/public\/v1\/market-map\)$/m);
-    const coverage = (result.structuredContent as { coverage: { endpoints: Array<{ path: string; tool: string | null }>; tools_not_deployed: unknown } }).coverage;
-    expect(coverage.endpoints).toContainEqual({ method: 'GET', path: '/api/public/v1/salaries/benchmarks', tool: null });
+    expect(text).toMatch(
+      /^Not deployed here \(these tools answer not_deployed\): get_market_map \(GET \/api\/public\/v1\/market-map\)$/m,
+    );
+    const coverage = (
+      result.structuredContent as {
+        coverage: { endpoints: Array<{ path: string; tool: string | null }>; tools_not_deployed: unknown };
+      }
+    ).coverage;
+    expect(coverage.endpoints).toContainEqual({
+      method: 'GET',
+      path: '/api/public/v1/salaries/benchmarks',
+      tool: null,
+    });
     expect(coverage.endpoints).toContainEqual({ method: 'GET', path: '/api/public/v1/jobs/{jobId}', tool: 'get_job' });
-    expect(coverage.tools_not_deployed).toEqual([{ tool: 'get_market_map', operation: 'GET /api/public/v1/market-map' }]);
+    expect(coverage.tools_not_deployed).toEqual([
+      { tool: 'get_market_map', operation: 'GET /api/public/v1/market-map' },
+    ]);
   });
 });
 
@@ -68,22 +88,37 @@ describe('when discovery cannot be read', () => {
   it.each([
     ['rate limited (429, Retry-After 600)', { kind: 'rate_limit', retryAfter: 600 }, 'rate_limited'],
     ['hanging', { kind: 'hang' }, 'timeout'],
-  ] as const)('%s: the tools carry on (within the request timeout at worst) and say the catalog was not checked', async (_what, fault, kind) => {
-    api.engine.faults.set([{ path: DISCOVERY, ...fault }]);
-    api.seen.length = 0;
-    const session = await connectStdio(['--base-url', api.url, '--no-cache', '--timeout-ms', '1000', '--max-retry-wait-s', '0'], cleanEnv());
-    try {
-      for (const job of [activeJob.job_id, activeJob.job_id]) {
-        const result = await call(session, 'get_job', { job_id: job });
-        expect(result.isError, textOf(result)).toBeFalsy();
-        expect(textOf(result)).toMatch(new RegExp(` · deployed catalog not checked: discovery failed \\(${kind}\\)$`));
-        expect((result.structuredContent as { provenance: { catalog: unknown } }).provenance.catalog).toEqual({ checked: false, reason: `discovery failed (${kind})` });
+  ] as const)(
+    '%s: the tools carry on (within the request timeout at worst) and say the catalog was not checked',
+    async (_what, fault, kind) => {
+      api.engine.faults.set([{ path: DISCOVERY, ...fault }]);
+      api.seen.length = 0;
+      const session = await connectStdio(
+        ['--base-url', api.url, '--no-cache', '--timeout-ms', '1000', '--max-retry-wait-s', '0'],
+        cleanEnv(),
+      );
+      try {
+        for (const job of [activeJob.job_id, activeJob.job_id]) {
+          const result = await call(session, 'get_job', { job_id: job });
+          expect(result.isError, textOf(result)).toBeFalsy();
+          expect(textOf(result)).toMatch(
+            new RegExp(` · deployed catalog not checked: discovery failed \\(${kind}\\)$`),
+          );
+          expect((result.structuredContent as { provenance: { catalog: unknown } }).provenance.catalog).toEqual({
+            checked: false,
+            reason: `discovery failed (${kind})`,
+          });
+        }
+        // One read of discovery, not one per call; the tools' own requests all went.
+        expect(pathsSeen(api)).toEqual([
+          DISCOVERY,
+          `/api/public/v1/jobs/${activeJob.job_id}`,
+          `/api/public/v1/jobs/${activeJob.job_id}`,
+        ]);
+      } finally {
+        await session.close();
+        api.engine.faults.clear();
       }
-      // One read of discovery, not one per call; the tools' own requests all went.
-      expect(pathsSeen(api)).toEqual([DISCOVERY, `/api/public/v1/jobs/${activeJob.job_id}`, `/api/public/v1/jobs/${activeJob.job_id}`]);
-    } finally {
-      await session.close();
-      api.engine.faults.clear();
-    }
-  });
+    },
+  );
 });

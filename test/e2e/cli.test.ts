@@ -17,7 +17,17 @@ describe('service-mcp CLI', () => {
   it('--help shows commands, options with their env vars, and examples', async () => {
     const { code, stdout } = await runCli(['--help']);
     expect(code).toBe(0);
-    for (const text of ['tools', 'call', 'mock-api', 'serve', '--base-url', 'SERVICE_MCP_BASE_URL', '--no-cache', 'Examples:']) expect(stdout).toContain(text);
+    for (const text of [
+      'tools',
+      'call',
+      'mock-api',
+      'serve',
+      '--base-url',
+      'SERVICE_MCP_BASE_URL',
+      '--no-cache',
+      'Examples:',
+    ])
+      expect(stdout).toContain(text);
     expect(stdout.replace(/\s+/g, ' ')).toContain('[env SERVICE_MCP_TIMEOUT_MS, default 15000]');
   });
 
@@ -26,7 +36,12 @@ describe('service-mcp CLI', () => {
     expect(plain.code).toBe(0);
     expect(plain.stdout.trim().split('\n')).toHaveLength(7);
     const json = await runCli(['tools', '--json']);
-    const tools = JSON.parse(json.stdout) as Array<{ name: string; inputSchema: unknown; outputSchema: unknown; annotations: unknown }>;
+    const tools = JSON.parse(json.stdout) as Array<{
+      name: string;
+      inputSchema: unknown;
+      outputSchema: unknown;
+      annotations: unknown;
+    }>;
     expect(tools.map((t) => t.name)).toContain('search_jobs');
     expect(tools.every((t) => t.inputSchema && t.outputSchema && t.annotations)).toBe(true);
   });
@@ -42,7 +57,9 @@ describe('service-mcp CLI', () => {
   it('call --json prints the whole result', async () => {
     const { code, stdout } = await runCli(['call', 'search_jobs', '{"per_page":2}', '--json']);
     expect(code).toBe(0);
-    const result = JSON.parse(stdout) as { structuredContent: { data: { jobs: unknown[] }; provenance: { mode: string; fictional?: boolean } } };
+    const result = JSON.parse(stdout) as {
+      structuredContent: { data: { jobs: unknown[] }; provenance: { mode: string; fictional?: boolean } };
+    };
     expect(result.structuredContent.data.jobs).toHaveLength(2);
     expect(result.structuredContent.provenance).toMatchObject({ mode: 'offline', fictional: true });
   });
@@ -71,7 +88,11 @@ describe('service-mcp CLI', () => {
   });
 
   it('a reader closing the pipe early (`| head`) is not a crash', async () => {
-    const child = spawn(process.execPath, [BIN, 'call', 'search_jobs', '{"per_page":100}', '--json'], { env: cleanEnv(), cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [BIN, 'call', 'search_jobs', '{"per_page":100}', '--json'], {
+      env: cleanEnv(),
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stderr = '';
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     child.stdout.once('data', () => child.stdout.destroy());

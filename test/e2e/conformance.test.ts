@@ -28,7 +28,16 @@ const SCENARIOS = {
     'input-required-result-unsupported-methods',
     'http-header-validation',
   ],
-  '2025-11-25': ['server-initialize', 'ping', 'tools-list', 'dns-rebinding-protection', 'logging-set-level', 'resources-list', 'prompts-list', 'completion-complete'],
+  '2025-11-25': [
+    'server-initialize',
+    'ping',
+    'tools-list',
+    'dns-rebinding-protection',
+    'logging-set-level',
+    'resources-list',
+    'prompts-list',
+    'completion-complete',
+  ],
 } as const;
 
 type SpecVersion = keyof typeof SCENARIOS;
@@ -42,7 +51,10 @@ const EXPECTED_FAILURES: Record<string, string> = {
   'completion-complete': "needs the fixture prompt 'test_prompt_with_arguments'",
 };
 
-const CLI = join(dirname(createRequire(import.meta.url).resolve('@modelcontextprotocol/conformance/package.json')), 'dist/index.js');
+const CLI = join(
+  dirname(createRequire(import.meta.url).resolve('@modelcontextprotocol/conformance/package.json')),
+  'dist/index.js',
+);
 /** Scenarios run at once: each is its own client process, as a stateless server expects; more would only queue on 2 cores. */
 const PARALLEL = 4;
 
@@ -55,11 +67,28 @@ interface Check {
 let server: HttpServerProcess;
 let outDir: string;
 const results = new Map<string, { code: number | null; output: string; checks: Check[] }>();
-const runs = (Object.keys(SCENARIOS) as SpecVersion[]).flatMap((version) => SCENARIOS[version].map((scenario) => [version, scenario] as const));
+const runs = (Object.keys(SCENARIOS) as SpecVersion[]).flatMap((version) =>
+  SCENARIOS[version].map((scenario) => [version, scenario] as const),
+);
 
-function runScenario(version: SpecVersion, scenario: string, url: string): Promise<{ code: number | null; output: string }> {
+function runScenario(
+  version: SpecVersion,
+  scenario: string,
+  url: string,
+): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve, reject) => {
-    const args = [CLI, 'server', '--url', url, '--scenario', scenario, '--spec-version', version, '-o', join(outDir, version, scenario)];
+    const args = [
+      CLI,
+      'server',
+      '--url',
+      url,
+      '--scenario',
+      scenario,
+      '--spec-version',
+      version,
+      '-o',
+      join(outDir, version, scenario),
+    ];
     const child = spawn(process.execPath, args, { cwd: outDir, env: cleanEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -76,7 +105,8 @@ function runScenario(version: SpecVersion, scenario: string, url: string): Promi
 async function checksOf(version: SpecVersion, scenario: string): Promise<Check[]> {
   const dir = join(outDir, version, scenario);
   const checks: Check[] = [];
-  for (const run of await readdir(dir)) checks.push(...(JSON.parse(await readFile(join(dir, run, 'checks.json'), 'utf8')) as Check[]));
+  for (const run of await readdir(dir))
+    checks.push(...(JSON.parse(await readFile(join(dir, run, 'checks.json'), 'utf8')) as Check[]));
   return checks;
 }
 
@@ -111,7 +141,9 @@ describe('MCP conformance (server scenarios that apply), at 2026-07-28 and 2025-
   });
 
   it('lists as expected only checks that do fail here (a fixed one leaves the list)', () => {
-    const failing = new Set([...results.values()].flatMap((r) => r.checks.filter((c) => c.status === 'FAILURE').map((c) => c.id)));
+    const failing = new Set(
+      [...results.values()].flatMap((r) => r.checks.filter((c) => c.status === 'FAILURE').map((c) => c.id)),
+    );
     expect(Object.keys(EXPECTED_FAILURES).filter((id) => !failing.has(id))).toEqual([]);
   });
 });

@@ -2,7 +2,9 @@
 import { readFileSync } from 'node:fs';
 import type { Dataset } from '../../src/offline/dataset.js';
 
-export const dataset = JSON.parse(readFileSync(new URL('../../src/offline/snapshot.json', import.meta.url), 'utf8')) as Dataset;
+export const dataset = JSON.parse(
+  readFileSync(new URL('../../src/offline/snapshot.json', import.meta.url), 'utf8'),
+) as Dataset;
 export const activeJob = dataset.jobs.find((j) => j.active)!.job;
 export const inactiveJob = dataset.jobs.find((j) => !j.active)!.job;
 export const company = dataset.companies[0]!;

@@ -16,7 +16,11 @@ import { seeded } from './wire.js';
 
 const SEARCH = '/api/public/v1/search/jobs';
 /** A search that shares no upstream request with another (no two calls are deduplicated). */
-const search = (id: number) => ({ id, method: 'tools/call', params: { name: 'search_jobs', arguments: { q: `role ${id}`, per_page: 5 } } });
+const search = (id: number) => ({
+  id,
+  method: 'tools/call',
+  params: { name: 'search_jobs', arguments: { q: `role ${id}`, per_page: 5 } },
+});
 const cancel = (id: number) => ({ method: 'notifications/cancelled', params: { requestId: id, reason: 'test' } });
 
 let api: MockApi;
@@ -56,7 +60,8 @@ describe('over stdio', () => {
     session.child.stdin.end();
     expect((await session.exited).code).toBe(0);
     expect(unmatched(session.responses, range(5, 12))).toEqual({ missing: [], repeated: [] });
-    for (const id of range(5, 12)) expect(session.answerTo(id)?.result?.isError, JSON.stringify(session.answerTo(id))).toBeFalsy();
+    for (const id of range(5, 12))
+      expect(session.answerTo(id)?.result?.isError, JSON.stringify(session.answerTo(id))).toBeFalsy();
     // Hung until cancelled: nothing could have been on its way.
     expect(range(1, 4).map((id) => session.responses.get(id) ?? 0)).toEqual([0, 0, 0, 0]);
     expect(await hitsOf(api, SEARCH)).toBe(before + 12);
@@ -69,7 +74,8 @@ describe('over stdio', () => {
     session.child.stdin.end();
     expect((await session.exited).code).toBe(0);
     expect(unmatched(session.responses, range(1, 40))).toEqual({ missing: [], repeated: [] });
-    for (const id of range(1, 40)) expect(session.answerTo(id)?.result?.isError, JSON.stringify(session.answerTo(id))).toBeFalsy();
+    for (const id of range(1, 40))
+      expect(session.answerTo(id)?.result?.isError, JSON.stringify(session.answerTo(id))).toBeFalsy();
   }, 60_000);
 
   it('with half the calls cancelled at random moments: each other call is answered once, a cancelled one at most once, and the process stays up', async () => {
@@ -112,10 +118,21 @@ describe('over stdio', () => {
     // than the 250 ms allowed (a very busy machine), the transport's own error. Never both.
     for (const id of range(1, 4)) {
       const answer = session.answerTo(id);
-      if (answer?.result) expect(answer.result.content?.[0]?.text).toMatch(/^cancelled: the server stopped \(SIGTERM\) before this call finished/);
-      else expect(answer?.error).toEqual({ code: -32000, message: expect.stringMatching(/the server stopped \(SIGTERM\) before the request finished/) });
+      if (answer?.result)
+        expect(answer.result.content?.[0]?.text).toMatch(
+          /^cancelled: the server stopped \(SIGTERM\) before this call finished/,
+        );
+      else
+        expect(answer?.error).toEqual({
+          code: -32000,
+          message: expect.stringMatching(/the server stopped \(SIGTERM\) before the request finished/),
+        });
     }
-    for (const id of range(5, 10)) expect(session.answerTo(id)?.error).toEqual({ code: -32000, message: expect.stringMatching(/the server is stopping \(SIGTERM\); the request was not started/) });
+    for (const id of range(5, 10))
+      expect(session.answerTo(id)?.error).toEqual({
+        code: -32000,
+        message: expect.stringMatching(/the server is stopping \(SIGTERM\); the request was not started/),
+      });
   }, 60_000);
 });
 
@@ -130,7 +147,19 @@ function post(port: number, message: object, abort?: AbortSignal): Promise<HttpA
   const body = JSON.stringify({ jsonrpc: '2.0', ...message });
   return new Promise((resolve, reject) => {
     const req = request(
-      { host: '127.0.0.1', port, method: 'POST', path: '/mcp', agent: false, signal: abort, headers: { ...MCP_POST_HEADERS, 'mcp-protocol-version': '2025-06-18', 'content-length': String(Buffer.byteLength(body)) } },
+      {
+        host: '127.0.0.1',
+        port,
+        method: 'POST',
+        path: '/mcp',
+        agent: false,
+        signal: abort,
+        headers: {
+          ...MCP_POST_HEADERS,
+          'mcp-protocol-version': '2025-06-18',
+          'content-length': String(Buffer.byteLength(body)),
+        },
+      },
       (res) => {
         let text = '';
         res.setEncoding('utf8');
@@ -138,7 +167,9 @@ function post(port: number, message: object, abort?: AbortSignal): Promise<HttpA
         res.on('error', () => resolve('aborted'));
         res.on('end', () => {
           const sse = String(res.headers['content-type']).startsWith('text/event-stream');
-          const messages = sse ? [...text.matchAll(/^data: (.+)$/gm)].map((m) => JSON.parse(m[1]!) as Message) : [JSON.parse(text) as Message];
+          const messages = sse
+            ? [...text.matchAll(/^data: (.+)$/gm)].map((m) => JSON.parse(m[1]!) as Message)
+            : [JSON.parse(text) as Message];
           resolve({ status: res.statusCode ?? 0, messages });
         });
       },
@@ -153,12 +184,17 @@ function responsesOf(answers: Array<HttpAnswer | 'aborted'>): Map<Id, number> {
   const responses = new Map<Id, number>();
   for (const answer of answers) {
     if (answer === 'aborted') continue;
-    for (const m of answer.messages) if (m.result !== undefined || m.error !== undefined) responses.set(m.id ?? null, (responses.get(m.id ?? null) ?? 0) + 1);
+    for (const m of answer.messages)
+      if (m.result !== undefined || m.error !== undefined)
+        responses.set(m.id ?? null, (responses.get(m.id ?? null) ?? 0) + 1);
   }
   return responses;
 }
 
-const answerIn = (answer: HttpAnswer | 'aborted' | undefined) => (answer === 'aborted' || answer === undefined ? undefined : answer.messages.find((m) => m.result !== undefined || m.error !== undefined));
+const answerIn = (answer: HttpAnswer | 'aborted' | undefined) =>
+  answer === 'aborted' || answer === undefined
+    ? undefined
+    : answer.messages.find((m) => m.result !== undefined || m.error !== undefined);
 
 /** The responses in a connection's bytes, one after another: each head, and its body (de-chunked). */
 function httpResponses(bytes: Buffer): Array<{ head: string; body: string }> {
@@ -192,18 +228,31 @@ describe('over HTTP', () => {
   it('at the bound: as many wait as run, the rest get 503 with their id, and no waiting call starts before a slot frees', async () => {
     await api.setFaults([{ path: SEARCH, kind: 'hang' }]);
     const before = await hitsOf(api, SEARCH);
-    const server = await startHttpServer(['--base-url', api.url, '--no-cache', '--max-in-flight', '4', '--timeout-ms', '60000']);
+    const server = await startHttpServer([
+      '--base-url',
+      api.url,
+      '--no-cache',
+      '--max-in-flight',
+      '4',
+      '--timeout-ms',
+      '60000',
+    ]);
     try {
       const aborts = range(1, 4).map(() => new AbortController());
       const running = range(1, 4).map((id, i) => post(server.port, search(id), aborts[i]!.signal));
       await expect.poll(() => hitsOf(api, SEARCH), { timeout: 15_000 }).toBe(before + 4);
       const refused: HttpAnswer[] = [];
-      const pending = range(5, 12).map((id) => post(server.port, search(id)).then((a) => (a !== 'aborted' && refused.push(a), a)));
+      const pending = range(5, 12).map((id) =>
+        post(server.port, search(id)).then((a) => (a !== 'aborted' && refused.push(a), a)),
+      );
       // A 503 is given only once the queue is full: after four, the other four are waiting, and
       // stay so while the running calls hang.
       await expect.poll(() => refused.length, { timeout: 15_000 }).toBe(4);
       expect(refused.map((a) => a.status)).toEqual([503, 503, 503, 503]);
-      for (const answer of refused) expect(answer.messages[0]).toMatchObject({ error: { code: -32000, message: expect.stringMatching(/--max-in-flight 4/) } });
+      for (const answer of refused)
+        expect(answer.messages[0]).toMatchObject({
+          error: { code: -32000, message: expect.stringMatching(/--max-in-flight 4/) },
+        });
       expect(await hitsOf(api, SEARCH)).toBe(before + 4);
 
       // Closing the four hung calls' connections cancels them and frees their slots.
@@ -246,14 +295,19 @@ describe('over HTTP', () => {
         socket.on('close', () => resolve(Buffer.concat(chunks)));
         socket.write(raw);
       });
-      const messages = httpResponses(reply).flatMap(({ head, body }) => (/content-type: text\/event-stream/i.test(head) ? [...body.matchAll(/^data: (.+)$/gm)].map((m) => JSON.parse(m[1]!) as Message) : [JSON.parse(body) as Message]));
+      const messages = httpResponses(reply).flatMap(({ head, body }) =>
+        /content-type: text\/event-stream/i.test(head)
+          ? [...body.matchAll(/^data: (.+)$/gm)].map((m) => JSON.parse(m[1]!) as Message)
+          : [JSON.parse(body) as Message],
+      );
       const answers = messages.filter((m) => m.result !== undefined || m.error !== undefined);
       const responses = new Map<Id, number>();
       for (const m of answers) responses.set(m.id ?? null, (responses.get(m.id ?? null) ?? 0) + 1);
       expect(unmatched(responses, ids)).toEqual({ missing: [], repeated: [] });
       expect(responses.size).toBe(ids.length);
-      for (const m of answers) if (m.result) expect(m.result.isError, JSON.stringify(m)).toBeFalsy();
-      else expect(m.error?.message).toMatch(/--max-in-flight 4/);
+      for (const m of answers)
+        if (m.result) expect(m.result.isError, JSON.stringify(m)).toBeFalsy();
+        else expect(m.error?.message).toMatch(/--max-in-flight 4/);
     } finally {
       await server.stop();
     }
@@ -277,7 +331,8 @@ describe('over HTTP', () => {
       const responses = responsesOf(answers);
       const odd = range(1, CALLS).filter((id) => id % 2 === 1);
       expect(unmatched(responses, odd)).toEqual({ missing: [], repeated: [] });
-      for (const id of odd) expect(answerIn(answers[id - 1])?.result?.isError, JSON.stringify(answers[id - 1])).toBeFalsy();
+      for (const id of odd)
+        expect(answerIn(answers[id - 1])?.result?.isError, JSON.stringify(answers[id - 1])).toBeFalsy();
       expect(range(1, CALLS).filter((id) => (responses.get(id) ?? 0) > 1)).toEqual([]);
 
       // Every slot came back: as many calls as run and wait at once are all served, none refused.
@@ -293,7 +348,15 @@ describe('over HTTP', () => {
   it('at SIGTERM: waiting calls get 503 at once, running ones an error result when the grace period is up, then it exits 1', async () => {
     await api.setFaults([{ path: SEARCH, kind: 'hang' }]);
     const before = await hitsOf(api, SEARCH);
-    const server = await startHttpServer(['--base-url', api.url, '--no-cache', '--max-in-flight', '2', '--timeout-ms', '60000']);
+    const server = await startHttpServer([
+      '--base-url',
+      api.url,
+      '--no-cache',
+      '--max-in-flight',
+      '2',
+      '--timeout-ms',
+      '60000',
+    ]);
     const running = range(1, 2).map((id) => post(server.port, search(id)));
     await expect.poll(() => hitsOf(api, SEARCH), { timeout: 15_000 }).toBe(before + 2);
     const waiting = range(3, 5).map((id) => post(server.port, search(id)));
@@ -302,7 +365,10 @@ describe('over HTTP', () => {
     const code = await server.stop('SIGTERM');
     const answers = await Promise.all([...running, ...waiting]);
     expect(unmatched(responsesOf(answers), range(1, 5))).toEqual({ missing: [], repeated: [] });
-    for (const id of [1, 2]) expect(answerIn(answers[id - 1])?.result?.content?.[0]?.text).toMatch(/^cancelled: the server stopped \(shutdown\) before this call finished/);
+    for (const id of [1, 2])
+      expect(answerIn(answers[id - 1])?.result?.content?.[0]?.text).toMatch(
+        /^cancelled: the server stopped \(shutdown\) before this call finished/,
+      );
     const refusals = answers.slice(2).map((a) => (a === 'aborted' ? a : a.status));
     expect(refusals).toEqual([503, 503, 503]);
     const messages = answers.slice(2).map((a) => answerIn(a)?.error?.message ?? '');

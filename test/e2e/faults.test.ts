@@ -105,7 +105,10 @@ const SCENARIOS: Scenario[] = [
       const started = Date.now();
       const trigger = ctx.call('list_jobs', ctx.freshPage());
       await expect.poll(() => ctx.hits(JOBS)).toBe(before + 1);
-      const storm = await Promise.all([trigger, ...Array.from({ length: 32 }, () => ctx.call('list_jobs', ctx.freshPage()))]);
+      const storm = await Promise.all([
+        trigger,
+        ...Array.from({ length: 32 }, () => ctx.call('list_jobs', ctx.freshPage())),
+      ]);
       const elapsed = Date.now() - started;
       for (const result of storm) expect(textOf(result)).toMatch(/^rate_limited: .*\b1s\b/);
       const requests = (await ctx.hits(JOBS)) - before;
@@ -130,7 +133,9 @@ const SCENARIOS: Scenario[] = [
       await ctx.faults([{ path: MAP, kind: 'unavailable' }]);
       const before = await ctx.hits(MAP);
       const result = await ctx.call('get_market_map', {});
-      expect(textOf(result)).toMatch(/^upstream_unavailable: HTTP 503 from GET \/api\/public\/v1\/market-map .* after 3 attempts\nHint: /);
+      expect(textOf(result)).toMatch(
+        /^upstream_unavailable: HTTP 503 from GET \/api\/public\/v1\/market-map .* after 3 attempts\nHint: /,
+      );
       expect(await ctx.hits(MAP)).toBe(before + 3);
     },
     next: async (ctx) => isOk(await ctx.call('get_market_map', { status: 'ready' })),
@@ -142,7 +147,9 @@ const SCENARIOS: Scenario[] = [
       const started = Date.now();
       const result = await ctx.call('list_jobs', ctx.freshPage());
       const took = Date.now() - started;
-      expect(textOf(result)).toMatch(new RegExp(`^timeout: GET /api/public/v1/jobs\\?\\S+ took longer than ${TIMEOUT_MS} ms\\nHint: `));
+      expect(textOf(result)).toMatch(
+        new RegExp(`^timeout: GET /api/public/v1/jobs\\?\\S+ took longer than ${TIMEOUT_MS} ms\\nHint: `),
+      );
       expect(took).toBeGreaterThanOrEqual(TIMEOUT_MS - 50);
       // Ended by --timeout-ms, not by the hang (which never ends): 3 s more than the timeout is a
       // margin a loaded 2-core machine keeps for a timer and one stdio round trip.
@@ -155,7 +162,9 @@ const SCENARIOS: Scenario[] = [
     async run(ctx) {
       await ctx.faults([{ path: JOBS, kind: 'reset' }]);
       const result = await ctx.call('list_jobs', ctx.freshPage());
-      expect(textOf(result)).toMatch(/^network: GET \/api\/public\/v1\/jobs\?\S+ failed: .+\nHint: The connection to the API failed/);
+      expect(textOf(result)).toMatch(
+        /^network: GET \/api\/public\/v1\/jobs\?\S+ failed: .+\nHint: The connection to the API failed/,
+      );
     },
     next: nextList,
   },
@@ -165,7 +174,9 @@ const SCENARIOS: Scenario[] = [
       for (const kind of ['malformed', 'truncated']) {
         await ctx.faults([{ path: SEARCH, kind }]);
         const result = await ctx.call('search_jobs', ctx.freshPage());
-        expect(textOf(result), kind).toMatch(/^upstream_contract: GET \/api\/public\/v1\/search\/jobs\?\S+ answered HTTP 200, but the JSON is malformed or truncated\nHint: .*not caused by your arguments/);
+        expect(textOf(result), kind).toMatch(
+          /^upstream_contract: GET \/api\/public\/v1\/search\/jobs\?\S+ answered HTTP 200, but the JSON is malformed or truncated\nHint: .*not caused by your arguments/,
+        );
       }
     },
     next: async (ctx) => isOk(await ctx.call('search_jobs', ctx.freshPage())),
@@ -173,20 +184,28 @@ const SCENARIOS: Scenario[] = [
   {
     name: 'a 200 body that breaks the contract: upstream_contract naming the JSON path',
     async run(ctx) {
-      await ctx.faults([{ path: SEARCH, kind: 'contract' }, { path: `${JOBS}/*`, kind: 'contract' }]);
+      await ctx.faults([
+        { path: SEARCH, kind: 'contract' },
+        { path: `${JOBS}/*`, kind: 'contract' },
+      ]);
       const list = await ctx.call('search_jobs', ctx.freshPage());
-      expect(textOf(list)).toMatch(/^upstream_contract: GET \/api\/public\/v1\/search\/jobs\?\S+ answered with a body that breaks the API contract at data\.jobs\[0\]\.title: /);
+      expect(textOf(list)).toMatch(
+        /^upstream_contract: GET \/api\/public\/v1\/search\/jobs\?\S+ answered with a body that breaks the API contract at data\.jobs\[0\]\.title: /,
+      );
       const detail = await ctx.call('get_job', { job_id: activeJob.job_id });
       expect(textOf(detail)).toMatch(/^upstream_contract: .* breaks the API contract at data\.title: /);
     },
-    next: async (ctx) => isOk(await ctx.call('get_job', { job_id: activeJob.job_id, include_predicted_salaries: true })),
+    next: async (ctx) =>
+      isOk(await ctx.call('get_job', { job_id: activeJob.job_id, include_predicted_salaries: true })),
   },
   {
     name: 'a body over the size cap: upstream_contract saying reading stopped at the cap',
     async run(ctx) {
       await ctx.faults([{ path: SEARCH, kind: 'oversized' }]);
       const result = await ctx.call('search_jobs', ctx.freshPage());
-      expect(textOf(result)).toMatch(/^upstream_contract: the response to \/api\/public\/v1\/search\/jobs\?\S+ is more than 8 MB, over the 8 MB cap; reading stopped at the cap and the body was discarded/);
+      expect(textOf(result)).toMatch(
+        /^upstream_contract: the response to \/api\/public\/v1\/search\/jobs\?\S+ is more than 8 MB, over the 8 MB cap; reading stopped at the cap and the body was discarded/,
+      );
     },
     next: async (ctx) => isOk(await ctx.call('search_jobs', ctx.freshPage())),
   },
@@ -217,20 +236,33 @@ describe.each(TRANSPORTS)('upstream faults over %s', (transport) => {
   };
 
   beforeAll(async () => {
-    target = await startTarget(transport, ['--base-url', api.url, '--no-cache', '--timeout-ms', String(TIMEOUT_MS), '--max-retry-wait-s', String(MAX_RETRY_WAIT_S), '--log-level', 'info']);
+    target = await startTarget(transport, [
+      '--base-url',
+      api.url,
+      '--no-cache',
+      '--timeout-ms',
+      String(TIMEOUT_MS),
+      '--max-retry-wait-s',
+      String(MAX_RETRY_WAIT_S),
+      '--log-level',
+      'info',
+    ]);
   });
   afterAll(async () => {
     await api.clearFaults();
     await target?.close();
   });
 
-  it.each(SCENARIOS.map((s) => [s.name, s] as const))('%s; then the same process answers the next call', async (_name, scenario) => {
-    try {
-      await scenario.run(ctx);
-    } finally {
-      await api.clearFaults();
-    }
-    await scenario.next(ctx);
-    expect(target.alive()).toBe(true);
-  });
+  it.each(SCENARIOS.map((s) => [s.name, s] as const))(
+    '%s; then the same process answers the next call',
+    async (_name, scenario) => {
+      try {
+        await scenario.run(ctx);
+      } finally {
+        await api.clearFaults();
+      }
+      await scenario.next(ctx);
+      expect(target.alive()).toBe(true);
+    },
+  );
 });

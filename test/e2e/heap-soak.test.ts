@@ -14,7 +14,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { company, dataset, inactiveJob } from './dataset.js';
 import { cleanEnv, startMockApi, type MockApi } from './helpers.js';
 import { startHttpServer, type HttpServerProcess } from './http-helpers.js';
-import { heapProbe, initialize, INSPECT, lineSession, type HeapProbe, type LineSession, type RpcMessage } from './wire.js';
+import {
+  heapProbe,
+  initialize,
+  INSPECT,
+  lineSession,
+  type HeapProbe,
+  type LineSession,
+  type RpcMessage,
+} from './wire.js';
 
 /** Long enough for the lazy modules, the JIT, the keep-alive sockets and the cache to fill. */
 const WARM_UP = 2_000;
@@ -126,7 +134,10 @@ async function stdioSubject(api: MockApi, extra: string[]): Promise<Subject & { 
 }
 
 async function httpSubject(api: MockApi, extra: string[]): Promise<Subject & { server: HttpServerProcess }> {
-  const server = await startHttpServer(['--base-url', api.url, ...SERVER_ARGS, ...extra], cleanEnv({ NODE_OPTIONS: INSPECT }));
+  const server = await startHttpServer(
+    ['--base-url', api.url, ...SERVER_ARGS, ...extra],
+    cleanEnv({ NODE_OPTIONS: INSPECT }),
+  );
   const probe = await heapProbe(server.stderr);
   const problems: string[] = [];
   return {
@@ -140,12 +151,19 @@ async function httpSubject(api: MockApi, extra: string[]): Promise<Subject & { s
       try {
         const response = await fetch(server.url, {
           method: 'POST',
-          headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25' },
+          headers: {
+            'content-type': 'application/json',
+            accept: 'application/json, text/event-stream',
+            'mcp-protocol-version': '2025-11-25',
+          },
           body: JSON.stringify({ jsonrpc: '2.0', id: i, method: 'tools/call', params: nth(i) }),
           signal: controller.signal,
         });
         const line = (await response.text()).split('\n').find((l) => l.replace(/^data: /, '').startsWith('{"'));
-        const problem = answerProblem(i, line === undefined ? undefined : (JSON.parse(line.replace(/^data: /, '')) as RpcMessage));
+        const problem = answerProblem(
+          i,
+          line === undefined ? undefined : (JSON.parse(line.replace(/^data: /, '')) as RpcMessage),
+        );
         if (problem) problems.push(problem);
       } catch (error) {
         if (!leaving) problems.push(`call ${i}: ${(error as Error).message}`);
@@ -171,7 +189,9 @@ afterAll(async () => {
 });
 
 const report = (name: string, points: number[]) =>
-  console.info(`heap soak, ${name}: heap after GC ${points.map((p) => p.toFixed(1)).join(' → ')} MB (after ${WARM_UP} warm-up calls, then every ${EVERY}); growth ${(Math.max(...points) - points[0]!).toFixed(2)} MB`);
+  console.info(
+    `heap soak, ${name}: heap after GC ${points.map((p) => p.toFixed(1)).join(' → ')} MB (after ${WARM_UP} warm-up calls, then every ${EVERY}); growth ${(Math.max(...points) - points[0]!).toFixed(2)} MB`,
+  );
 
 describe(`heap after a forced GC stays flat after warm-up (growth under ${MAX_GROWTH_MB} MB)`, () => {
   // A wide bound: 24,000 calls take about a minute on an idle 2-core machine.
@@ -180,15 +200,19 @@ describe(`heap after a forced GC stays flat after warm-up (growth under ${MAX_GR
     ['stdio, --no-cache', 'stdio', ['--no-cache']],
     ['HTTP, cache on', 'http', []],
     ['HTTP, --no-cache', 'http', ['--no-cache']],
-  ] as const)(`${MEASURED} mixed calls after ${WARM_UP} of warm-up: %s`, { timeout: 300_000 }, async (name, transport, extra) => {
-    const subject = transport === 'stdio' ? await stdioSubject(api, [...extra]) : await httpSubject(api, [...extra]);
-    try {
-      const points = await soak(subject);
-      report(name, points);
-      expect(subject.problems.slice(0, 5)).toEqual([]);
-      expect(Math.max(...points) - points[0]!).toBeLessThan(MAX_GROWTH_MB);
-    } finally {
-      expect(await subject.close()).toBe(0);
-    }
-  });
+  ] as const)(
+    `${MEASURED} mixed calls after ${WARM_UP} of warm-up: %s`,
+    { timeout: 300_000 },
+    async (name, transport, extra) => {
+      const subject = transport === 'stdio' ? await stdioSubject(api, [...extra]) : await httpSubject(api, [...extra]);
+      try {
+        const points = await soak(subject);
+        report(name, points);
+        expect(subject.problems.slice(0, 5)).toEqual([]);
+        expect(Math.max(...points) - points[0]!).toBeLessThan(MAX_GROWTH_MB);
+      } finally {
+        expect(await subject.close()).toBe(0);
+      }
+    },
+  );
 });

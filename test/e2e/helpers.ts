@@ -13,14 +13,22 @@ export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export const BIN = fileURLToPath(new URL('../../bin/service-mcp.js', import.meta.url));
 
 if (!existsSync(new URL('../../dist/cli.js', import.meta.url))) {
-  throw new Error('dist/cli.js is missing: end-to-end tests run the built binary; run `npm run build` (npm test does it first)');
+  throw new Error(
+    'dist/cli.js is missing: end-to-end tests run the built binary; run `npm run build` (npm test does it first)',
+  );
 }
 
 /** An environment with none of the developer's SERVICE_MCP_*, OTEL_* or proxy settings leaking in. */
 export function cleanEnv(extra: Record<string, string> = {}): Record<string, string> {
   const env: Record<string, string> = {};
   for (const [key, value] of Object.entries(process.env)) {
-    if (value === undefined || key.startsWith('SERVICE_MCP_') || key.startsWith('OTEL_') || /^(https?|no|all)_proxy$/i.test(key)) continue;
+    if (
+      value === undefined ||
+      key.startsWith('SERVICE_MCP_') ||
+      key.startsWith('OTEL_') ||
+      /^(https?|no|all)_proxy$/i.test(key)
+    )
+      continue;
     env[key] = value;
   }
   return { ...env, ...extra };
@@ -34,13 +42,25 @@ export interface RunResult {
 
 /** Node arguments that make this Node 22 report `version` (e.g. v20.11.1), to play an older Node. */
 export function pretendNode(version: string): string[] {
-  return ['--import', `data:text/javascript,Object.defineProperty(process,'version',{value:'${version}'});Object.defineProperty(process.versions,'node',{value:'${version.slice(1)}'});`];
+  return [
+    '--import',
+    `data:text/javascript,Object.defineProperty(process,'version',{value:'${version}'});Object.defineProperty(process.versions,'node',{value:'${version.slice(1)}'});`,
+  ];
 }
 
 /** Runs the binary to completion; `nodeArgs` go to node itself, before the binary. */
-export function runCli(args: string[], env: Record<string, string> = cleanEnv(), input?: string, nodeArgs: string[] = []): Promise<RunResult> {
+export function runCli(
+  args: string[],
+  env: Record<string, string> = cleanEnv(),
+  input?: string,
+  nodeArgs: string[] = [],
+): Promise<RunResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [...nodeArgs, BIN, ...args], { env, cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [...nodeArgs, BIN, ...args], {
+      env,
+      cwd: ROOT,
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
@@ -71,7 +91,11 @@ export interface MockApi {
 /** `service-mcp mock-api --port 0`, waiting for its listening line. */
 export function startMockApi(): Promise<MockApi> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, 'mock-api', '--port', '0'], { env: cleanEnv(), cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [BIN, 'mock-api', '--port', '0'], {
+      env: cleanEnv(),
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     let err = '';
     const timer = setTimeout(() => reject(new Error(`mock-api did not start: ${out} ${err}`)), 15_000);
@@ -83,8 +107,13 @@ export function startMockApi(): Promise<MockApi> {
       clearTimeout(timer);
       const url = match[1]!;
       const control = async (method: string, body?: unknown) => {
-        const response = await fetch(`${url}/__mock/faults`, { method, headers: { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
-        if (!response.ok) throw new Error(`mock-api fault control answered ${response.status}: ${await response.text()}`);
+        const response = await fetch(`${url}/__mock/faults`, {
+          method,
+          headers: { 'content-type': 'application/json' },
+          body: body === undefined ? undefined : JSON.stringify(body),
+        });
+        if (!response.ok)
+          throw new Error(`mock-api fault control answered ${response.status}: ${await response.text()}`);
       };
       resolve({
         url,
@@ -112,8 +141,18 @@ export interface StdioSession {
 }
 
 /** The SDK's real Client over stdio to the built binary; `options` are the Client's (capabilities, era). */
-export async function connectStdio(args: string[], env: Record<string, string> = cleanEnv(), options: ClientOptions = { capabilities: {} }): Promise<StdioSession> {
-  const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, ...args], env, cwd: ROOT, stderr: 'pipe' });
+export async function connectStdio(
+  args: string[],
+  env: Record<string, string> = cleanEnv(),
+  options: ClientOptions = { capabilities: {} },
+): Promise<StdioSession> {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [BIN, ...args],
+    env,
+    cwd: ROOT,
+    stderr: 'pipe',
+  });
   let stderr = '';
   transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const client = new Client({ name: 'service-mcp-e2e', version: '0.0.0' }, options);

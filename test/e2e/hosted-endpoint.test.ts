@@ -8,7 +8,14 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { TOOLS } from '../../src/tools/index.js';
 import { activeJob } from './dataset.js';
 import { startMockApi, textOf, type MockApi } from './helpers.js';
-import { hitsOf, INITIALIZE, MCP_POST_HEADERS, rawRequest, startHttpServer, type HttpServerProcess } from './http-helpers.js';
+import {
+  hitsOf,
+  INITIALIZE,
+  MCP_POST_HEADERS,
+  rawRequest,
+  startHttpServer,
+  type HttpServerProcess,
+} from './http-helpers.js';
 
 type Era = 'modern' | 'legacy';
 const HOSTED = '/api/public/v1/mcp';
@@ -27,18 +34,32 @@ afterAll(async () => {
 });
 
 async function connect(url: string, era: Era): Promise<Client> {
-  const client = new Client({ name: `hosted-e2e-${era}`, version: '0.0.0' }, era === 'modern' ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {});
+  const client = new Client(
+    { name: `hosted-e2e-${era}`, version: '0.0.0' },
+    era === 'modern' ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {},
+  );
   await client.connect(new StreamableHTTPClientTransport(new URL(url)));
   return client;
 }
 
 /** Everything a client learns from the lists, for comparing two servers. */
 async function definitions(client: Client) {
-  const [tools, prompts, resources, templates] = await Promise.all([client.listTools(), client.listPrompts(), client.listResources(), client.listResourceTemplates()]);
-  return { tools: tools.tools, prompts: prompts.prompts, resources: resources.resources, templates: templates.resourceTemplates };
+  const [tools, prompts, resources, templates] = await Promise.all([
+    client.listTools(),
+    client.listPrompts(),
+    client.listResources(),
+    client.listResourceTemplates(),
+  ]);
+  return {
+    tools: tools.tools,
+    prompts: prompts.prompts,
+    resources: resources.resources,
+    templates: templates.resourceTemplates,
+  };
 }
 
-const call = async (client: Client, name: string, args: Record<string, unknown> = {}) => (await client.callTool({ name, arguments: args })) as CallToolResult;
+const call = async (client: Client, name: string, args: Record<string, unknown> = {}) =>
+  (await client.callTool({ name, arguments: args })) as CallToolResult;
 
 describe.each(['modern', 'legacy'] as const)('mock-api hosts the tool endpoint, %s era', (era) => {
   let client: Client;
@@ -62,13 +83,17 @@ describe.each(['modern', 'legacy'] as const)('mock-api hosts the tool endpoint, 
   it('an agent searches, then reads a job in detail, and is told the data is fictional', async () => {
     const found = await call(client, 'search_jobs', { q: 'engineer', per_page: 3 });
     expect(found.isError, textOf(found)).toBeFalsy();
-    const ids = (found.structuredContent as { data: { jobs: Array<{ job_id: string }> } }).data.jobs.map((job) => job.job_id);
+    const ids = (found.structuredContent as { data: { jobs: Array<{ job_id: string }> } }).data.jobs.map(
+      (job) => job.job_id,
+    );
     expect(ids.length).toBeGreaterThan(0);
     const detail = await call(client, 'get_job', { job_id: ids[0]! });
     expect(detail.isError, textOf(detail)).toBeFalsy();
     expect(textOf(detail)).toContain(ids[0]!);
     expect(textOf(detail)).toMatch(/OFFLINE: FICTIONAL sample data/);
-    expect((detail.structuredContent as { provenance: { mode: string; fictional: boolean } }).provenance).toMatchObject({ mode: 'offline', fictional: true });
+    expect((detail.structuredContent as { provenance: { mode: string; fictional: boolean } }).provenance).toMatchObject(
+      { mode: 'offline', fictional: true },
+    );
   });
 
   it("the engine's fault injection reaches the tools, and their requests count in its statistics", async () => {
@@ -99,18 +124,37 @@ describe('addresses and refusals', () => {
   it('another surface is a 400 naming the surfaces served, at mock-api and at serve --http alike', async () => {
     for (const origin of [api.url, http.origin]) {
       for (const query of ['surface=admin', 'surface=market&surface=candidate']) {
-        const response = await rawRequest(origin, { method: 'POST', path: `${HOSTED}?${query}`, headers: MCP_POST_HEADERS, body: INITIALIZE });
+        const response = await rawRequest(origin, {
+          method: 'POST',
+          path: `${HOSTED}?${query}`,
+          headers: MCP_POST_HEADERS,
+          body: INITIALIZE,
+        });
         expect(response.status, `${origin} ${query}`).toBe(400);
-        expect(response.json()).toMatchObject({ jsonrpc: '2.0', id: null, error: { message: expect.stringMatching(/not served here; the surfaces served are: market/) } });
+        expect(response.json()).toMatchObject({
+          jsonrpc: '2.0',
+          id: null,
+          error: { message: expect.stringMatching(/not served here; the surfaces served are: market/) },
+        });
       }
     }
   });
 
   it('the same safety rules at the hosted path: a foreign Host or Origin is refused with 403', async () => {
     for (const origin of [api.url, http.origin]) {
-      const host = await rawRequest(origin, { method: 'POST', path: HOSTED, headers: { ...MCP_POST_HEADERS, host: 'evil.example.com' }, body: INITIALIZE });
+      const host = await rawRequest(origin, {
+        method: 'POST',
+        path: HOSTED,
+        headers: { ...MCP_POST_HEADERS, host: 'evil.example.com' },
+        body: INITIALIZE,
+      });
       expect(host.status, origin).toBe(403);
-      const foreign = await rawRequest(origin, { method: 'POST', path: HOSTED, headers: { ...MCP_POST_HEADERS, origin: 'https://evil.example.com' }, body: INITIALIZE });
+      const foreign = await rawRequest(origin, {
+        method: 'POST',
+        path: HOSTED,
+        headers: { ...MCP_POST_HEADERS, origin: 'https://evil.example.com' },
+        body: INITIALIZE,
+      });
       expect(foreign.status, origin).toBe(403);
     }
   });
@@ -129,7 +173,9 @@ describe('addresses and refusals', () => {
   });
 
   it('mock-api still serves its REST routes and documents, and its catalog lists the endpoint as served', async () => {
-    const discovery = (await (await fetch(`${api.url}/api/public/v1`)).json()) as { data: { endpoints: Array<{ path: string; method: string; description: string }> } };
+    const discovery = (await (await fetch(`${api.url}/api/public/v1`)).json()) as {
+      data: { endpoints: Array<{ path: string; method: string; description: string }> };
+    };
     const endpoint = discovery.data.endpoints.find((e) => e.path === HOSTED);
     expect(endpoint).toMatchObject({ method: 'POST', description: expect.stringMatching(/mock-api/) });
   });

@@ -9,7 +9,15 @@ import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dataset } from './dataset.js';
 import { startMockApi, textOf, type MockApi } from './helpers.js';
-import { connectHttp, hitsOf, MCP_POST_HEADERS, rawRequest, startHttpServer, type HttpServerProcess, type HttpSession } from './http-helpers.js';
+import {
+  connectHttp,
+  hitsOf,
+  MCP_POST_HEADERS,
+  rawRequest,
+  startHttpServer,
+  type HttpServerProcess,
+  type HttpSession,
+} from './http-helpers.js';
 
 const TOTAL_CALLS = 2_000;
 const IN_FLIGHT = 32;
@@ -26,10 +34,20 @@ interface PlannedCall {
  */
 function distinctCalls(total: number): PlannedCall[] {
   const active = dataset.jobs.filter((j) => j.active).map((j) => j.job.job_id);
-  const jobs = active.flatMap((job_id) => [false, true].map((predicted) => ({ name: 'get_job', arguments: { job_id, include_predicted_salaries: predicted }, expect: { job_id } })));
+  const jobs = active.flatMap((job_id) =>
+    [false, true].map((predicted) => ({
+      name: 'get_job',
+      arguments: { job_id, include_predicted_salaries: predicted },
+      expect: { job_id },
+    })),
+  );
   const pages = (name: string) =>
     Array.from({ length: 10 }, (_, i) => i + 1).flatMap((perPage) =>
-      Array.from({ length: Math.floor(active.length / perPage) }, (_, p) => ({ name, arguments: { per_page: perPage, page: p + 1 }, expect: { page: p + 1 } })),
+      Array.from({ length: Math.floor(active.length / perPage) }, (_, p) => ({
+        name,
+        arguments: { per_page: perPage, page: p + 1 },
+        expect: { page: p + 1 },
+      })),
     );
   const sources = [jobs, pages('list_jobs'), pages('search_jobs')];
   const calls: PlannedCall[] = [];
@@ -37,14 +55,25 @@ function distinctCalls(total: number): PlannedCall[] {
     const source = sources[i % sources.length]!;
     const next = source[Math.floor(i / sources.length)];
     if (next) calls.push(next);
-    if (sources.every((s) => Math.floor(i / sources.length) >= s.length)) throw new Error(`only ${calls.length} distinct calls`);
+    if (sources.every((s) => Math.floor(i / sources.length) >= s.length))
+      throw new Error(`only ${calls.length} distinct calls`);
   }
   return calls;
 }
 
 /** A tools/call that would reach the upstream if its refusal failed. */
-const HOSTILE_CALL = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'get_market_map', arguments: {} } });
-const OVERSIZED_CALL = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'get_market_map', arguments: {}, _meta: { pad: 'x'.repeat(1024 * 1024) } } });
+const HOSTILE_CALL = JSON.stringify({
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'tools/call',
+  params: { name: 'get_market_map', arguments: {} },
+});
+const OVERSIZED_CALL = JSON.stringify({
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'tools/call',
+  params: { name: 'get_market_map', arguments: {}, _meta: { pad: 'x'.repeat(1024 * 1024) } },
+});
 const POST_HEADERS = { ...MCP_POST_HEADERS, 'mcp-protocol-version': '2025-06-18' };
 
 let api: MockApi;
@@ -80,8 +109,16 @@ describe('concurrency', () => {
     const hostile = (async () => {
       while (!loadDone) {
         const [host, origin, declared, chunked] = await Promise.all([
-          rawRequest(server.origin, { method: 'POST', headers: { ...POST_HEADERS, host: `evil.example.com:${server.port}` }, body: HOSTILE_CALL }),
-          rawRequest(server.origin, { method: 'POST', headers: { ...POST_HEADERS, origin: 'https://evil.example.com' }, body: HOSTILE_CALL }),
+          rawRequest(server.origin, {
+            method: 'POST',
+            headers: { ...POST_HEADERS, host: `evil.example.com:${server.port}` },
+            body: HOSTILE_CALL,
+          }),
+          rawRequest(server.origin, {
+            method: 'POST',
+            headers: { ...POST_HEADERS, origin: 'https://evil.example.com' },
+            body: HOSTILE_CALL,
+          }),
           rawRequest(server.origin, { method: 'POST', headers: POST_HEADERS, body: OVERSIZED_CALL }),
           rawRequest(server.origin, { method: 'POST', headers: POST_HEADERS, body: OVERSIZED_CALL, chunked: true }),
         ]);
@@ -106,10 +143,15 @@ describe('concurrency', () => {
           peak = Math.max(peak, running);
           const result = await session.client.callTool({ name: call.name, arguments: call.arguments });
           running--;
-          const data = (result.structuredContent as { data: { job_id?: string } & Record<string, unknown>; meta: Record<string, unknown> } | undefined) ?? undefined;
+          const data =
+            (result.structuredContent as
+              { data: { job_id?: string } & Record<string, unknown>; meta: Record<string, unknown> } | undefined) ??
+            undefined;
           if (result.isError) failures.push(`${i}: ${textOf(result)}`);
-          else if ('job_id' in call.expect && data?.data.job_id !== call.expect.job_id) failures.push(`${i}: got job ${data?.data.job_id}, asked for ${call.expect.job_id}`);
-          else if ('page' in call.expect && !textOf(result).startsWith(`Page ${call.expect.page} of `)) failures.push(`${i}: asked for page ${call.expect.page}, got ${textOf(result).split('\n')[0]}`);
+          else if ('job_id' in call.expect && data?.data.job_id !== call.expect.job_id)
+            failures.push(`${i}: got job ${data?.data.job_id}, asked for ${call.expect.job_id}`);
+          else if ('page' in call.expect && !textOf(result).startsWith(`Page ${call.expect.page} of `))
+            failures.push(`${i}: asked for page ${call.expect.page}, got ${textOf(result).split('\n')[0]}`);
         }
       }),
     );
@@ -151,33 +193,54 @@ describe('concurrency', () => {
     await runBatch(calls.slice(200, 400));
     // Once they read again (slowly), each gets its whole answer.
     const bodies = await Promise.all(slow.map((s) => s.readSlowly()));
-    bodies.forEach((body, i) => expect(body).toMatch(new RegExp(`"text":"Page ${pageOf(i)} of \\d+, \\d+ total \\(jobs \\d+–\\d+\\)`)));
+    bodies.forEach((body, i) =>
+      expect(body).toMatch(new RegExp(`"text":"Page ${pageOf(i)} of \\d+, \\d+ total \\(jobs \\d+–\\d+\\)`)),
+    );
   });
 });
 
 /** A tools/call whose answer this client pauses after the first chunk; readSlowly drains it 16 KB at a time. */
-function stalledCall(server: HttpServerProcess, perPage: number, page: number): Promise<{ readSlowly(): Promise<string> }> {
-  const body = JSON.stringify({ jsonrpc: '2.0', id: page, method: 'tools/call', params: { name: 'search_jobs', arguments: { per_page: perPage, page } } });
+function stalledCall(
+  server: HttpServerProcess,
+  perPage: number,
+  page: number,
+): Promise<{ readSlowly(): Promise<string> }> {
+  const body = JSON.stringify({
+    jsonrpc: '2.0',
+    id: page,
+    method: 'tools/call',
+    params: { name: 'search_jobs', arguments: { per_page: perPage, page } },
+  });
   return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port: server.port, method: 'POST', path: '/mcp', headers: { ...POST_HEADERS, 'content-length': String(Buffer.byteLength(body)) }, agent: false }, (res) => {
-      const chunks: Buffer[] = [];
-      res.once('data', (first: Buffer) => {
-        chunks.push(first);
-        res.pause();
-        resolve({
-          readSlowly: () =>
-            new Promise((done) => {
-              res.on('data', (chunk: Buffer) => {
-                chunks.push(chunk);
-                res.pause();
-                setTimeout(() => res.resume(), 10);
-              });
-              res.on('end', () => done(Buffer.concat(chunks).toString('utf8')));
-              res.resume();
-            }),
+    const req = request(
+      {
+        host: '127.0.0.1',
+        port: server.port,
+        method: 'POST',
+        path: '/mcp',
+        headers: { ...POST_HEADERS, 'content-length': String(Buffer.byteLength(body)) },
+        agent: false,
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.once('data', (first: Buffer) => {
+          chunks.push(first);
+          res.pause();
+          resolve({
+            readSlowly: () =>
+              new Promise((done) => {
+                res.on('data', (chunk: Buffer) => {
+                  chunks.push(chunk);
+                  res.pause();
+                  setTimeout(() => res.resume(), 10);
+                });
+                res.on('end', () => done(Buffer.concat(chunks).toString('utf8')));
+                res.resume();
+              }),
+          });
         });
-      });
-    });
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });
@@ -200,7 +263,10 @@ describe('the Retry-After cool-down is shared by every request of the process', 
       // Another client, another tool, another path: held back by the same gate, nothing sent.
       const mapBefore = await hitsOf(api, '/api/public/v1/market-map');
       const totalBefore = ((await api.stats()) as { data: { total: number } }).data.total;
-      const [other, again] = await Promise.all([second.client.callTool({ name: 'get_market_map', arguments: {} }), first.client.callTool({ name: 'discover_api', arguments: {} })]);
+      const [other, again] = await Promise.all([
+        second.client.callTool({ name: 'get_market_map', arguments: {} }),
+        first.client.callTool({ name: 'discover_api', arguments: {} }),
+      ]);
       expect(textOf(other)).toMatch(/^rate_limited: .*(29|30)s/);
       expect(textOf(again)).toMatch(/^rate_limited: /);
       expect(await hitsOf(api, '/api/public/v1/market-map')).toBe(mapBefore);

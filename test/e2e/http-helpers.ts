@@ -25,9 +25,16 @@ export interface HttpServerProcess {
 const LISTENING = /^service-mcp HTTP listening on (http:\/\/\S+:(\d+)\/mcp)$/m;
 
 /** `service-mcp serve --http --port 0 <args>`, resolved once it prints its listening line. */
-export function startHttpServer(args: string[] = [], env: Record<string, string> = cleanEnv()): Promise<HttpServerProcess> {
+export function startHttpServer(
+  args: string[] = [],
+  env: Record<string, string> = cleanEnv(),
+): Promise<HttpServerProcess> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, 'serve', '--http', '--port', '0', ...args], { env, cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [BIN, 'serve', '--http', '--port', '0', ...args], {
+      env,
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     let err = '';
     let started = false;
@@ -95,14 +102,20 @@ export function rawRequest(origin: string, options: RawRequest = {}): Promise<Ra
   const { port, hostname } = new URL(origin);
   return new Promise((resolve, reject) => {
     const headers: Record<string, string> = { ...options.headers };
-    if (options.body !== undefined && !options.chunked) headers['content-length'] ??= String(Buffer.byteLength(options.body));
-    const req = request({ host: hostname, port, method: options.method ?? 'GET', path: options.path ?? '/mcp', headers, agent: false }, (res) => {
-      let body = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => (body += chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body, json: <T>() => JSON.parse(body) as T }));
-      res.on('error', reject);
-    });
+    if (options.body !== undefined && !options.chunked)
+      headers['content-length'] ??= String(Buffer.byteLength(options.body));
+    const req = request(
+      { host: hostname, port, method: options.method ?? 'GET', path: options.path ?? '/mcp', headers, agent: false },
+      (res) => {
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (body += chunk));
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, body, json: <T>() => JSON.parse(body) as T }),
+        );
+        res.on('error', reject);
+      },
+    );
     req.on('error', reject);
     if (options.body !== undefined) req.end(options.body);
     else req.end();
@@ -112,7 +125,12 @@ export function rawRequest(origin: string, options: RawRequest = {}): Promise<Ra
 /** Headers a well-behaved MCP POST carries. */
 export const MCP_POST_HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
 
-export const INITIALIZE = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '0' } } });
+export const INITIALIZE = JSON.stringify({
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '0' } },
+});
 
 /** How many requests the mock API has seen for one exact path. */
 export async function hitsOf(api: { stats(): Promise<Record<string, unknown>> }, path: string): Promise<number> {

@@ -31,7 +31,11 @@ describe('a script that writes 6,000 calls and reads nothing', () => {
     const writeMore = () => {
       while (written < CALLS) {
         written++;
-        const line = session.line({ id: written, method: 'tools/call', params: { name: 'search_jobs', arguments: { per_page: 100, page: (written % 4) + 1 } } });
+        const line = session.line({
+          id: written,
+          method: 'tools/call',
+          params: { name: 'search_jobs', arguments: { per_page: 100, page: (written % 4) + 1 } },
+        });
         if (!session.child.stdin.write(line)) return void session.child.stdin.once('drain', writeMore);
       }
     };

@@ -9,11 +9,17 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BIN, cleanEnv, pretendNode, ROOT, runCli } from './helpers.js';
 
-const ENGINES = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { engines: { node: string } }).engines.node;
+const ENGINES = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { engines: { node: string } }).engines
+  .node;
 const MINIMUM = /^>=(\d+\.\d+\.\d+)$/.exec(ENGINES)?.[1];
 
 const runOn = (version: string, args: string[], input: string) => runCli(args, cleanEnv(), input, pretendNode(version));
-const initialize = { jsonrpc: '2.0', id: 7, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'c', version: '1' } } };
+const initialize = {
+  jsonrpc: '2.0',
+  id: 7,
+  method: 'initialize',
+  params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'c', version: '1' } },
+};
 
 describe('the version gate', () => {
   it('names the exact minimum that package.json engines states', () => {
@@ -22,15 +28,21 @@ describe('the version gate', () => {
   });
 
   // 20 is an old major; 22.0.0 and 22.12.0 are Node 22s whose every live call failed inside undici 8.
-  it.each(['v20.11.1', 'v22.0.0', 'v22.12.0', 'v22.18.9'])('on %s, stdio mode answers the first request with a JSON-RPC error naming the version found and needed', async (old) => {
-    const { code, stdout, stderr } = await runOn(old, ['--offline'], `${JSON.stringify(initialize)}\n`);
-    expect(code).toBe(1);
-    const answer = JSON.parse(stdout.trim()) as { id: number; error: { code: number; message: string; data: { node: string; needed: string } } };
-    expect(answer.id).toBe(7);
-    expect(answer.error.message).toContain(`needs Node.js ${MINIMUM} or later; this is ${old}`);
-    expect(answer.error.data).toEqual({ node: old, needed: ENGINES });
-    expect(stderr).toContain(`needs Node.js ${MINIMUM} or later`);
-  });
+  it.each(['v20.11.1', 'v22.0.0', 'v22.12.0', 'v22.18.9'])(
+    'on %s, stdio mode answers the first request with a JSON-RPC error naming the version found and needed',
+    async (old) => {
+      const { code, stdout, stderr } = await runOn(old, ['--offline'], `${JSON.stringify(initialize)}\n`);
+      expect(code).toBe(1);
+      const answer = JSON.parse(stdout.trim()) as {
+        id: number;
+        error: { code: number; message: string; data: { node: string; needed: string } };
+      };
+      expect(answer.id).toBe(7);
+      expect(answer.error.message).toContain(`needs Node.js ${MINIMUM} or later; this is ${old}`);
+      expect(answer.error.data).toEqual({ node: old, needed: ENGINES });
+      expect(stderr).toContain(`needs Node.js ${MINIMUM} or later`);
+    },
+  );
 
   it('a command exits 2 with the reason on stderr and nothing on stdout', async () => {
     const { code, stdout, stderr } = await runOn('v22.12.0', ['tools'], '');

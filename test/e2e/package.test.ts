@@ -10,11 +10,36 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { VIEW_LIST } from '../../src/apps/views.js';
 import { pretendNode, ROOT } from './helpers.js';
 
-const ALLOWED = [/^LICENSE$/, /^README\.md$/, /^CHANGELOG\.md$/, /^package\.json$/, /^server\.json$/, /^bin\/service-mcp\.js$/, /^dist\/[\w-]+\.js$/, /^dist\/apps\/[\w-]+\.html$/, /^assets\/icon\.svg$/];
-const REQUIRED = ['LICENSE', 'README.md', 'CHANGELOG.md', 'package.json', 'server.json', 'bin/service-mcp.js', 'dist/cli.js', ...VIEW_LIST.map((view) => `dist/apps/${view.id}.html`)];
+const ALLOWED = [
+  /^LICENSE$/,
+  /^README\.md$/,
+  /^CHANGELOG\.md$/,
+  /^package\.json$/,
+  /^server\.json$/,
+  /^bin\/service-mcp\.js$/,
+  /^dist\/[\w-]+\.js$/,
+  /^dist\/apps\/[\w-]+\.html$/,
+  /^assets\/icon\.svg$/,
+];
+const REQUIRED = [
+  'LICENSE',
+  'README.md',
+  'CHANGELOG.md',
+  'package.json',
+  'server.json',
+  'bin/service-mcp.js',
+  'dist/cli.js',
+  ...VIEW_LIST.map((view) => `dist/apps/${view.id}.html`),
+];
 
 // npm and npx run under the machine's Node; putting Node 22 first on PATH makes npx run the bin on it.
-const env: NodeJS.ProcessEnv = { ...process.env, PATH: `${dirname(process.execPath)}${delimiter}${process.env.PATH ?? ''}`, npm_config_update_notifier: 'false', npm_config_fund: 'false', npm_config_audit: 'false' };
+const env: NodeJS.ProcessEnv = {
+  ...process.env,
+  PATH: `${dirname(process.execPath)}${delimiter}${process.env.PATH ?? ''}`,
+  npm_config_update_notifier: 'false',
+  npm_config_fund: 'false',
+  npm_config_audit: 'false',
+};
 for (const key of Object.keys(env)) if (key.startsWith('SERVICE_MCP_')) delete env[key];
 
 /** npm pack --json's answer; the prepack build may have written its own lines before it. */
@@ -25,7 +50,12 @@ let packed: { filename: string; size: number; unpackedSize: number; files: Array
 
 beforeAll(() => {
   work = mkdtempSync(join(tmpdir(), 'service-mcp-pack-'));
-  const out = execFileSync('npm', ['pack', '--json', '--pack-destination', work], { cwd: ROOT, env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  const out = execFileSync('npm', ['pack', '--json', '--pack-destination', work], {
+    cwd: ROOT,
+    env,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   packed = (packedJson(out) as (typeof packed)[])[0]!;
 }, 60_000);
 afterAll(() => rmSync(work, { recursive: true, force: true }));
@@ -33,14 +63,26 @@ afterAll(() => rmSync(work, { recursive: true, force: true }));
 describe('npm package', () => {
   it('holds only what users need', () => {
     const paths = packed.files.map((f) => f.path).sort();
-    for (const path of paths) expect(ALLOWED.some((re) => re.test(path)), `unexpected file in the package: ${path}`).toBe(true);
+    for (const path of paths)
+      expect(
+        ALLOWED.some((re) => re.test(path)),
+        `unexpected file in the package: ${path}`,
+      ).toBe(true);
     for (const path of REQUIRED) expect(paths).toContain(path);
     // docs/development.md's figures (rounded there) are checked, not trusted: within a tenth, and the file count exact.
-    const figures = /`npm pack` \(which builds first\) gives about (\d+) KB \((\d+) KB unpacked, (\d+) files/.exec(readFileSync(join(ROOT, 'docs', 'development.md'), 'utf8'));
+    const figures = /`npm pack` \(which builds first\) gives about (\d+) KB \((\d+) KB unpacked, (\d+) files/.exec(
+      readFileSync(join(ROOT, 'docs', 'development.md'), 'utf8'),
+    );
     expect(figures, 'docs/development.md: package figures').not.toBeNull();
     const [packedKb, unpackedKb, files] = figures!.slice(1).map(Number) as [number, number, number];
-    expect(Math.abs(packed.size / 1024 / packedKb - 1), `packed ${(packed.size / 1024).toFixed(0)} KB; docs/development.md says ${packedKb}`).toBeLessThan(0.1);
-    expect(Math.abs(packed.unpackedSize / 1024 / unpackedKb - 1), `unpacked ${(packed.unpackedSize / 1024).toFixed(0)} KB; docs/development.md says ${unpackedKb}`).toBeLessThan(0.1);
+    expect(
+      Math.abs(packed.size / 1024 / packedKb - 1),
+      `packed ${(packed.size / 1024).toFixed(0)} KB; docs/development.md says ${packedKb}`,
+    ).toBeLessThan(0.1);
+    expect(
+      Math.abs(packed.unpackedSize / 1024 / unpackedKb - 1),
+      `unpacked ${(packed.unpackedSize / 1024).toFixed(0)} KB; docs/development.md says ${unpackedKb}`,
+    ).toBeLessThan(0.1);
     expect(paths.length).toBe(files);
   });
 
@@ -48,12 +90,19 @@ describe('npm package', () => {
     const app = join(work, 'app');
     mkdirSync(app);
     writeFileSync(join(app, 'package.json'), '{"name":"empty","version":"1.0.0","private":true}\n');
-    execFileSync('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error', join(work, packed.filename)], { cwd: app, env, stdio: ['ignore', 'ignore', 'pipe'] });
-    const npx = (...args: string[]) => spawnSync('npx', ['--no-install', 'service-mcp', ...args], { cwd: app, env, encoding: 'utf8' });
+    execFileSync(
+      'npm',
+      ['install', '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error', join(work, packed.filename)],
+      { cwd: app, env, stdio: ['ignore', 'ignore', 'pipe'] },
+    );
+    const npx = (...args: string[]) =>
+      spawnSync('npx', ['--no-install', 'service-mcp', ...args], { cwd: app, env, encoding: 'utf8' });
 
     const version = npx('--version');
     expect(version.status, version.stderr).toBe(0);
-    expect(version.stdout.trim()).toBe((JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version);
+    expect(version.stdout.trim()).toBe(
+      (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version,
+    );
 
     const tools = npx('tools');
     expect(tools.status, tools.stderr).toBe(0);
@@ -64,23 +113,37 @@ describe('npm package', () => {
     expect(call.stdout).toMatch(/^Page 1 of \d+/);
     expect(call.stdout).toContain('OFFLINE: FICTIONAL sample data');
 
-    const installedMb = Number(execFileSync('du', ['-sk', join(app, 'node_modules')], { encoding: 'utf8' }).split('\t')[0]) / 1024;
-    const statedMb = Number(/takes about (\d+) MB of\s+`node_modules`/.exec(readFileSync(join(ROOT, 'docs', 'development.md'), 'utf8'))?.[1]);
-    expect(Math.abs(installedMb / statedMb - 1), `installed ${installedMb.toFixed(1)} MB; docs/development.md says ${statedMb}`).toBeLessThan(0.15);
+    const installedMb =
+      Number(execFileSync('du', ['-sk', join(app, 'node_modules')], { encoding: 'utf8' }).split('\t')[0]) / 1024;
+    const statedMb = Number(
+      /takes about (\d+) MB of\s+`node_modules`/.exec(readFileSync(join(ROOT, 'docs', 'development.md'), 'utf8'))?.[1],
+    );
+    expect(
+      Math.abs(installedMb / statedMb - 1),
+      `installed ${installedMb.toFixed(1)} MB; docs/development.md says ${statedMb}`,
+    ).toBeLessThan(0.15);
   }, 180_000);
 });
 
 describe('run through npx', () => {
   it('serve --http stops when npx is told to stop (npx does not pass the signal on)', async () => {
     const app = join(work, 'app'); // installed by the test above
-    const npx = spawn('npx', ['--no-install', 'service-mcp', 'serve', '--http', '--port', '0', '--offline'], { cwd: app, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const npx = spawn('npx', ['--no-install', 'service-mcp', 'serve', '--http', '--port', '0', '--offline'], {
+      cwd: app,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     npx.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
     await expect.poll(() => /listening on (http:\/\/\S+)\/mcp/.exec(out)?.[1], { timeout: 20_000 }).toBeDefined();
     const origin = /listening on (http:\/\/\S+)\/mcp/.exec(out)![1]!;
     expect((await fetch(`${origin}/healthz`)).status).toBe(200);
     npx.kill('SIGTERM');
-    const alive = () => fetch(`${origin}/healthz`).then(() => true, () => false);
+    const alive = () =>
+      fetch(`${origin}/healthz`).then(
+        () => true,
+        () => false,
+      );
     await expect.poll(alive, { timeout: 10_000, interval: 250 }).toBe(false);
   }, 40_000);
 });
@@ -89,18 +152,30 @@ describe('packing', () => {
   it('a fresh clone with no build yet packs a working package: prepack builds dist/', () => {
     const clone = join(work, 'clone');
     // The files a clone has (untracked new ones too, as they are now), no dist/; the dependencies installed here.
-    const tracked = execFileSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], { cwd: ROOT, encoding: 'utf8' }).split('\0').filter(Boolean);
+    const tracked = execFileSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], {
+      cwd: ROOT,
+      encoding: 'utf8',
+    })
+      .split('\0')
+      .filter(Boolean);
     for (const path of tracked) if (existsSync(join(ROOT, path))) cpSync(join(ROOT, path), join(clone, path));
     symlinkSync(join(ROOT, 'node_modules'), join(clone, 'node_modules'), 'dir');
     expect(existsSync(join(clone, 'dist'))).toBe(false);
-    const out = execFileSync('npm', ['pack', '--json', '--pack-destination', clone], { cwd: clone, env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+    const out = execFileSync('npm', ['pack', '--json', '--pack-destination', clone], {
+      cwd: clone,
+      env,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     const files = (packedJson(out) as Array<{ files: Array<{ path: string }> }>)[0]!.files.map((f) => f.path);
     expect(files).toContain('dist/cli.js');
     expect(files.filter((path) => path.startsWith('dist/')).length).toBeGreaterThan(1);
   }, 120_000);
 
   it('scripts on a Node older than 22 (the pinned one not installed) stop with one sentence saying what to do', () => {
-    const run = spawnSync(process.execPath, [...pretendNode('v20.11.1'), join(ROOT, 'scripts/require-node.mjs')], { encoding: 'utf8' });
+    const run = spawnSync(process.execPath, [...pretendNode('v20.11.1'), join(ROOT, 'scripts/require-node.mjs')], {
+      encoding: 'utf8',
+    });
     expect(run.status).toBe(1);
     expect(run.stdout).toBe('');
     expect(run.stderr.trim().split('\n')).toHaveLength(1);

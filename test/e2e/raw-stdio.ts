@@ -14,7 +14,11 @@ export interface Message {
   id?: Id;
   method?: string;
   params?: Record<string, unknown>;
-  result?: Record<string, unknown> & { content?: Array<{ text: string }>; structuredContent?: Record<string, unknown>; isError?: boolean };
+  result?: Record<string, unknown> & {
+    content?: Array<{ text: string }>;
+    structuredContent?: Record<string, unknown>;
+    isError?: boolean;
+  };
   error?: { code: number; message: string };
 }
 
@@ -24,10 +28,17 @@ export interface RawOptions {
   keep?: boolean;
 }
 
-export const INITIALIZE = { method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } };
+export const INITIALIZE = {
+  method: 'initialize',
+  params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+};
 
 export function rawStdio(args: string[], { env = cleanEnv(), keep = true }: RawOptions = {}) {
-  const child = spawn(process.execPath, [BIN, ...args], { env, cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'] }) as ChildProcessWithoutNullStreams;
+  const child = spawn(process.execPath, [BIN, ...args], {
+    env,
+    cwd: ROOT,
+    stdio: ['pipe', 'pipe', 'pipe'],
+  }) as ChildProcessWithoutNullStreams;
   const messages: Message[] = [];
   /** Responses (a result or an error) seen for each id. */
   const responses = new Map<Id, number>();
@@ -38,7 +49,8 @@ export function rawStdio(args: string[], { env = cleanEnv(), keep = true }: RawO
     lines++;
     const message = JSON.parse(line.toString('utf8')) as Message;
     if (keep) messages.push(message);
-    if (message.result !== undefined || message.error !== undefined) responses.set(message.id ?? null, (responses.get(message.id ?? null) ?? 0) + 1);
+    if (message.result !== undefined || message.error !== undefined)
+      responses.set(message.id ?? null, (responses.get(message.id ?? null) ?? 0) + 1);
   };
   child.stdout.on('data', (chunk: Buffer) => {
     let rest = chunk;
@@ -51,7 +63,9 @@ export function rawStdio(args: string[], { env = cleanEnv(), keep = true }: RawO
     if (rest.length > 0) partial.push(rest);
   });
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.on('exit', (code, signal) => resolve({ code, signal })),
+  );
   const line = (message: object) => `${JSON.stringify({ jsonrpc: '2.0', ...message })}\n`;
   return {
     child,
@@ -67,7 +81,6 @@ export function rawStdio(args: string[], { env = cleanEnv(), keep = true }: RawO
     rssMb: () => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))?.[1] ?? 0) / 1024,
   };
 }
-
 
 /**
  * Ids answered other than exactly once, among `ids`: `{ missing, repeated }`, both empty when

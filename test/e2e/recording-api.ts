@@ -33,7 +33,12 @@ export async function startRecordingApi(options: RecordingOptions = {}): Promise
     handle: async (request) => {
       seen.push({ url: request.url, headers: Object.fromEntries(request.headers), at: performance.now() });
       const response = await engine.handle(request);
-      if (!options.endpoints || new URL(request.url).pathname.replace(/\/$/, '') !== '/api/public/v1' || response.status !== 200) return response;
+      if (
+        !options.endpoints ||
+        new URL(request.url).pathname.replace(/\/$/, '') !== '/api/public/v1' ||
+        response.status !== 200
+      )
+        return response;
       const body = (await response.json()) as { data: { endpoints: Array<Record<string, unknown>> } };
       body.data.endpoints = options.endpoints(body.data.endpoints);
       const headers = new Headers(response.headers);

@@ -19,7 +19,9 @@ export interface RedisServer {
   kill(): Promise<void>;
 }
 
-export async function startRedis(options: { password?: string; port?: number; tls?: boolean } = {}): Promise<RedisServer> {
+export async function startRedis(
+  options: { password?: string; port?: number; tls?: boolean } = {},
+): Promise<RedisServer> {
   const port = options.port ?? (await closedPort());
   const args = ['--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--loglevel', 'warning'];
   let caFile: string | undefined;
@@ -27,8 +29,41 @@ export async function startRedis(options: { password?: string; port?: number; tl
     // A self-signed certificate for 127.0.0.1; only TLS is served (no plain port).
     const dir = mkdtempSync(join(tmpdir(), 'service-mcp-redis-tls-'));
     caFile = join(dir, 'cert.pem');
-    execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', join(dir, 'key.pem'), '-out', caFile, '-days', '1', '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1'], { stdio: 'ignore' });
-    args.push('--port', '0', '--tls-port', String(port), '--tls-cert-file', caFile, '--tls-key-file', join(dir, 'key.pem'), '--tls-ca-cert-file', caFile, '--tls-auth-clients', 'no');
+    execFileSync(
+      'openssl',
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'rsa:2048',
+        '-nodes',
+        '-keyout',
+        join(dir, 'key.pem'),
+        '-out',
+        caFile,
+        '-days',
+        '1',
+        '-subj',
+        '/CN=127.0.0.1',
+        '-addext',
+        'subjectAltName=IP:127.0.0.1',
+      ],
+      { stdio: 'ignore' },
+    );
+    args.push(
+      '--port',
+      '0',
+      '--tls-port',
+      String(port),
+      '--tls-cert-file',
+      caFile,
+      '--tls-key-file',
+      join(dir, 'key.pem'),
+      '--tls-ca-cert-file',
+      caFile,
+      '--tls-auth-clients',
+      'no',
+    );
   } else {
     args.push('--port', String(port));
   }
@@ -52,7 +87,11 @@ export async function startRedis(options: { password?: string; port?: number; tl
     child.once('error', (error) => {
       clearInterval(probe);
       clearTimeout(timer);
-      reject(new Error(`redis-server could not be run (is Debian's redis-server installed? .ci/run installs it): ${error.message}`));
+      reject(
+        new Error(
+          `redis-server could not be run (is Debian's redis-server installed? .ci/run installs it): ${error.message}`,
+        ),
+      );
     });
   });
   const auth = options.password ? `:${encodeURIComponent(options.password)}@` : '';
@@ -70,7 +109,10 @@ export async function startRedis(options: { password?: string; port?: number; tl
   };
 }
 
-async function withClient<T>(url: string, op: (client: Awaited<ReturnType<typeof connected>>) => Promise<T>): Promise<T> {
+async function withClient<T>(
+  url: string,
+  op: (client: Awaited<ReturnType<typeof connected>>) => Promise<T>,
+): Promise<T> {
   const client = await connected(url);
   try {
     return await op(client);

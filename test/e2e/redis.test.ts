@@ -21,14 +21,19 @@ const started: HttpServerProcess[] = [];
 const sessions: HttpSession[] = [];
 
 async function replicas(count: number, extra: string[]): Promise<HttpSession[]> {
-  const servers = await Promise.all(Array.from({ length: count }, () => startHttpServer(['--base-url', api.url, '--redis-url', redis.url, '--log-level', 'warn', ...extra])));
+  const servers = await Promise.all(
+    Array.from({ length: count }, () =>
+      startHttpServer(['--base-url', api.url, '--redis-url', redis.url, '--log-level', 'warn', ...extra]),
+    ),
+  );
   started.push(...servers);
   const connected = await Promise.all(servers.map((server) => connectHttp(server.url)));
   sessions.push(...connected);
   return connected;
 }
 
-const call = async (session: HttpSession, name: string, args: Record<string, unknown> = {}) => (await session.client.callTool({ name, arguments: args })) as CallToolResult;
+const call = async (session: HttpSession, name: string, args: Record<string, unknown> = {}) =>
+  (await session.client.callTool({ name, arguments: args })) as CallToolResult;
 const requestsTo = (path: string, from = 0) => api.seen.filter((r) => r.at >= from && new URL(r.url).pathname === path);
 
 beforeAll(async () => {
@@ -51,7 +56,8 @@ describe('one cool-down for all replicas', () => {
   it('a 429 seen by one replica holds all three: nothing is sent during the window, then one probe goes before the others', async () => {
     const [a, b, c] = await replicas(3, ['--no-cache', '--max-retry-wait-s', '10']);
     // Each replica reads the catalog first, so the window below sees only the calls' own requests.
-    for (const session of [a, b, c]) expect((await call(session!, 'get_job', { job_id: activeJob.job_id })).isError).toBeFalsy();
+    for (const session of [a, b, c])
+      expect((await call(session!, 'get_job', { job_id: activeJob.job_id })).isError).toBeFalsy();
     api.engine.faults.set([{ path: MARKET_MAP, kind: 'rate_limit', retryAfter: 2, times: 1 }]);
     const windowOpened = performance.now();
     const first = call(a!, 'get_market_map');
@@ -69,7 +75,12 @@ describe('one cool-down for all replicas', () => {
     const others = [b, c, b, c, a].map((session, i) => call(session!, 'get_market_map', { status: statuses[i] }));
     // A replica that never saw the 429 still tells its client it is waiting, as for its own.
     const progress: string[] = [];
-    others.push(c!.client.callTool({ name: 'get_market_map', arguments: { layer: 'all' } }, { onprogress: (p) => void progress.push(p.message ?? '') }) as Promise<CallToolResult>);
+    others.push(
+      c!.client.callTool(
+        { name: 'get_market_map', arguments: { layer: 'all' } },
+        { onprogress: (p) => void progress.push(p.message ?? '') },
+      ) as Promise<CallToolResult>,
+    );
     const results = await Promise.all([first, ...others]);
     for (const result of results) expect(result.isError, textOf(result)).toBeFalsy();
 
@@ -87,7 +98,15 @@ describe('one cool-down for all replicas', () => {
     const other = await startRecordingApi();
     try {
       const [a] = await replicas(1, ['--no-cache', '--max-retry-wait-s', '0']);
-      const server = await startHttpServer(['--base-url', other.url, '--redis-url', redis.url, '--no-cache', '--max-retry-wait-s', '0']);
+      const server = await startHttpServer([
+        '--base-url',
+        other.url,
+        '--redis-url',
+        redis.url,
+        '--no-cache',
+        '--max-retry-wait-s',
+        '0',
+      ]);
       started.push(server);
       const elsewhere = await connectHttp(server.url);
       sessions.push(elsewhere);
@@ -110,7 +129,9 @@ describe('one cache for all replicas', () => {
     expect((stored.structuredContent as { provenance: { cache?: unknown } }).provenance.cache).toBeUndefined();
     const hit = await call(b!, 'get_job', { job_id: activeJob.job_id });
     expect(hit.isError, textOf(hit)).toBeFalsy();
-    expect((hit.structuredContent as { provenance: { cache?: { hit: boolean; age_s: number } } }).provenance.cache).toEqual({ hit: true, age_s: expect.any(Number) });
+    expect(
+      (hit.structuredContent as { provenance: { cache?: { hit: boolean; age_s: number } } }).provenance.cache,
+    ).toEqual({ hit: true, age_s: expect.any(Number) });
     expect(textOf(hit)).toMatch(/ · from cache, \d+s old/);
     expect(requestsTo(path).length).toBe(before + 1);
   });
@@ -119,13 +140,22 @@ describe('one cache for all replicas', () => {
 describe('Redis is never a single point of failure', () => {
   it('killed mid-run: every call is still answered, one warning per replica, then it reconnects by itself', async () => {
     const own = await startRedis();
-    const servers = await Promise.all([0, 1].map(() => startHttpServer(['--base-url', api.url, '--redis-url', own.url, '--no-cache'])));
+    const servers = await Promise.all(
+      [0, 1].map(() => startHttpServer(['--base-url', api.url, '--redis-url', own.url, '--no-cache'])),
+    );
     started.push(...servers);
     const [a, b] = await Promise.all(servers.map((s) => connectHttp(s.url)));
     sessions.push(a!, b!);
     expect((await call(a!, 'get_job', { job_id: activeJob.job_id })).isError).toBeFalsy();
     await own.kill();
-    const results = await Promise.all(Array.from({ length: 10 }, (_, i) => (i % 3 ? call(i % 2 ? a! : b!, 'search_jobs', { per_page: 1 + i }) : call(i % 2 ? a! : b!, 'get_market_map')).catch((error: unknown) => error)));
+    const results = await Promise.all(
+      Array.from({ length: 10 }, (_, i) =>
+        (i % 3
+          ? call(i % 2 ? a! : b!, 'search_jobs', { per_page: 1 + i })
+          : call(i % 2 ? a! : b!, 'get_market_map')
+        ).catch((error: unknown) => error),
+      ),
+    );
     for (const result of results) expect((result as CallToolResult).isError, textOf(result as object)).toBeFalsy();
     for (const server of servers) {
       await expect.poll(() => server.stderr()).toMatch(/Redis at redis:\/\/127\.0\.0\.1:\d+ is unavailable/);
@@ -133,7 +163,10 @@ describe('Redis is never a single point of failure', () => {
     }
     const back = await startRedis({ port: own.port });
     try {
-      for (const server of servers) await expect.poll(() => server.stderr(), { timeout: 10_000 }).toMatch(/is back: the cool-down and the cache are shared again/);
+      for (const server of servers)
+        await expect
+          .poll(() => server.stderr(), { timeout: 10_000 })
+          .toMatch(/is back: the cool-down and the cache are shared again/);
     } finally {
       await back.kill();
     }
@@ -144,7 +177,8 @@ describe('Redis is never a single point of failure', () => {
     expect((await call(a!, 'get_job', { job_id: activeJob.job_id })).isError).toBeFalsy();
     redis.process.kill('SIGSTOP');
     try {
-      for (const status of ['ready', 'partial', 'missing']) expect((await call(a!, 'get_market_map', { status })).isError).toBeFalsy();
+      for (const status of ['ready', 'partial', 'missing'])
+        expect((await call(a!, 'get_market_map', { status })).isError).toBeFalsy();
     } finally {
       redis.process.kill('SIGCONT');
     }
@@ -153,7 +187,10 @@ describe('Redis is never a single point of failure', () => {
 
   it('unreachable from the start: the call is answered, and the warning never shows the password', async () => {
     const { port } = await startRedis().then(async (r) => (await r.kill(), r));
-    const result = await runCli(['--base-url', api.url, '--redis-url', `redis://:hunter2@127.0.0.1:${port}`, 'call', 'get_market_map'], cleanEnv());
+    const result = await runCli(
+      ['--base-url', api.url, '--redis-url', `redis://:hunter2@127.0.0.1:${port}`, 'call', 'get_market_map'],
+      cleanEnv(),
+    );
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).toMatch(/^Generated [^\n]+\nMarket map/);
     // The password is hidden twice over: by the Redis module, then by the logger's own redaction.
@@ -164,12 +201,20 @@ describe('Redis is never a single point of failure', () => {
   it('a wrong password is a clear start-up error (exit 2) that never shows the password', async () => {
     const locked = await startRedis({ password: 'right-one' });
     try {
-      const result = await runCli(['--base-url', api.url, '--redis-url', `redis://:wrong-one@127.0.0.1:${locked.port}`, 'call', 'get_market_map'], cleanEnv());
+      const result = await runCli(
+        ['--base-url', api.url, '--redis-url', `redis://:wrong-one@127.0.0.1:${locked.port}`, 'call', 'get_market_map'],
+        cleanEnv(),
+      );
       expect(result.code).toBe(2);
       expect(result.stdout).toBe('');
-      expect(result.stderr).toMatch(/--redis-url: Redis at redis:\/\/:\*\*\*@127\.0\.0\.1:\d+\/? refused the credentials/);
+      expect(result.stderr).toMatch(
+        /--redis-url: Redis at redis:\/\/:\*\*\*@127\.0\.0\.1:\d+\/? refused the credentials/,
+      );
       expect(result.stderr).not.toContain('wrong-one');
-      const right = await runCli(['--base-url', api.url, '--redis-url', `redis://:right-one@127.0.0.1:${locked.port}`, 'call', 'get_market_map'], cleanEnv());
+      const right = await runCli(
+        ['--base-url', api.url, '--redis-url', `redis://:right-one@127.0.0.1:${locked.port}`, 'call', 'get_market_map'],
+        cleanEnv(),
+      );
       expect(right.code, right.stderr).toBe(0);
       expect(right.stderr).not.toMatch(/unavailable/);
     } finally {
@@ -180,19 +225,30 @@ describe('Redis is never a single point of failure', () => {
   it('a rediss:// URL connects over TLS (and an untrusted certificate is an outage, not a failed call)', async () => {
     const tls = await startRedis({ tls: true });
     try {
-      const trusted = await runCli(['--base-url', api.url, '--redis-url', tls.url, 'call', 'get_market_map'], cleanEnv({ NODE_EXTRA_CA_CERTS: tls.caFile! }));
+      const trusted = await runCli(
+        ['--base-url', api.url, '--redis-url', tls.url, 'call', 'get_market_map'],
+        cleanEnv({ NODE_EXTRA_CA_CERTS: tls.caFile! }),
+      );
       expect(trusted.code, trusted.stderr).toBe(0);
       expect(trusted.stderr).not.toMatch(/Redis at/);
-      const untrusted = await runCli(['--base-url', api.url, '--redis-url', tls.url, 'call', 'get_market_map'], cleanEnv());
+      const untrusted = await runCli(
+        ['--base-url', api.url, '--redis-url', tls.url, 'call', 'get_market_map'],
+        cleanEnv(),
+      );
       expect(untrusted.code, untrusted.stderr).toBe(0);
-      expect(untrusted.stderr).toMatch(/Redis at rediss:\/\/127\.0\.0\.1:\d+\/? is unavailable \(self-signed certificate\)/);
+      expect(untrusted.stderr).toMatch(
+        /Redis at rediss:\/\/127\.0\.0\.1:\d+\/? is unavailable \(self-signed certificate\)/,
+      );
     } finally {
       await tls.kill();
     }
   });
 
   it('a URL that is not redis:// or rediss:// is bad usage, with nothing started', async () => {
-    const result = await runCli(['--base-url', api.url, '--redis-url', 'http://127.0.0.1:6379', 'call', 'get_market_map'], cleanEnv());
+    const result = await runCli(
+      ['--base-url', api.url, '--redis-url', 'http://127.0.0.1:6379', 'call', 'get_market_map'],
+      cleanEnv(),
+    );
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/--redis-url \/ SERVICE_MCP_REDIS_URL: .* must be a redis:\/\/ or rediss:\/\/ URL/);
   });

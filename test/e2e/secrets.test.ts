@@ -14,7 +14,13 @@ import { startTarget, TRANSPORTS } from './targets.js';
 const SECRET = `sk-live-${randomBytes(12).toString('hex')}`;
 const PROXY_PASSWORD = `proxy-${randomBytes(12).toString('hex')}`;
 /** Variables a developer's shell may well hold; none is the server's to send anywhere. */
-const SECRET_ENV = { SERVICE_MCP_API_TOKEN: SECRET, SERVICE_MCP_TOKEN: SECRET, GITHUB_TOKEN: SECRET, OPENAI_API_KEY: SECRET, AWS_SECRET_ACCESS_KEY: SECRET };
+const SECRET_ENV = {
+  SERVICE_MCP_API_TOKEN: SECRET,
+  SERVICE_MCP_TOKEN: SECRET,
+  GITHUB_TOKEN: SECRET,
+  OPENAI_API_KEY: SECRET,
+  AWS_SECRET_ACCESS_KEY: SECRET,
+};
 
 let api: RecordingApi;
 beforeAll(async () => {
@@ -26,13 +32,18 @@ const leaks = (text: string) => [SECRET, PROXY_PASSWORD].filter((secret) => text
 
 describe.each(TRANSPORTS)('secrets in the environment, over %s', (transport) => {
   it('appear in no request, log line, notification or result, whatever the outcome', async () => {
-    const target = await startTarget(transport, ['--base-url', api.url, '--no-cache', '--timeout-ms', '1000', '--max-retry-wait-s', '0', '--log-level', 'debug'], cleanEnv(SECRET_ENV));
+    const target = await startTarget(
+      transport,
+      ['--base-url', api.url, '--no-cache', '--timeout-ms', '1000', '--max-retry-wait-s', '0', '--log-level', 'debug'],
+      cleanEnv(SECRET_ENV),
+    );
     const seenBefore = api.seen.length;
     const transcript: unknown[] = [];
     target.client.setNotificationHandler('notifications/message', (n) => void transcript.push(n.params));
     try {
       if (transport === 'stdio') await target.client.setLoggingLevel('debug');
-      const call = async (name: string, args: Record<string, unknown> = {}) => transcript.push(await target.client.callTool({ name, arguments: args }));
+      const call = async (name: string, args: Record<string, unknown> = {}) =>
+        transcript.push(await target.client.callTool({ name, arguments: args }));
       await call('search_jobs', { q: 'engineer', per_page: 2 });
       await call('list_jobs', { per_page: 2 });
       await call('get_job', { job_id: activeJob.job_id });
@@ -73,14 +84,19 @@ describe('credentials given where they do not belong', () => {
     ];
     for (const run of runs) {
       expect(run.code).toBe(2);
-      expect(run.stderr).toMatch(/--base-url \/ SERVICE_MCP_BASE_URL: .* must not (carry credentials|have a query string)/);
+      expect(run.stderr).toMatch(
+        /--base-url \/ SERVICE_MCP_BASE_URL: .* must not (carry credentials|have a query string)/,
+      );
       expect(leaks(run.stdout + run.stderr)).toEqual([]);
     }
   });
 
   it('a proxy URL with a password fails as network without echoing it', async () => {
     const proxy = `http://user:${PROXY_PASSWORD}@127.0.0.1:${await closedPort()}`;
-    const run = await runCli(['--base-url', api.url, '--log-level', 'debug', 'call', 'discover_api', '--json'], cleanEnv({ HTTP_PROXY: proxy, HTTPS_PROXY: proxy, ...SECRET_ENV }));
+    const run = await runCli(
+      ['--base-url', api.url, '--log-level', 'debug', 'call', 'discover_api', '--json'],
+      cleanEnv({ HTTP_PROXY: proxy, HTTPS_PROXY: proxy, ...SECRET_ENV }),
+    );
     expect(run.code).toBe(1);
     expect(JSON.parse(run.stdout).content[0].text).toMatch(/^network: GET \/api\/public\/v1 failed: .*ECONNREFUSED/);
     expect(leaks(run.stdout + run.stderr)).toEqual([]);

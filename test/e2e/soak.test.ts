@@ -25,7 +25,10 @@ let session: StdioSession;
 beforeAll(async () => {
   api = await startMockApi();
   // --no-cache: memory that grows must be a leak, not the cache doing its job.
-  session = await connectStdio(['--base-url', api.url, '--no-cache'], cleanEnv({ NODE_OPTIONS: '--max-old-space-size=64 --max-semi-space-size=2' }));
+  session = await connectStdio(
+    ['--base-url', api.url, '--no-cache'],
+    cleanEnv({ NODE_OPTIONS: '--max-old-space-size=64 --max-semi-space-size=2' }),
+  );
 });
 afterAll(async () => {
   await session?.close();
@@ -47,7 +50,11 @@ function nth(i: number): { name: string; arguments: Record<string, unknown>; exp
       return { name: 'list_jobs', arguments: { per_page: 5, page }, expect: new RegExp(`^Page ${page} of `) };
     case 2:
     case 3:
-      return { name: 'search_jobs', arguments: { q: 'engineer', per_page: 3, page: (i % 5) + 1 }, expect: new RegExp(`^Page ${(i % 5) + 1} of `) };
+      return {
+        name: 'search_jobs',
+        arguments: { q: 'engineer', per_page: 3, page: (i % 5) + 1 },
+        expect: new RegExp(`^Page ${(i % 5) + 1} of `),
+      };
     case 4:
       return { name: 'get_job', arguments: { job_id: activeJob.job_id }, expect: new RegExp(`^${activeJob.job_id} `) };
     case 5:
@@ -55,33 +62,47 @@ function nth(i: number): { name: string; arguments: Record<string, unknown>; exp
     case 6:
       return { name: 'get_market_map', arguments: {}, expect: /^Generated [^\n]+\nMarket map: / };
     case 7:
-      return { name: 'get_company_interview_brief', arguments: { slug: company.slug }, expect: /^Freshness: [^\n]+\nInterview brief for / };
+      return {
+        name: 'get_company_interview_brief',
+        arguments: { slug: company.slug },
+        expect: /^Freshness: [^\n]+\nInterview brief for /,
+      };
     case 8:
       return { name: 'search_jobs', arguments: { per_page: '20' }, expect: /^invalid_argument: per_page: / };
     default:
-      return { name: i % 20 === 9 ? 'check_api_health' : 'discover_api', arguments: {}, expect: /^(API health: OK|Endpoints \()/ };
+      return {
+        name: i % 20 === 9 ? 'check_api_health' : 'discover_api',
+        arguments: {},
+        expect: /^(API health: OK|Endpoints \()/,
+      };
   }
 }
 
 describe('stdio soak', () => {
-  it(`${CALLS} sequential calls: every answer right, RSS growth under ${MAX_GROWTH_MB} MB`, { timeout: 120_000 }, async () => {
-    const pid = session.transport.pid!;
-    const failures: string[] = [];
-    const run = async (from: number, count: number) => {
-      for (let i = from; i < from + count; i++) {
-        const call = nth(i);
-        const text = textOf(await session.client.callTool({ name: call.name, arguments: call.arguments }));
-        if (!call.expect.test(text)) failures.push(`${i} ${call.name}: ${text.split('\n')[0]}`);
-      }
-    };
-    const atConnect = rssMb(pid);
-    await run(0, WARM_UP);
-    const start = rssMb(pid);
-    const started = Date.now();
-    await run(WARM_UP, CALLS);
-    const end = rssMb(pid);
-    console.info(`stdio soak: ${CALLS} calls in ${Date.now() - started} ms; RSS ${atConnect.toFixed(1)} MB at connect, ${start.toFixed(1)} MB after ${WARM_UP} warm-up calls, ${end.toFixed(1)} MB at the end (growth ${(end - start).toFixed(1)} MB)`);
-    expect(failures).toEqual([]);
-    expect(end - start).toBeLessThan(MAX_GROWTH_MB);
-  });
+  it(
+    `${CALLS} sequential calls: every answer right, RSS growth under ${MAX_GROWTH_MB} MB`,
+    { timeout: 120_000 },
+    async () => {
+      const pid = session.transport.pid!;
+      const failures: string[] = [];
+      const run = async (from: number, count: number) => {
+        for (let i = from; i < from + count; i++) {
+          const call = nth(i);
+          const text = textOf(await session.client.callTool({ name: call.name, arguments: call.arguments }));
+          if (!call.expect.test(text)) failures.push(`${i} ${call.name}: ${text.split('\n')[0]}`);
+        }
+      };
+      const atConnect = rssMb(pid);
+      await run(0, WARM_UP);
+      const start = rssMb(pid);
+      const started = Date.now();
+      await run(WARM_UP, CALLS);
+      const end = rssMb(pid);
+      console.info(
+        `stdio soak: ${CALLS} calls in ${Date.now() - started} ms; RSS ${atConnect.toFixed(1)} MB at connect, ${start.toFixed(1)} MB after ${WARM_UP} warm-up calls, ${end.toFixed(1)} MB at the end (growth ${(end - start).toFixed(1)} MB)`,
+      );
+      expect(failures).toEqual([]);
+      expect(end - start).toBeLessThan(MAX_GROWTH_MB);
+    },
+  );
 });

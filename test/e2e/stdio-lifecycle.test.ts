@@ -20,17 +20,29 @@ describe('a line that is no message', () => {
     await expect.poll(() => session.answerTo(1)).toBeDefined();
     session.child.stdin.write('this is not json\n');
     session.child.stdin.write('{"jsonrpc":"2.0","id":7,"method":"tools/ca\n');
-    session.child.stdin.write(`${JSON.stringify([{ jsonrpc: '2.0', id: 8, method: 'ping' }, { jsonrpc: '2.0', id: 9, method: 'ping' }])}\n`);
+    session.child.stdin.write(
+      `${JSON.stringify([
+        { jsonrpc: '2.0', id: 8, method: 'ping' },
+        { jsonrpc: '2.0', id: 9, method: 'ping' },
+      ])}\n`,
+    );
     session.child.stdin.write('{"jsonrpc":"2.0","id":1.5,"method":"ping"}\n');
     session.send({ id: 10, method: 'tools/call' });
-    session.send({ id: 11, method: 'tools/call', params: { name: 'get_job', arguments: { job_id: activeJob.job_id } } });
+    session.send({
+      id: 11,
+      method: 'tools/call',
+      params: { name: 'get_job', arguments: { job_id: activeJob.job_id } },
+    });
     await expect.poll(() => session.answerTo(11), { timeout: 10_000 }).toBeDefined();
 
     expect(session.messages.find((a) => a.id === null)?.error?.code).toBe(-32700);
     expect(session.answerTo(7)?.error?.code).toBe(-32700);
     expect(session.answerTo(8)?.error?.code).toBe(-32600);
     expect(session.answerTo(9)?.error?.message).toMatch(/batches are not supported/);
-    expect(session.answerTo(1.5)?.error).toMatchObject({ code: -32600, message: expect.stringMatching(/an id must be a string or an integer/) });
+    expect(session.answerTo(1.5)?.error).toMatchObject({
+      code: -32600,
+      message: expect.stringMatching(/an id must be a string or an integer/),
+    });
     // Missing params: -32602, naming what is wrong on one line.
     expect(session.answerTo(10)?.error).toMatchObject({ code: -32602, message: expect.stringMatching(/params/) });
     expect(session.answerTo(10)?.error?.message).not.toContain('\n');
@@ -53,8 +65,14 @@ describe('the end of input', () => {
       await expect.poll(() => session.answerTo(1)).toBeDefined();
       session.send({ method: 'notifications/initialized' });
       session.send({ id: 2, method: 'tools/call', params: { name: 'list_jobs', arguments: {} } });
-      session.send({ id: 3, method: 'tools/call', params: { name: 'get_market_map', arguments: {}, _meta: { progressToken: 'p' } } });
-      await expect.poll(async () => (await hitsOf(api, '/api/public/v1/jobs')) + (await hitsOf(api, '/api/public/v1/market-map'))).toBe(2);
+      session.send({
+        id: 3,
+        method: 'tools/call',
+        params: { name: 'get_market_map', arguments: {}, _meta: { progressToken: 'p' } },
+      });
+      await expect
+        .poll(async () => (await hitsOf(api, '/api/public/v1/jobs')) + (await hitsOf(api, '/api/public/v1/market-map')))
+        .toBe(2);
 
       session.child.stdin.end();
       expect((await session.exited).code).toBe(0);

@@ -5,7 +5,15 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { VIEW_LIST } from '../../src/apps/views.js';
 import { activeJob, company, inactiveJob } from './dataset.js';
-import { cleanEnv, closedPort, connectStdio, startMockApi, textOf, type MockApi, type StdioSession } from './helpers.js';
+import {
+  cleanEnv,
+  closedPort,
+  connectStdio,
+  startMockApi,
+  textOf,
+  type MockApi,
+  type StdioSession,
+} from './helpers.js';
 
 let api: MockApi;
 let session: StdioSession;
@@ -13,7 +21,17 @@ let session: StdioSession;
 beforeAll(async () => {
   api = await startMockApi();
   // --no-cache: the fault tests below need every call to reach the API (the cache has its own tests in cache.test.ts).
-  session = await connectStdio(['--base-url', api.url, '--max-retry-wait-s', '3', '--timeout-ms', '2000', '--log-level', 'info', '--no-cache']);
+  session = await connectStdio([
+    '--base-url',
+    api.url,
+    '--max-retry-wait-s',
+    '3',
+    '--timeout-ms',
+    '2000',
+    '--log-level',
+    'info',
+    '--no-cache',
+  ]);
 });
 afterEach(() => api.clearFaults());
 afterAll(async () => {
@@ -26,16 +44,41 @@ const call = (name: string, args: Record<string, unknown> = {}) => session.clien
 describe('initialize and catalogs', () => {
   it('advertises instructions, the tools, prompts and resources', async () => {
     expect(session.client.getInstructions()).toMatch(/evidence of demand, not proof that anyone was hired/);
-    expect(session.client.getServerCapabilities()).toMatchObject({ tools: {}, prompts: {}, resources: {}, logging: {}, completions: {} });
+    expect(session.client.getServerCapabilities()).toMatchObject({
+      tools: {},
+      prompts: {},
+      resources: {},
+      logging: {},
+      completions: {},
+    });
     const { tools } = await session.client.listTools();
-    expect(tools.map((t) => t.name)).toEqual(['search_jobs', 'list_jobs', 'get_job', 'get_market_map', 'get_company_interview_brief', 'discover_api', 'check_api_health']);
+    expect(tools.map((t) => t.name)).toEqual([
+      'search_jobs',
+      'list_jobs',
+      'get_job',
+      'get_market_map',
+      'get_company_interview_brief',
+      'discover_api',
+      'check_api_health',
+    ]);
     const { prompts } = await session.client.listPrompts();
     expect(prompts.map((p) => p.name)).toEqual(['research_role_market', 'prepare_company_interview']);
     const { resources } = await session.client.listResources();
     // The MCP Apps views are listed, and linked from tools/list, for every client: one catalog for
     // everyone, and a host that renders no views ignores the link.
-    expect(resources.map((r) => r.uri)).toEqual(['service-mcp://api/openapi.json', 'service-mcp://api/llms.txt', 'service-mcp://api/discovery', ...VIEW_LIST.map((view) => view.uri)]);
-    expect(tools.filter((tool) => tool._meta !== undefined).map((tool) => tool.name)).toEqual(['search_jobs', 'list_jobs', 'get_job', 'get_market_map', 'get_company_interview_brief']);
+    expect(resources.map((r) => r.uri)).toEqual([
+      'service-mcp://api/openapi.json',
+      'service-mcp://api/llms.txt',
+      'service-mcp://api/discovery',
+      ...VIEW_LIST.map((view) => view.uri),
+    ]);
+    expect(tools.filter((tool) => tool._meta !== undefined).map((tool) => tool.name)).toEqual([
+      'search_jobs',
+      'list_jobs',
+      'get_job',
+      'get_market_map',
+      'get_company_interview_brief',
+    ]);
   });
 });
 
@@ -46,7 +89,9 @@ describe('every tool, happy path (the SDK client validates structuredContent aga
     const text = textOf(result);
     expect(text).toMatch(/^Page 1 of \d+, \d+ total \(jobs 1–5\); next: same arguments with page=2\./);
     // mock-api, reached over HTTP, says in its meta.source that its data is an offline snapshot.
-    expect(text).toMatch(/Provenance: source: .* · OFFLINE: FICTIONAL sample data \(companies, jobs and salaries are invented\), not live · retrieved /);
+    expect(text).toMatch(
+      /Provenance: source: .* · OFFLINE: FICTIONAL sample data \(companies, jobs and salaries are invented\), not live · retrieved /,
+    );
     const data = (result.structuredContent as { data: { jobs: Array<{ domain_id: string }> } }).data;
     expect(data.jobs).toHaveLength(5);
     expect(data.jobs.every((j) => j.domain_id === 'ai')).toBe(true);
@@ -67,14 +112,22 @@ describe('every tool, happy path (the SDK client validates structuredContent aga
   it('get_market_map, whose legacy generated_at states no timezone', async () => {
     const result = await call('get_market_map');
     expect(result.isError).toBeFalsy();
-    expect(textOf(result)).toMatch(/generated_at: [^·]+\(no timezone stated; legacy snapshot, read as UTC: \d+ days ago\)/);
-    expect((result.structuredContent as { provenance: { generated_at_timezone: string } }).provenance.generated_at_timezone).toBe('not_stated');
+    expect(textOf(result)).toMatch(
+      /generated_at: [^·]+\(no timezone stated; legacy snapshot, read as UTC: \d+ days ago\)/,
+    );
+    expect(
+      (result.structuredContent as { provenance: { generated_at_timezone: string } }).provenance.generated_at_timezone,
+    ).toBe('not_stated');
   });
 
   it('get_company_interview_brief by slug', async () => {
     const result = await call('get_company_interview_brief', { slug: company.slug });
     expect(result.isError).toBeFalsy();
-    expect(textOf(result)).toMatch(new RegExp(`^Freshness: generated [^\n]+ ago[^\n]*\nInterview brief for "${company.name}" \\(upstream data below\\):\n\`\`\`yaml\n`));
+    expect(textOf(result)).toMatch(
+      new RegExp(
+        `^Freshness: generated [^\n]+ ago[^\n]*\nInterview brief for "${company.name}" \\(upstream data below\\):\n\`\`\`yaml\n`,
+      ),
+    );
   });
 
   it('discover_api', async () => {
@@ -115,7 +168,10 @@ describe('error kinds', () => {
     const limited = await connectStdio(['--base-url', api.url, '--max-retry-wait-s', '3']);
     try {
       await api.setFaults([{ path: '/api/public/v1/interview/company', kind: 'rate_limit', retryAfter: 60, times: 1 }]);
-      const result = await limited.client.callTool({ name: 'get_company_interview_brief', arguments: { slug: company.slug } });
+      const result = await limited.client.callTool({
+        name: 'get_company_interview_brief',
+        arguments: { slug: company.slug },
+      });
       expect(result.isError).toBe(true);
       expect(textOf(result)).toMatch(/^rate_limited: .*60s.*\(retry after 60 s\)\nHint: Wait 60 s/);
       // Another tool fails fast during the window, and sends nothing upstream.
@@ -143,10 +199,14 @@ describe('error kinds', () => {
       expect(textOf(contract)).toMatch(/^upstream_contract: .*breaks the API contract at data\./);
 
       await api.setFaults([{ path: '/api/public/v1/search/jobs', kind: 'malformed' }]);
-      expect(textOf(await fresh.client.callTool({ name: 'search_jobs', arguments: {} }))).toMatch(/^upstream_contract: .*malformed or truncated/);
+      expect(textOf(await fresh.client.callTool({ name: 'search_jobs', arguments: {} }))).toMatch(
+        /^upstream_contract: .*malformed or truncated/,
+      );
 
       await api.setFaults([{ path: '/api/public/v1/market-map', kind: 'hang' }]);
-      expect(textOf(await fresh.client.callTool({ name: 'get_market_map', arguments: {} }))).toMatch(/^timeout: GET \/api\/public\/v1\/market-map took longer than 1000 ms/);
+      expect(textOf(await fresh.client.callTool({ name: 'get_market_map', arguments: {} }))).toMatch(
+        /^timeout: GET \/api\/public\/v1\/market-map took longer than 1000 ms/,
+      );
 
       await api.setFaults([{ path: '/api/public/v1/mcp/health', kind: 'degraded_health' }]);
       const health = await fresh.client.callTool({ name: 'check_api_health', arguments: {} });
@@ -184,7 +244,9 @@ describe('MCP features', () => {
       const pending = fresh.client.callTool({ name: 'discover_api', arguments: {} }, { signal: controller.signal });
       setTimeout(() => controller.abort('user cancelled'), 300);
       await expect(pending).rejects.toThrow();
-      await expect.poll(() => fresh.stderr(), { timeout: 10_000 }).toMatch(/discover_api failed: cancelled: GET \/api\/public\/v1 was cancelled/);
+      await expect
+        .poll(() => fresh.stderr(), { timeout: 10_000 })
+        .toMatch(/discover_api failed: cancelled: GET \/api\/public\/v1 was cancelled/);
 
       await api.setFaults([{ path: '/api/public/v1/market-map', kind: 'rate_limit', retryAfter: 20, times: 1 }]);
       const waiting = new AbortController();
@@ -206,7 +268,10 @@ describe('MCP features', () => {
     const fresh = await connectStdio(['--base-url', api.url]);
     try {
       const messages: string[] = [];
-      const result = await fresh.client.callTool({ name: 'list_jobs', arguments: {} }, { onprogress: (p) => messages.push(p.message ?? '') });
+      const result = await fresh.client.callTool(
+        { name: 'list_jobs', arguments: {} },
+        { onprogress: (p) => messages.push(p.message ?? '') },
+      );
       expect(result.isError).toBeFalsy();
       expect(messages[0]).toMatch(/rate limited: waiting 2 s/);
     } finally {
@@ -228,13 +293,25 @@ describe('MCP features', () => {
   });
 
   it('prompts chain the tools, with argument completion', async () => {
-    const prompt = await session.client.getPrompt({ name: 'research_role_market', arguments: { role: 'rust engineer', domain: 'web3' } });
+    const prompt = await session.client.getPrompt({
+      name: 'research_role_market',
+      arguments: { role: 'rust engineer', domain: 'web3' },
+    });
     expect(JSON.stringify(prompt.messages)).toMatch(/search_jobs with q=\\"rust engineer\\", domain=\\"web3\\"/);
-    const brief = await session.client.getPrompt({ name: 'prepare_company_interview', arguments: { company: company.slug } });
+    const brief = await session.client.getPrompt({
+      name: 'prepare_company_interview',
+      arguments: { company: company.slug },
+    });
     expect(JSON.stringify(brief.messages)).toContain(`slug=\\"${company.slug}\\"`);
-    const completion = await session.client.complete({ ref: { type: 'ref/prompt', name: 'research_role_market' }, argument: { name: 'domain', value: 'w' } });
+    const completion = await session.client.complete({
+      ref: { type: 'ref/prompt', name: 'research_role_market' },
+      argument: { name: 'domain', value: 'w' },
+    });
     expect(completion.completion.values).toEqual(['web3']);
-    const companies = await session.client.complete({ ref: { type: 'ref/prompt', name: 'prepare_company_interview' }, argument: { name: 'company', value: company.name.slice(0, 4) } });
+    const companies = await session.client.complete({
+      ref: { type: 'ref/prompt', name: 'prepare_company_interview' },
+      argument: { name: 'company', value: company.name.slice(0, 4) },
+    });
     expect(companies.completion.values).toContain(company.name);
   });
 

@@ -20,15 +20,22 @@ interface Message {
 describe('stdio session transcript', () => {
   it('every stdout line is JSON-RPC 2.0, and stdin closing ends the process within one second', async () => {
     // --offline: no upstream process needed, and a hostile line on stdin must not produce stray output.
-    const child = spawn(process.execPath, [BIN, '--offline', '--log-level', 'debug'], { env: cleanEnv(), cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [BIN, '--offline', '--log-level', 'debug'], {
+      env: cleanEnv(),
+      cwd: ROOT,
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    const exited = new Promise<{ code: number | null; at: number }>((resolve) => child.on('exit', (code) => resolve({ code, at: Date.now() })));
+    const exited = new Promise<{ code: number | null; at: number }>((resolve) =>
+      child.on('exit', (code) => resolve({ code, at: Date.now() })),
+    );
 
     let id = 0;
-    const send = (method: string, params?: unknown) => child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: ++id, method, params })}\n`);
+    const send = (method: string, params?: unknown) =>
+      child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: ++id, method, params })}\n`);
     /** Until requests 1 to `count` each have an answer, matched by id on whole parsed lines. */
     const waitFor = async (count: number) => {
       const answered = () => {
@@ -39,7 +46,11 @@ describe('stdio session transcript', () => {
         }
         return ids;
       };
-      await expect.poll(() => Array.from({ length: count }, (_, i) => i + 1).filter((i) => !answered().has(i)), { timeout: 15_000 }).toEqual([]);
+      await expect
+        .poll(() => Array.from({ length: count }, (_, i) => i + 1).filter((i) => !answered().has(i)), {
+          timeout: 15_000,
+        })
+        .toEqual([]);
     };
 
     send('initialize', { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } });
@@ -66,7 +77,10 @@ describe('stdio session transcript', () => {
     send('prompts/get', { name: 'research_role_market', arguments: { role: 'ml engineer' } });
     send('resources/list');
     send('resources/read', { uri: 'service-mcp://api/llms.txt' });
-    send('completion/complete', { ref: { type: 'ref/prompt', name: 'research_role_market' }, argument: { name: 'domain', value: 'a' } });
+    send('completion/complete', {
+      ref: { type: 'ref/prompt', name: 'research_role_market' },
+      argument: { name: 'domain', value: 'a' },
+    });
     send('ping');
     child.stdin.write('this is not json\n');
     // A line over the 10 MB limit is dropped unread, and the session goes on.
@@ -83,7 +97,7 @@ describe('stdio session transcript', () => {
     expect(at - closedAt).toBeLessThan(1_000);
     expect(code).toBe(0);
     // No farewell, no flush of anything else: the last byte on stdout was the last answer.
-    expect(stdout.slice(stdoutAtClose)).toBe("");
+    expect(stdout.slice(stdoutAtClose)).toBe('');
 
     const lines = stdout.split('\n').filter((line) => line !== '');
     const messages = lines.map((line) => {

@@ -29,11 +29,22 @@ function running(pid: number): boolean {
 }
 
 /** Starts the binary with `args` (global options such as --base-url) and connects the SDK client. */
-export async function startTarget(transport: TransportName, args: string[], env: Record<string, string> = cleanEnv()): Promise<Target> {
+export async function startTarget(
+  transport: TransportName,
+  args: string[],
+  env: Record<string, string> = cleanEnv(),
+): Promise<Target> {
   if (transport === 'stdio') {
     const session = await connectStdio(args, env);
     const pid = session.transport.pid!;
-    return { transport, client: session.client, pid, alive: () => running(pid), stderr: session.stderr, close: () => session.close() };
+    return {
+      transport,
+      client: session.client,
+      pid,
+      alive: () => running(pid),
+      stderr: session.stderr,
+      close: () => session.close(),
+    };
   }
   const server = await startHttpServer(args, env);
   const session = await connectHttp(server.url);

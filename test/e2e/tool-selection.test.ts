@@ -24,7 +24,10 @@ describe.each(TRANSPORTS)('--tools over %s', (transport) => {
   it('lists and answers only the tools named, and no hidden tool is mentioned in the instructions or a prompt', async () => {
     const { client } = await start(['--tools', 'get_job, search_jobs']);
     expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(CHOSEN);
-    const found = (await client.callTool({ name: 'search_jobs', arguments: { q: 'engineer', per_page: 1 } })) as CallToolResult;
+    const found = (await client.callTool({
+      name: 'search_jobs',
+      arguments: { q: 'engineer', per_page: 1 },
+    })) as CallToolResult;
     expect(found.isError).toBeFalsy();
     const hidden = await client.callTool({ name: 'get_market_map', arguments: {} }).catch((error: unknown) => error);
     expect(hidden).toBeInstanceOf(ProtocolError);
@@ -38,7 +41,11 @@ describe.each(TRANSPORTS)('--tools over %s', (transport) => {
 
   it('takes the list from SERVICE_MCP_TOOLS, and offers a prompt whose every tool is exposed', async () => {
     const { client } = await start([], cleanEnv({ SERVICE_MCP_TOOLS: 'search_jobs,get_job,get_market_map' }));
-    expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(['search_jobs', 'get_job', 'get_market_map']);
+    expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual([
+      'search_jobs',
+      'get_job',
+      'get_market_map',
+    ]);
     expect((await client.listPrompts()).prompts.map((prompt) => prompt.name)).toEqual(['research_role_market']);
   });
 
@@ -53,7 +60,12 @@ describe('--tools in the commands', () => {
   it('tools lists only those, and call refuses a hidden tool as bad usage', async () => {
     const listed = await runCli(['--tools', 'get_job', 'tools']);
     expect(listed.code).toBe(0);
-    expect(listed.stdout.trim().split('\n').map((line) => line.split(/\s+/)[0])).toEqual(['get_job']);
+    expect(
+      listed.stdout
+        .trim()
+        .split('\n')
+        .map((line) => line.split(/\s+/)[0]),
+    ).toEqual(['get_job']);
     const hidden = await runCli(['--tools', 'get_job', 'call', 'search_jobs', '{}']);
     expect(hidden.code).toBe(2);
     expect(hidden.stderr).toMatch(/unknown tool "search_jobs"; tools: get_job \(--tools\)/);
@@ -61,7 +73,10 @@ describe('--tools in the commands', () => {
   });
 
   it.each([
-    [['--tools', 'search_jobs,get_jobz', 'tools'], /--tools \/ SERVICE_MCP_TOOLS: "get_jobz" is not a tool; the tools are search_jobs, list_jobs, get_job, get_market_map, get_company_interview_brief, discover_api, check_api_health/],
+    [
+      ['--tools', 'search_jobs,get_jobz', 'tools'],
+      /--tools \/ SERVICE_MCP_TOOLS: "get_jobz" is not a tool; the tools are search_jobs, list_jobs, get_job, get_market_map, get_company_interview_brief, discover_api, check_api_health/,
+    ],
     [['--tools', ' , ', 'tools'], /--tools \/ SERVICE_MCP_TOOLS: .* must name at least one tool/],
     [['--tools', 'nope'], /"nope" is not a tool/],
     [['--tools', 'nope', 'serve', '--http', '--port', '0'], /"nope" is not a tool/],

@@ -16,10 +16,12 @@ beforeAll(async () => {
 });
 afterAll(() => api?.close());
 
-const call = async (session: StdioSession, name: string, args: Record<string, unknown> = {}) => (await session.client.callTool({ name, arguments: args })) as CallToolResult;
-const provenanceOf = (result: CallToolResult) => (result.structuredContent as { provenance: Record<string, unknown> }).provenance;
+const call = async (session: StdioSession, name: string, args: Record<string, unknown> = {}) =>
+  (await session.client.callTool({ name, arguments: args })) as CallToolResult;
+const provenanceOf = (result: CallToolResult) =>
+  (result.structuredContent as { provenance: Record<string, unknown> }).provenance;
 
-describe('fiction by the API\'s own word', () => {
+describe("fiction by the API's own word", () => {
   it('mock-api reached by --base-url is labelled fictional, its health included (discovery said so)', async () => {
     const session = await connectStdio(['--base-url', api.url, '--no-cache']);
     try {
@@ -29,7 +31,9 @@ describe('fiction by the API\'s own word', () => {
       const search = await call(session, 'search_jobs', { q: 'engineer', per_page: 1 });
       expect(textOf(search)).toContain(FICTIONAL);
       expect(provenanceOf(search)).toMatchObject({ mode: 'live', fictional: true });
-      expect((search.structuredContent as { notices: string[] }).notices.join(' ')).toMatch(/Fictional sample data, by the API's own word/);
+      expect((search.structuredContent as { notices: string[] }).notices.join(' ')).toMatch(
+        /Fictional sample data, by the API's own word/,
+      );
     } finally {
       await session.close();
     }
@@ -38,10 +42,18 @@ describe('fiction by the API\'s own word', () => {
 
 describe('a wrong base URL is never "the job is gone"', () => {
   it('a base URL that repeats the API prefix stops start-up with the origin to use', async () => {
-    const { code, stderr, stdout } = await runCli(['--base-url', `${api.url}/api/public/v1`, 'call', 'get_job', '{"job_id":"job_ai_0013"}']);
+    const { code, stderr, stdout } = await runCli([
+      '--base-url',
+      `${api.url}/api/public/v1`,
+      'call',
+      'get_job',
+      '{"job_id":"job_ai_0013"}',
+    ]);
     expect(code).toBe(2);
     expect(stdout).toBe('');
-    expect(stderr).toContain(`ends in the API's path prefix /api/public/v1, which every request adds itself; use ${api.url} instead`);
+    expect(stderr).toContain(
+      `ends in the API's path prefix /api/public/v1, which every request adds itself; use ${api.url} instead`,
+    );
   });
 
   it('with the catalog unread, a 404 for a job is upstream_contract naming the path, not not_found', async () => {
@@ -49,7 +61,9 @@ describe('a wrong base URL is never "the job is gone"', () => {
     try {
       const { code, stdout } = await runCli(['--base-url', api.url, 'call', 'get_job', '{"job_id":"job_none_0000"}']);
       expect(code).toBe(1);
-      expect(stdout).toMatch(/^upstream_contract: HTTP 404 from GET \/api\/public\/v1\/jobs\/job_none_0000 .*nothing has shown that the API answers at the base URL/);
+      expect(stdout).toMatch(
+        /^upstream_contract: HTTP 404 from GET \/api\/public\/v1\/jobs\/job_none_0000 .*nothing has shown that the API answers at the base URL/,
+      );
       expect(stdout).not.toMatch(/no longer active; use search_jobs/);
       expect(stdout).toMatch(/\nHint: Check the base URL/);
     } finally {
@@ -75,7 +89,18 @@ describe('the smaller defects', () => {
     await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
     try {
       const port = (silent.address() as { port: number }).port;
-      const { code, stdout, stderr } = await runCli(['--base-url', api.url, '--redis-url', `redis://127.0.0.1:${port}`, 'call', 'get_job', '{"job_id":"job_ai_0013"}'], cleanEnv());
+      const { code, stdout, stderr } = await runCli(
+        [
+          '--base-url',
+          api.url,
+          '--redis-url',
+          `redis://127.0.0.1:${port}`,
+          'call',
+          'get_job',
+          '{"job_id":"job_ai_0013"}',
+        ],
+        cleanEnv(),
+      );
       expect(code).toBe(0);
       expect(stdout).toMatch(/^job_ai_0013 /);
       expect(stderr).toContain('is unavailable (no connection within 250 ms)');
@@ -92,7 +117,12 @@ describe('the smaller defects', () => {
   });
 
   it('an id with an invisible character is shown escaped in the error that echoes it', async () => {
-    const { code, stdout } = await runCli(['--offline', 'call', 'get_job', JSON.stringify({ job_id: 'job_ai_0013\u200B' })]);
+    const { code, stdout } = await runCli([
+      '--offline',
+      'call',
+      'get_job',
+      JSON.stringify({ job_id: 'job_ai_0013\u200B' }),
+    ]);
     expect(code).toBe(1);
     expect(stdout).toMatch(/^not_found: .*"job_ai_0013\\u200B"/);
   });

@@ -37,8 +37,15 @@ export interface LineSession {
 }
 
 /** The built binary over raw stdio; `nodeArgs` go to node itself. */
-export function lineSession(args: string[], options: { env?: Record<string, string>; nodeArgs?: string[] } = {}): LineSession {
-  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), BIN, ...args], { env: options.env ?? cleanEnv(), cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'] });
+export function lineSession(
+  args: string[],
+  options: { env?: Record<string, string>; nodeArgs?: string[] } = {},
+): LineSession {
+  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), BIN, ...args], {
+    env: options.env ?? cleanEnv(),
+    cwd: ROOT,
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
   const answers = new Map<RequestId | null, RpcMessage[]>();
   const waiters = new Map<RequestId, (message: RpcMessage) => void>();
   let buffered = '';
@@ -63,7 +70,9 @@ export function lineSession(args: string[], options: { env?: Record<string, stri
     }
   });
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const exited = new Promise<number | string | null>((resolve) => child.once('exit', (exitCode, signal) => resolve((code = exitCode ?? signal))));
+  const exited = new Promise<number | string | null>((resolve) =>
+    child.once('exit', (exitCode, signal) => resolve((code = exitCode ?? signal))),
+  );
   const send = (message: object) => void child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', ...message })}\n`);
   return {
     child,
@@ -81,7 +90,11 @@ export function lineSession(args: string[], options: { env?: Record<string, stri
   };
 }
 
-const INITIALIZE_PARAMS = { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'service-mcp-e2e-raw', version: '0' } };
+const INITIALIZE_PARAMS = {
+  protocolVersion: '2025-11-25',
+  capabilities: {},
+  clientInfo: { name: 'service-mcp-e2e-raw', version: '0' },
+};
 
 /** initialize, then notifications/initialized, as every 2025-era client does first. */
 export async function initialize(session: LineSession, id: RequestId = 'init'): Promise<void> {
@@ -134,7 +147,10 @@ export async function heapProbe(stderr: () => string): Promise<HeapProbe> {
     async heapUsedAfterGc() {
       await command('HeapProfiler.collectGarbage');
       await command('HeapProfiler.collectGarbage');
-      const answer = await command('Runtime.evaluate', { expression: 'process.memoryUsage().heapUsed', returnByValue: true });
+      const answer = await command('Runtime.evaluate', {
+        expression: 'process.memoryUsage().heapUsed',
+        returnByValue: true,
+      });
       return Number(answer.result?.result?.value);
     },
     close: () => socket.close(),

@@ -9,26 +9,74 @@ type Rule = (value: unknown) => boolean;
 
 /** "chars" in the spec are characters (code points), not UTF-16 units: an emoji is one. */
 const chars = (text: string) => (text.length > 10_000 ? text.length : [...text].length); // long ones are over every limit either way
-const isText = (min: number, max: number): Rule => (v) => typeof v === 'string' && chars(v) >= min && chars(v) <= max;
-const oneOf = (...values: string[]): Rule => (v) => typeof v === 'string' && values.includes(v);
+const isText =
+  (min: number, max: number): Rule =>
+  (v) =>
+    typeof v === 'string' && chars(v) >= min && chars(v) <= max;
+const oneOf =
+  (...values: string[]): Rule =>
+  (v) =>
+    typeof v === 'string' && values.includes(v);
 const isBoolean: Rule = (v) => typeof v === 'boolean';
-const isInteger = (min: number, max = Number.MAX_SAFE_INTEGER): Rule => (v) => Number.isSafeInteger(v) && (v as number) >= min && (v as number) <= max;
+const isInteger =
+  (min: number, max = Number.MAX_SAFE_INTEGER): Rule =>
+  (v) =>
+    Number.isSafeInteger(v) && (v as number) >= min && (v as number) <= max;
 const LETTERS2 = /^[A-Za-z]{2}$/;
 const SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 
 /** E-mail addresses as people write them to slip past a filter: words, brackets, full-width forms. */
-export const OBFUSCATED_EMAILS = ['jane at example dot com', 'jane(at)example(dot)com', 'jane [at] example [dot] com', 'JANE AT EXAMPLE DOT COM', 'jane @ example . com', 'ｊａｎｅ＠ｅｘａｍｐｌｅ．ｃｏｍ', 'jane-at-example-dot-com', 'jane_at_example_dot_co_dot_uk'];
+export const OBFUSCATED_EMAILS = [
+  'jane at example dot com',
+  'jane(at)example(dot)com',
+  'jane [at] example [dot] com',
+  'JANE AT EXAMPLE DOT COM',
+  'jane @ example . com',
+  'ｊａｎｅ＠ｅｘａｍｐｌｅ．ｃｏｍ',
+  'jane-at-example-dot-com',
+  'jane_at_example_dot_co_dot_uk',
+];
 /** Phone numbers the same way: full-width and other-script digits, digits spaced out. */
-export const OBFUSCATED_PHONES = ['＋１ ４１５ ５５５ ０１００', '٤١٥ ٥٥٥ ٠١٠٠', '4 1 5 5 5 5 0 1 0 0', '4-1-5-5-5-5-0-1-0-0', '415.555.0100', '06.12.34.56.78'];
+export const OBFUSCATED_PHONES = [
+  '＋１ ４１５ ５５５ ０１００',
+  '٤١٥ ٥٥٥ ٠١٠٠',
+  '4 1 5 5 5 5 0 1 0 0',
+  '4-1-5-5-5-5-0-1-0-0',
+  '415.555.0100',
+  '06.12.34.56.78',
+];
 /**
  * Personal data the generators plant in free-text arguments (`q`, the labels, `layer`, the interview
  * brief's identifiers, skills). The spec forbids candidate data in public search query strings; the
  * generators only ever put digits, '@' or their look-alikes into those arguments through these
  * samples (or the known-clean phrases below), so the oracle knows exactly which values carry it.
  */
-export const PERSONAL_DATA = ['jane.doe@example.com', 'a.b+tag@mail.example.org', '+1 415 555 0100', '(415) 555-0100', '415-555-0100', '020 7946 0958', '+44 20 7946 0958', '4155550100', ...OBFUSCATED_EMAILS, ...OBFUSCATED_PHONES];
+export const PERSONAL_DATA = [
+  'jane.doe@example.com',
+  'a.b+tag@mail.example.org',
+  '+1 415 555 0100',
+  '(415) 555-0100',
+  '415-555-0100',
+  '020 7946 0958',
+  '+44 20 7946 0958',
+  '4155550100',
+  ...OBFUSCATED_EMAILS,
+  ...OBFUSCATED_PHONES,
+];
 /** Search terms with digits or symbols that are not personal data and must stay searchable. */
-export const CLEAN_PHRASES_WITH_DIGITS = ['web3', 'python 3', 'gpt-4o engineer', '2024 2025 2026', 'l2 rollups', 'top 100', 'c++', 'node.js 22', 'salary 150000 200000', 'kubernetes 1.29.3', 'since 2024-01-15'];
+export const CLEAN_PHRASES_WITH_DIGITS = [
+  'web3',
+  'python 3',
+  'gpt-4o engineer',
+  '2024 2025 2026',
+  'l2 rollups',
+  'top 100',
+  'c++',
+  'node.js 22',
+  'salary 150000 200000',
+  'kubernetes 1.29.3',
+  'since 2024-01-15',
+];
 
 const hasPersonalData = (text: string) => PERSONAL_DATA.some((sample) => text.includes(sample));
 
@@ -38,7 +86,14 @@ const ARGUMENT_RULES: Record<string, Rule> = {
   domain: oneOf('ai', 'web3'),
   // Spec: comma-separated skill names. Ours, documented in the schema: 1-20 names of 1-60
   // characters; a blank one is no name (the API trims the items and drops empty ones).
-  skills: (v) => Array.isArray(v) && v.length >= 1 && v.length <= 20 && v.every((s) => isText(1, 60)(s) && !(s as string).includes(',') && /\S/.test(s as string) && !hasPersonalData(s as string)),
+  skills: (v) =>
+    Array.isArray(v) &&
+    v.length >= 1 &&
+    v.length <= 20 &&
+    v.every(
+      (s) =>
+        isText(1, 60)(s) && !(s as string).includes(',') && /\S/.test(s as string) && !hasPersonalData(s as string),
+    ),
   skill_match: oneOf('any', 'all'),
   company_type: (v) => isText(1, 60)(v) && !hasPersonalData(v as string),
   seniority_level: (v) => isText(1, 60)(v) && !hasPersonalData(v as string),
@@ -60,11 +115,24 @@ const ARGUMENT_RULES: Record<string, Rule> = {
   name: (v) => isText(1, 160)(v) && !hasPersonalData(v as string),
 };
 
-const JOB_LIST = ['q', 'domain', 'skills', 'seniority_level', 'remote_only', 'location_country', 'page', 'per_page', 'include_predicted_salaries'];
+const JOB_LIST = [
+  'q',
+  'domain',
+  'skills',
+  'seniority_level',
+  'remote_only',
+  'location_country',
+  'page',
+  'per_page',
+  'include_predicted_salaries',
+];
 
 /** The arguments each tool accepts (docs/contract.md's tool table). */
 export const TOOL_ARGUMENTS: Record<string, { accepted: string[]; required: string[] }> = {
-  search_jobs: { accepted: [...JOB_LIST, 'skill_match', 'company_type', 'min_salary_usd', 'max_salary_usd'], required: [] },
+  search_jobs: {
+    accepted: [...JOB_LIST, 'skill_match', 'company_type', 'min_salary_usd', 'max_salary_usd'],
+    required: [],
+  },
   list_jobs: { accepted: JOB_LIST, required: [] },
   get_job: { accepted: ['job_id', 'include_predicted_salaries'], required: ['job_id'] },
   get_market_map: { accepted: ['status', 'layer'], required: [] },
@@ -92,7 +160,13 @@ export function judge(tool: string, args: Record<string, unknown>): Verdict {
     if (given.length !== 1) blamed.push(...(given.length === 0 ? ['company_id, slug or name'] : given));
   }
   // Neither bound can match anything when the minimum is over the maximum.
-  if (tool === 'search_jobs' && blamed.length === 0 && typeof args.min_salary_usd === 'number' && typeof args.max_salary_usd === 'number' && args.min_salary_usd > args.max_salary_usd) {
+  if (
+    tool === 'search_jobs' &&
+    blamed.length === 0 &&
+    typeof args.min_salary_usd === 'number' &&
+    typeof args.max_salary_usd === 'number' &&
+    args.min_salary_usd > args.max_salary_usd
+  ) {
     blamed.push('min_salary_usd', 'max_salary_usd');
   }
   return { blamed };
@@ -102,7 +176,8 @@ export function judge(tool: string, args: Record<string, unknown>): Verdict {
 // or "Infinity"), true/false for booleans.
 const WIRE_DECIMAL = /^(?:0|[1-9]\d*)(?:\.\d+)?$/;
 const WIRE_INTEGER = /^[1-9]\d*$/;
-const wireInteger = (max: number) => (v: string) => WIRE_INTEGER.test(v) && Number.isSafeInteger(Number(v)) && Number(v) <= max;
+const wireInteger = (max: number) => (v: string) =>
+  WIRE_INTEGER.test(v) && Number.isSafeInteger(Number(v)) && Number(v) <= max;
 // Free text on the wire: within its limits, and no candidate data (spec, Authentication 4).
 const wireText = (min: number, max: number) => (v: string) => chars(v) >= min && chars(v) <= max && !hasPersonalData(v);
 
@@ -158,8 +233,13 @@ export function urlProblems(raw: string, origin: string): string[] {
   for (const name of new Set(names)) {
     if (!operation[1].includes(name)) problems.push(`${name}: not a parameter of ${url.pathname}`);
     else if (names.filter((n) => n === name).length > 1) problems.push(`${name}: sent twice`);
-    else if (!WIRE_RULES[name]!(url.searchParams.get(name)!)) problems.push(`${name}=${JSON.stringify(url.searchParams.get(name)!.slice(0, 40))}`);
+    else if (!WIRE_RULES[name]!(url.searchParams.get(name)!))
+      problems.push(`${name}=${JSON.stringify(url.searchParams.get(name)!.slice(0, 40))}`);
   }
-  if (url.pathname.endsWith('/interview/company') && ['company_id', 'slug', 'name'].filter((n) => url.searchParams.has(n)).length !== 1) problems.push('not exactly one company identifier');
+  if (
+    url.pathname.endsWith('/interview/company') &&
+    ['company_id', 'slug', 'name'].filter((n) => url.searchParams.has(n)).length !== 1
+  )
+    problems.push('not exactly one company identifier');
   return problems;
 }

@@ -30,7 +30,12 @@ function pagination(overrides: Record<string, unknown> = {}): Record<string, unk
 }
 
 function meta(overrides: Record<string, unknown> = {}): Record<string, unknown> {
-  return { source: 'jobs-read-model', generated_at: '2026-11-20T06:00:00Z', computed_at: '2026-11-20T06:05:00Z', ...overrides };
+  return {
+    source: 'jobs-read-model',
+    generated_at: '2026-11-20T06:00:00Z',
+    computed_at: '2026-11-20T06:05:00Z',
+    ...overrides,
+  };
 }
 
 export function envelope(data: unknown, metaOverrides: Record<string, unknown> = {}): Record<string, unknown> {
@@ -38,13 +43,23 @@ export function envelope(data: unknown, metaOverrides: Record<string, unknown> =
 }
 
 /** A job-list envelope whose pagination agrees with `jobs` unless overridden. */
-export function jobList(jobs: unknown[] = [makeJob()], pageOverrides: Record<string, unknown> = {}): Record<string, unknown> {
+export function jobList(
+  jobs: unknown[] = [makeJob()],
+  pageOverrides: Record<string, unknown> = {},
+): Record<string, unknown> {
   return envelope({ jobs, pagination: pagination({ total: jobs.length, ...pageOverrides }) });
 }
 
 /** Page `page` of `total` jobs, `perPage` a page, holding `jobs`. */
 export function jobListBody(jobs: PublicJob[], page = 1, perPage = 20, total = jobs.length) {
   const totalPages = Math.max(1, Math.ceil(total / perPage));
-  const pages = { page, per_page: perPage, total, total_pages: totalPages, has_next: page < totalPages, has_prev: page > 1 };
+  const pages = {
+    page,
+    per_page: perPage,
+    total,
+    total_pages: totalPages,
+    has_next: page < totalPages,
+    has_prev: page > 1,
+  };
   return jobList(jobs, pages) as { success: true; data: JobListData; meta: ResponseMeta };
 }

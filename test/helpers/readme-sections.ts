@@ -32,25 +32,46 @@ function shellQuote(json: string): string {
 
 /** One line per tool, each linking to its entry in docs/tools.md (`page` is the path to it, or '' there). */
 export function toolTable(page: string): string {
-  const rows = TOOLS.map((tool) => `| [\`${tool.name}\`](${page}#${tool.name}) | ${tool.description.replace(/\|/g, '\\|')} |`);
+  const rows = TOOLS.map(
+    (tool) => `| [\`${tool.name}\`](${page}#${tool.name}) | ${tool.description.replace(/\|/g, '\\|')} |`,
+  );
   return ['| tool | what it is for |', '|---|---|', ...rows].join('\n');
 }
 
 /** docs/tools.md's reference: the table, then each tool's description, an example call and its real output. */
 export async function toolsSection(): Promise<string> {
-  const client = new ApiClient({ baseUrl: OFFLINE_BASE_URL, fetch: createOfflineFetch(createOfflineEngine()), now: () => DOCS_CLOCK });
+  const client = new ApiClient({
+    baseUrl: OFFLINE_BASE_URL,
+    fetch: createOfflineFetch(createOfflineEngine()),
+    now: () => DOCS_CLOCK,
+  });
   const parts: string[] = [toolTable('')];
   for (const tool of TOOLS) {
     const args = JSON.stringify(tool.example);
     const result = await runTool(tool, tool.example, { client, mode: 'offline' });
     const text = (result.content[0] as { text: string }).text;
-    parts.push('', `### ${tool.name}`, '', `**${tool.title}.** ${tool.description}`, '', '```sh', `service-mcp call ${tool.name}${args === '{}' ? '' : ` ${shellQuote(args)}`}`, '```', '', '```text', trim(text), '```');
+    parts.push(
+      '',
+      `### ${tool.name}`,
+      '',
+      `**${tool.title}.** ${tool.description}`,
+      '',
+      '```sh',
+      `service-mcp call ${tool.name}${args === '{}' ? '' : ` ${shellQuote(args)}`}`,
+      '```',
+      '',
+      '```text',
+      trim(text),
+      '```',
+    );
   }
   return parts.join('\n');
 }
 
 export function optionsSection(): string {
-  const rows = OPTION_TABLE.map((o) => `| \`${o.flag}\` | \`${o.env}\` | ${'default' in o ? `\`${String(o.default)}\`` : ''} | ${o.description} |`);
+  const rows = OPTION_TABLE.map(
+    (o) => `| \`${o.flag}\` | \`${o.env}\` | ${'default' in o ? `\`${String(o.default)}\`` : ''} | ${o.description} |`,
+  );
   return ['| flag | environment variable | default | meaning |', '|---|---|---|---|', ...rows].join('\n');
 }
 

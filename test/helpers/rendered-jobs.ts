@@ -9,13 +9,15 @@ const QUOTED = /"(?:[^"\\]|\\.)*"/g;
 // Rendered text never holds U+0000 (upstream text is cleaned of it), so it can stand for a quoted value.
 const SLOT = '\u0000';
 const BARE = '[A-Za-z0-9/][A-Za-z0-9_.+/-]*';
-const TIMESTAMP = '\\d{4}-\\d{2}-\\d{2}(?:[T ]\\d{2}:\\d{2}(?::\\d{2}(?:\\.\\d{1,9})?)?(?:Z|[+-]\\d{2}(?::?\\d{2})?)?)?';
+const TIMESTAMP =
+  '\\d{4}-\\d{2}-\\d{2}(?:[T ]\\d{2}:\\d{2}(?::\\d{2}(?:\\.\\d{1,9})?)?(?:Z|[+-]\\d{2}(?::?\\d{2})?)?)?';
 const V = `(?:${SLOT}|${TIMESTAMP}|${BARE})`;
 
 const LABEL = `(?<label>disclosed|extracted|predicted: model estimate, not disclosed|source ${SLOT}…?: unrecognised evidence class, shown as given)`;
 const AMOUNT = `(?:${V}|${V} (?:\\d+(?:\\.\\d+)?–\\d+(?:\\.\\d+)?|from \\d+(?:\\.\\d+)?|up to \\d+(?:\\.\\d+)?|\\(no amount\\)))`;
 // Our words after a value: its age at retrieval, and a non-USD range's ISO code.
-const AGE = "(?: \\((?:just now|age unknown|\\d+ (?:minute|hour|day)s? ago|\\d+ (?:minute|hour|day)s? later than this server's clock \\(a clock is off\\))\\))?";
+const AGE =
+  "(?: \\((?:just now|age unknown|\\d+ (?:minute|hour|day)s? ago|\\d+ (?:minute|hour|day)s? later than this server's clock \\(a clock is off\\))\\))?";
 const CURRENCY = `(?: \\(${V}\\))?`;
 const JOB_LINE = new RegExp(
   `^(?:\\d+\\. )?${V} ${SLOT}(?: \\(${V}\\))? at ${SLOT}(?: \\(${V}\\))? \\| (?:location not stated|${V}(?:, ${V})?)(?:; ${V})? \\| ${V}, (?:last_seen ${V}${AGE}|last_seen not stated) \\| salary: (?<salary>none|${AMOUNT}${CURRENCY} \\[${LABEL}\\])$`,

@@ -24,7 +24,11 @@ const binaries = new Map<string, string>();
 beforeAll(() => {
   for (const version of NODES) binaries.set(version, nodeBinary(version));
   installs = prepareInstalls(binaries.get(LOWEST) ?? nodeBinary(LOWEST));
-  process.stderr.write(`installed-package smoke on Node ${NODES.join(', ')}; a fresh install resolved ${Object.entries(installs.resolved).map(([n, v]) => `${n}@${v}`).join(', ')}\n`);
+  process.stderr.write(
+    `installed-package smoke on Node ${NODES.join(', ')}; a fresh install resolved ${Object.entries(installs.resolved)
+      .map(([n, v]) => `${n}@${v}`)
+      .join(', ')}\n`,
+  );
 }, 600_000);
 
 afterAll(() => {
@@ -34,7 +38,9 @@ afterAll(() => {
 /** An environment without the developer's service-mcp or proxy settings. */
 function cleanEnv(): Record<string, string> {
   const env: Record<string, string> = {};
-  for (const [key, value] of Object.entries(process.env)) if (value !== undefined && !key.startsWith('SERVICE_MCP_') && !/^(https?|no|all)_proxy$/i.test(key)) env[key] = value;
+  for (const [key, value] of Object.entries(process.env))
+    if (value !== undefined && !key.startsWith('SERVICE_MCP_') && !/^(https?|no|all)_proxy$/i.test(key))
+      env[key] = value;
   return env;
 }
 
@@ -75,13 +81,26 @@ function start(node: string, bin: string, args: string[]): Promise<Running> {
   });
 }
 
-const clientFor = (era: Era) => new Client({ name: `installed-smoke-${era}`, version: '0.0.0' }, era === '2026-07-28' ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {});
-const textOf = (result: CallToolResult) => result.content.map((part) => (part.type === 'text' ? part.text : '')).join('');
+const clientFor = (era: Era) =>
+  new Client(
+    { name: `installed-smoke-${era}`, version: '0.0.0' },
+    era === '2026-07-28' ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {},
+  );
+const textOf = (result: CallToolResult) =>
+  result.content.map((part) => (part.type === 'text' ? part.text : '')).join('');
 
 /** Every tool, live, a call or two each, and one refusal the API itself makes (a job that is not there). */
 async function everyTool(client: Client): Promise<void> {
   const { tools } = await client.listTools();
-  expect(tools.map((tool) => tool.name).sort()).toEqual(['check_api_health', 'discover_api', 'get_company_interview_brief', 'get_job', 'get_market_map', 'list_jobs', 'search_jobs']);
+  expect(tools.map((tool) => tool.name).sort()).toEqual([
+    'check_api_health',
+    'discover_api',
+    'get_company_interview_brief',
+    'get_job',
+    'get_market_map',
+    'list_jobs',
+    'search_jobs',
+  ]);
   const call = async (name: string, args: Record<string, unknown> = {}) => {
     const result = (await client.callTool({ name, arguments: args })) as CallToolResult;
     expect(result.isError, `${name}: ${textOf(result)}`).toBeFalsy();
@@ -97,7 +116,10 @@ async function everyTool(client: Client): Promise<void> {
   await call('get_market_map');
   await call('get_company_interview_brief', { slug: 'northwind-neural' });
   await call('check_api_health');
-  const missing = (await client.callTool({ name: 'get_job', arguments: { job_id: 'no-such-job-0' } })) as CallToolResult;
+  const missing = (await client.callTool({
+    name: 'get_job',
+    arguments: { job_id: 'no-such-job-0' },
+  })) as CallToolResult;
   expect(missing.isError).toBe(true);
   expect(textOf(missing)).toMatch(/^not_found: /);
 }
@@ -116,19 +138,28 @@ describe.each(NODES)('Node %s', (version) => {
     }, 60_000);
     afterAll(() => api?.stop());
 
-    it.each(ERAS)('over stdio, era %s: every tool answers live, and stderr carries no warning', async (era) => {
-      const client = clientFor(era);
-      const transport = new StdioClientTransport({ command: node(), args: [bin(), '--base-url', api.url], env: cleanEnv(), stderr: 'pipe' });
-      let stderr = '';
-      transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-      await client.connect(transport);
-      try {
-        await everyTool(client);
-      } finally {
-        await client.close();
-      }
-      expect(stderr).not.toMatch(/Warning|Error|internal/);
-    }, 120_000);
+    it.each(ERAS)(
+      'over stdio, era %s: every tool answers live, and stderr carries no warning',
+      async (era) => {
+        const client = clientFor(era);
+        const transport = new StdioClientTransport({
+          command: node(),
+          args: [bin(), '--base-url', api.url],
+          env: cleanEnv(),
+          stderr: 'pipe',
+        });
+        let stderr = '';
+        transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+        await client.connect(transport);
+        try {
+          await everyTool(client);
+        } finally {
+          await client.close();
+        }
+        expect(stderr).not.toMatch(/Warning|Error|internal/);
+      },
+      120_000,
+    );
 
     it('over serve --http, at /mcp and at the hosted path, in both eras', async () => {
       const server = await start(node(), bin(), ['serve', '--http', '--port', '0', '--base-url', api.url]);

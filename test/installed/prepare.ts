@@ -12,7 +12,11 @@ import { delimiter, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { name: string; version: string; engines: { node: string } };
+const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
+  name: string;
+  version: string;
+  engines: { node: string };
+};
 
 /** npm runs under the Node that runs the tests (the project's own), not the machine's older one. */
 const npmEnv: NodeJS.ProcessEnv = {
@@ -25,7 +29,12 @@ const npmEnv: NodeJS.ProcessEnv = {
 };
 /** npm on `node` (the test's own by default): npm's engine checks read the Node it runs on. */
 const npm = (args: string[], cwd: string, node = process.execPath) =>
-  execFileSync('npm', args, { cwd, env: { ...npmEnv, PATH: `${dirname(node)}${delimiter}${npmEnv.PATH}` }, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  execFileSync('npm', args, {
+    cwd,
+    env: { ...npmEnv, PATH: `${dirname(node)}${delimiter}${npmEnv.PATH}` },
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
 
 /** The lowest Node `engines` admits: it must read `>=x.y.z`, so that the gate and this agree. */
 export function lowestNode(): string {
@@ -45,9 +54,16 @@ const compare = (a: string, b: string) => {
  * `engines` admits and the newest release of 22, 24 and 26 that the registry has today.
  */
 export function nodesToTest(): string[] {
-  if (process.env.SMOKE_NODES) return process.env.SMOKE_NODES.split(',').map((v) => v.trim().replace(/^v/, '')).filter(Boolean);
+  if (process.env.SMOKE_NODES)
+    return process.env.SMOKE_NODES.split(',')
+      .map((v) => v.trim().replace(/^v/, ''))
+      .filter(Boolean);
   const published = JSON.parse(npm(['view', 'node', 'versions', '--json'], ROOT)) as string[];
-  const newest = (major: number) => published.filter((v) => /^\d+\.\d+\.\d+$/.test(v) && Number(v.split('.')[0]) === major).sort(compare).at(-1);
+  const newest = (major: number) =>
+    published
+      .filter((v) => /^\d+\.\d+\.\d+$/.test(v) && Number(v.split('.')[0]) === major)
+      .sort(compare)
+      .at(-1);
   const lowest = lowestNode();
   const lines = [22, 24, 26].map((major) => {
     const version = newest(major);
@@ -58,7 +74,9 @@ export function nodesToTest(): string[] {
 }
 
 /** Where Node binaries are kept between runs: SERVICE_MCP_NODE_CACHE, else ~/.cache/service-mcp/nodes. */
-const NODE_CACHE = process.env.SERVICE_MCP_NODE_CACHE ?? join(process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'service-mcp', 'nodes');
+const NODE_CACHE =
+  process.env.SERVICE_MCP_NODE_CACHE ??
+  join(process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'service-mcp', 'nodes');
 
 /** The path of Node `version`'s binary, installed from the registry's `node` package on first use. */
 export function nodeBinary(version: string): string {
@@ -92,19 +110,39 @@ export interface Installs {
 export function prepareInstalls(lowestNodeBinary: string): Installs {
   const work = mkdtempSync(join(tmpdir(), 'service-mcp-installed-'));
   const packed = npm(['pack', '--json', '--pack-destination', work], ROOT);
-  const tarball = join(work, (JSON.parse(packed.slice(packed.search(/^\[/m))) as Array<{ filename: string }>)[0]!.filename);
+  const tarball = join(
+    work,
+    (JSON.parse(packed.slice(packed.search(/^\[/m))) as Array<{ filename: string }>)[0]!.filename,
+  );
 
   const app = join(work, 'app');
   mkdirSync(app);
   writeFileSync(join(app, 'package.json'), '{"name":"fresh-install","version":"1.0.0","private":true}\n');
   npm(['install', '--no-package-lock', '--prefer-online', '--engine-strict', tarball], app, lowestNodeBinary);
-  const tree = JSON.parse(npm(['ls', '--all', '--json', '--omit=dev'], app)) as { dependencies: Record<string, { dependencies?: Record<string, { version: string }> }> };
-  const resolved = Object.fromEntries(Object.entries(tree.dependencies[pkg.name]?.dependencies ?? {}).map(([name, info]) => [name, info.version]));
+  const tree = JSON.parse(npm(['ls', '--all', '--json', '--omit=dev'], app)) as {
+    dependencies: Record<string, { dependencies?: Record<string, { version: string }> }>;
+  };
+  const resolved = Object.fromEntries(
+    Object.entries(tree.dependencies[pkg.name]?.dependencies ?? {}).map(([name, info]) => [name, info.version]),
+  );
 
-  const bundled = execFileSync(process.execPath, [join(ROOT, 'scripts', 'bundle.mjs')], { cwd: ROOT, env: npmEnv, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  const bundled = execFileSync(process.execPath, [join(ROOT, 'scripts', 'bundle.mjs')], {
+    cwd: ROOT,
+    env: npmEnv,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const bundle = bundled.trim().split('\n').pop()!;
   const unpacked = join(work, 'mcpb');
-  execFileSync(join(ROOT, 'node_modules', '.bin', 'mcpb'), ['unpack', bundle, unpacked], { env: npmEnv, stdio: 'ignore' });
+  execFileSync(join(ROOT, 'node_modules', '.bin', 'mcpb'), ['unpack', bundle, unpacked], {
+    env: npmEnv,
+    stdio: 'ignore',
+  });
 
-  return { work, npmBin: join(app, 'node_modules', pkg.name, 'bin', 'service-mcp.js'), bundleBin: join(unpacked, 'bin', 'service-mcp.js'), resolved };
+  return {
+    work,
+    npmBin: join(app, 'node_modules', pkg.name, 'bin', 'service-mcp.js'),
+    bundleBin: join(unpacked, 'bin', 'service-mcp.js'),
+    resolved,
+  };
 }

@@ -30,7 +30,16 @@ describe('deploy/compose.yaml', () => {
   it('runs three replicas of serve --http on every interface, each with the same Redis URL and API origin', () => {
     expect(replicas.map(([name]) => name)).toEqual(['replica-1', 'replica-2', 'replica-3']);
     for (const [, service] of replicas) {
-      expect(service.command).toEqual(['serve', '--http', '--host', '0.0.0.0', '--port', '3333', '--allowed-hosts', 'localhost,lb']);
+      expect(service.command).toEqual([
+        'serve',
+        '--http',
+        '--host',
+        '0.0.0.0',
+        '--port',
+        '3333',
+        '--allowed-hosts',
+        'localhost,lb',
+      ]);
       expect(service.environment?.SERVICE_MCP_REDIS_URL).toBe('redis://redis:6379');
       expect(service.environment?.SERVICE_MCP_BASE_URL).toMatch(/^\$\{API_BASE_URL/);
       expect(service.build).toEqual({ context: '.', dockerfile: 'Dockerfile' });
@@ -41,31 +50,37 @@ describe('deploy/compose.yaml', () => {
     }
   });
 
-  it('has a Prometheus scraping every replica\'s metrics port, its config valid for promtool, its UI on loopback only', () => {
+  it("has a Prometheus scraping every replica's metrics port, its config valid for promtool, its UI on loopback only", () => {
     const prometheus = compose.services.prometheus!;
     expect(prometheus.image).toMatch(/^prom\/prometheus:v\d+\.\d+\.\d+$/);
     expect(prometheus.ports).toEqual(['127.0.0.1:9090:9090']);
     expect(prometheus.depends_on).toEqual(replicas.map(([name]) => name));
-    const config = parse(compose.configs.prometheus!.content) as { scrape_configs: Array<{ static_configs: Array<{ targets: string[] }> }> };
-    expect(config.scrape_configs.flatMap((job) => job.static_configs.flatMap((s) => s.targets))).toEqual(replicas.map(([name]) => `${name}:9464`));
+    const config = parse(compose.configs.prometheus!.content) as {
+      scrape_configs: Array<{ static_configs: Array<{ targets: string[] }> }>;
+    };
+    expect(config.scrape_configs.flatMap((job) => job.static_configs.flatMap((s) => s.targets))).toEqual(
+      replicas.map(([name]) => `${name}:9464`),
+    );
     // Debian's promtool (.ci/run installs the prometheus package) checks it as Prometheus would read it.
     const dir = mkdtempSync(join(tmpdir(), 'service-mcp-compose-'));
     try {
       writeFileSync(join(dir, 'prometheus.yml'), compose.configs.prometheus!.content);
       const check = spawnSync('promtool', ['check', 'config', join(dir, 'prometheus.yml')], { encoding: 'utf8' });
-      expect(check.error, 'promtool could not be run (is Debian\'s prometheus package installed?)').toBeUndefined();
+      expect(check.error, "promtool could not be run (is Debian's prometheus package installed?)").toBeUndefined();
       expect(check.status, check.stdout + check.stderr).toBe(0);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
   });
 
-  it('builds the replicas from this tree\'s packed tarball, never a package fetched by name', () => {
+  it("builds the replicas from this tree's packed tarball, never a package fetched by name", () => {
     const dockerfile = readFileSync(new URL('../../deploy/Dockerfile', import.meta.url), 'utf8');
     const instructions = dockerfile.split('\n').filter((line) => line.trim() && !line.startsWith('#'));
     expect(instructions[0]).toMatch(/^FROM node:(22|24|26)[-\w.]*$/);
     expect(instructions).toContain('COPY service-mcp-*.tgz /tmp/');
-    expect(instructions.find((line) => line.startsWith('RUN npm install'))).toMatch(/npm install --global .*\/tmp\/service-mcp-\*\.tgz/);
+    expect(instructions.find((line) => line.startsWith('RUN npm install'))).toMatch(
+      /npm install --global .*\/tmp\/service-mcp-\*\.tgz/,
+    );
     expect(instructions.at(-1)).toBe('ENTRYPOINT ["service-mcp"]');
     // The header says how: pack into deploy/, then compose up with --build.
     const header = readFileSync(new URL('../../deploy/compose.yaml', import.meta.url), 'utf8');

@@ -17,11 +17,26 @@ function configError(flags: RawOptions, env: Record<string, string> = {}): Confi
 
 describe('defaults', () => {
   it('with nothing set: offline (no base URL), 15 s timeout, 20 s retry wait, warn, cache on, 64 in flight', () => {
-    expect(resolve()).toEqual({ baseUrl: undefined, offline: true, offlineReason: 'no_base_url', timeoutMs: 15_000, maxRetryWaitS: 20, logLevel: 'warn', cache: true, maxInFlight: 64, metricsHost: '127.0.0.1', logFormat: 'text' });
+    expect(resolve()).toEqual({
+      baseUrl: undefined,
+      offline: true,
+      offlineReason: 'no_base_url',
+      timeoutMs: 15_000,
+      maxRetryWaitS: 20,
+      logLevel: 'warn',
+      cache: true,
+      maxInFlight: 64,
+      metricsHost: '127.0.0.1',
+      logFormat: 'text',
+    });
   });
 
   it('with a base URL: online', () => {
-    expect(resolve({}, { SERVICE_MCP_BASE_URL: BASE })).toMatchObject({ baseUrl: BASE, offline: false, offlineReason: undefined });
+    expect(resolve({}, { SERVICE_MCP_BASE_URL: BASE })).toMatchObject({
+      baseUrl: BASE,
+      offline: false,
+      offlineReason: undefined,
+    });
   });
 
   it('reads process.env when no env is given', () => {
@@ -52,7 +67,10 @@ describe('precedence: flag > env > default', () => {
   });
 
   it('an empty environment variable counts as unset', () => {
-    expect(resolve({}, { SERVICE_MCP_BASE_URL: '', SERVICE_MCP_TIMEOUT_MS: ' ' })).toMatchObject({ offline: true, timeoutMs: 15_000 });
+    expect(resolve({}, { SERVICE_MCP_BASE_URL: '', SERVICE_MCP_TIMEOUT_MS: ' ' })).toMatchObject({
+      offline: true,
+      timeoutMs: 15_000,
+    });
   });
 
   it('commander numbers are accepted as well as strings', () => {
@@ -70,7 +88,9 @@ describe('precedence: flag > env > default', () => {
     [`${BASE}/api/public/v1/`, BASE],
     [`${BASE}/gateway/api/public/v1`, `${BASE}/gateway`],
   ])('a base URL ending in the API prefix (%s) is refused, naming the one to use', (given, use) => {
-    expect(() => resolve({ baseUrl: given })).toThrow(`--base-url / SERVICE_MCP_BASE_URL: "${given}" ends in the API's path prefix /api/public/v1, which every request adds itself; use ${use} instead`);
+    expect(() => resolve({ baseUrl: given })).toThrow(
+      `--base-url / SERVICE_MCP_BASE_URL: "${given}" ends in the API's path prefix /api/public/v1, which every request adds itself; use ${use} instead`,
+    );
   });
 
   it('a trailing slash of the base URL is dropped', () => {
@@ -80,7 +100,9 @@ describe('precedence: flag > env > default', () => {
 
 describe('offline', () => {
   it('--offline with a base URL is an error naming both (one of them is a mistake)', () => {
-    expect(() => resolve({ offline: true, baseUrl: BASE })).toThrow(/--offline \/ SERVICE_MCP_OFFLINE and --base-url \/ SERVICE_MCP_BASE_URL are both set/);
+    expect(() => resolve({ offline: true, baseUrl: BASE })).toThrow(
+      /--offline \/ SERVICE_MCP_OFFLINE and --base-url \/ SERVICE_MCP_BASE_URL are both set/,
+    );
     expect(() => resolve({ offline: true }, { SERVICE_MCP_BASE_URL: BASE })).toThrow(ConfigError);
   });
 
@@ -145,12 +167,15 @@ describe('validation errors name the flag and the environment variable', () => {
     [{ baseUrl: 'https://api.example.test/?x=1' }, {}, '--base-url', 'SERVICE_MCP_BASE_URL', 'query'],
     [{ baseUrl: 'https://api.example.test/#top' }, {}, '--base-url', 'SERVICE_MCP_BASE_URL', 'fragment'],
     [{ baseUrl: 'https://api.example.test/?' }, {}, '--base-url', 'SERVICE_MCP_BASE_URL', 'query'],
-  ] as Array<[RawOptions, Record<string, string>, string, string, string]>)('%j %j', (flags, env, flag, envVar, detail) => {
-    const error = configError(flags, env);
-    expect(error.message).toContain(flag);
-    expect(error.message).toContain(envVar);
-    expect(error.message).toContain(detail);
-  });
+  ] as Array<[RawOptions, Record<string, string>, string, string, string]>)(
+    '%j %j',
+    (flags, env, flag, envVar, detail) => {
+      const error = configError(flags, env);
+      expect(error.message).toContain(flag);
+      expect(error.message).toContain(envVar);
+      expect(error.message).toContain(detail);
+    },
+  );
 
   it('a base URL with credentials is refused without echoing the password', () => {
     const error = configError({ baseUrl: 'https://user:hunter2@api.example.test' });
@@ -202,21 +227,34 @@ describe('the result', () => {
     expect(resolveConfig({ maxInFlight: '8' }, { SERVICE_MCP_MAX_IN_FLIGHT: '16' }).maxInFlight).toBe(8);
     expect(resolveConfig({}, { SERVICE_MCP_MAX_IN_FLIGHT: '16' }).maxInFlight).toBe(16);
     expect(resolveConfig({}, {}).maxInFlight).toBe(64);
-    expect(() => resolveConfig({ maxInFlight: '0' }, {})).toThrow(/--max-in-flight \/ SERVICE_MCP_MAX_IN_FLIGHT: "0" must be at least 1/);
-    expect(() => resolveConfig({}, { SERVICE_MCP_MAX_IN_FLIGHT: 'lots' })).toThrow(/--max-in-flight \/ SERVICE_MCP_MAX_IN_FLIGHT: "lots" /);
+    expect(() => resolveConfig({ maxInFlight: '0' }, {})).toThrow(
+      /--max-in-flight \/ SERVICE_MCP_MAX_IN_FLIGHT: "0" must be at least 1/,
+    );
+    expect(() => resolveConfig({}, { SERVICE_MCP_MAX_IN_FLIGHT: 'lots' })).toThrow(
+      /--max-in-flight \/ SERVICE_MCP_MAX_IN_FLIGHT: "lots" /,
+    );
   });
 
   it('--metrics-port is a port from 1 to 65535 (flag or env), --metrics-host defaults to loopback, --log-format is text or json', () => {
     expect(resolveConfig({ metricsPort: '9464' }, {}).metricsPort).toBe(9464);
-    expect(resolveConfig({}, { SERVICE_MCP_METRICS_PORT: '9100', SERVICE_MCP_METRICS_HOST: '0.0.0.0' })).toMatchObject({ metricsPort: 9100, metricsHost: '0.0.0.0' });
+    expect(resolveConfig({}, { SERVICE_MCP_METRICS_PORT: '9100', SERVICE_MCP_METRICS_HOST: '0.0.0.0' })).toMatchObject({
+      metricsPort: 9100,
+      metricsHost: '0.0.0.0',
+    });
     expect(resolveConfig({}, {}).metricsPort).toBeUndefined();
-    expect(() => resolveConfig({ metricsPort: '70000' }, {})).toThrow(/--metrics-port \/ SERVICE_MCP_METRICS_PORT: .* must be at most 65535/);
+    expect(() => resolveConfig({ metricsPort: '70000' }, {})).toThrow(
+      /--metrics-port \/ SERVICE_MCP_METRICS_PORT: .* must be at most 65535/,
+    );
     expect(resolveConfig({}, { SERVICE_MCP_LOG_FORMAT: ' JSON ' }).logFormat).toBe('json');
-    expect(() => resolveConfig({ logFormat: 'xml' }, {})).toThrow(/--log-format \/ SERVICE_MCP_LOG_FORMAT: .* must be one of text, json/);
+    expect(() => resolveConfig({ logFormat: 'xml' }, {})).toThrow(
+      /--log-format \/ SERVICE_MCP_LOG_FORMAT: .* must be one of text, json/,
+    );
   });
 
   it('--redis-url takes redis:// and rediss:// only, and a refused one never shows its password', () => {
-    expect(resolveConfig({ redisUrl: 'rediss://:s3cret@cache.example.com:6380' }, {}).redisUrl).toBe('rediss://:s3cret@cache.example.com:6380');
+    expect(resolveConfig({ redisUrl: 'rediss://:s3cret@cache.example.com:6380' }, {}).redisUrl).toBe(
+      'rediss://:s3cret@cache.example.com:6380',
+    );
     expect(resolveConfig({}, { SERVICE_MCP_REDIS_URL: 'redis://redis:6379' }).redisUrl).toBe('redis://redis:6379');
     expect(resolveConfig({}, {}).redisUrl).toBeUndefined();
     const error = (() => {

@@ -9,7 +9,8 @@ import { OPTION_TABLE } from '../../src/config.js';
 import { TOOL_NAMES } from '../../src/tools/index.js';
 
 const doc = readFileSync(new URL('../../docs/contract.md', import.meta.url), 'utf8');
-const section = (heading: string) => doc.slice(doc.indexOf(`## ${heading}\n`), doc.indexOf('\n## ', doc.indexOf(`## ${heading}\n`) + 3));
+const section = (heading: string) =>
+  doc.slice(doc.indexOf(`## ${heading}\n`), doc.indexOf('\n## ', doc.indexOf(`## ${heading}\n`) + 3));
 const firstCells = (text: string) => [...text.matchAll(/^\| `([^`]+)` \|(.*)$/gm)].map((m) => [m[1]!, m[2]!] as const);
 
 describe('docs/contract.md', () => {
@@ -24,11 +25,23 @@ describe('docs/contract.md', () => {
   });
 
   it("names the registry's tools, in its order", () => {
-    expect(firstCells(section('Tools')).map(([name]) => name)).toEqual(['discover_api', 'search_jobs', 'list_jobs', 'get_job', 'get_market_map', 'get_company_interview_brief', 'check_api_health']);
+    expect(firstCells(section('Tools')).map(([name]) => name)).toEqual([
+      'discover_api',
+      'search_jobs',
+      'list_jobs',
+      'get_job',
+      'get_market_map',
+      'get_company_interview_brief',
+      'check_api_health',
+    ]);
     expect(new Set(firstCells(section('Tools')).map(([name]) => name))).toEqual(new Set(TOOL_NAMES));
   });
 
   it("names every error kind a tool result can start with (a cancelled call's answer goes to no one)", () => {
-    expect(firstCells(section('Errors')).map(([kind]) => kind).sort()).toEqual(ERROR_KINDS.filter((kind) => kind !== 'cancelled').sort());
+    expect(
+      firstCells(section('Errors'))
+        .map(([kind]) => kind)
+        .sort(),
+    ).toEqual(ERROR_KINDS.filter((kind) => kind !== 'cancelled').sort());
   });
 });

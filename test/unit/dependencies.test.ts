@@ -5,9 +5,14 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 
-const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { dependencies: Record<string, string>; engines: { node: string } };
+const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+  dependencies: Record<string, string>;
+  engines: { node: string };
+};
 const doc = readFileSync(new URL('../../docs/dependencies.md', import.meta.url), 'utf8');
-const rows = new Map([...doc.matchAll(/^\| `([^`]+)` \| `([^`]+)` \| (.+) \|$/gm)].map((m) => [m[1]!, { range: m[2]!, why: m[3]! }]));
+const rows = new Map(
+  [...doc.matchAll(/^\| `([^`]+)` \| `([^`]+)` \| (.+) \|$/gm)].map((m) => [m[1]!, { range: m[2]!, why: m[3]! }]),
+);
 
 describe('docs/dependencies.md', () => {
   it('names every runtime dependency with the range package.json holds, and nothing else', () => {
@@ -20,7 +25,8 @@ describe('docs/dependencies.md', () => {
 
   it('keeps each range within one major (a caret range on a release; on 0.x, where a caret stays within the minor)', () => {
     // A caret range; a tilde only where a dependency's own peer range stops inside the major (docs say which).
-    for (const [name, range] of Object.entries(pkg.dependencies)) expect(range, name).toMatch(/^(?:\^(?:[1-9]\d*\.\d+|0\.[1-9]\d*)|~[1-9]\d*\.\d+)\.\d+$/);
+    for (const [name, range] of Object.entries(pkg.dependencies))
+      expect(range, name).toMatch(/^(?:\^(?:[1-9]\d*\.\d+|0\.[1-9]\d*)|~[1-9]\d*\.\d+)\.\d+$/);
   });
 
   it('says the Node that engines names, and why', () => {

@@ -22,7 +22,12 @@ describe('createLogger', () => {
     logger.warn('w');
     logger.info('i');
     logger.debug('d');
-    expect(lines).toEqual(['[service-mcp] error: e\n', '[service-mcp] warn: w\n', '[service-mcp] info: i\n', '[service-mcp] debug: d\n']);
+    expect(lines).toEqual([
+      '[service-mcp] error: e\n',
+      '[service-mcp] warn: w\n',
+      '[service-mcp] info: i\n',
+      '[service-mcp] debug: d\n',
+    ]);
     expect(stdout).not.toHaveBeenCalled();
     expect(stderr).not.toHaveBeenCalled();
   });
@@ -74,7 +79,11 @@ describe('createLogger', () => {
     logger.debug('hidden');
     logger.info('shown https://u:p@h.example/', { url: 'https://u:p@h.example/', path: '/jobs?token=abc', n: 1 });
     expect(sink).toHaveBeenCalledTimes(1);
-    expect(sink).toHaveBeenCalledWith('info', 'shown https://[redacted]@h.example/', { url: 'https://[redacted]@h.example/', path: '/jobs?token=[redacted]', n: 1 });
+    expect(sink).toHaveBeenCalledWith('info', 'shown https://[redacted]@h.example/', {
+      url: 'https://[redacted]@h.example/',
+      path: '/jobs?token=[redacted]',
+      n: 1,
+    });
     remove();
     logger.info('after');
     expect(sink).toHaveBeenCalledTimes(1);
@@ -86,7 +95,10 @@ describe('createLogger', () => {
       throw new Error('transport closed');
     });
     expect(() => logger.info('still fine')).not.toThrow();
-    expect(lines).toEqual(['[service-mcp] info: still fine\n', '[service-mcp] warn: log sink failed: Error: transport closed\n']);
+    expect(lines).toEqual([
+      '[service-mcp] info: still fine\n',
+      '[service-mcp] warn: log sink failed: Error: transport closed\n',
+    ]);
   });
 
   it('data that cannot be serialized does not throw', () => {
@@ -142,12 +154,19 @@ describe('--log-format json', () => {
 
   it('writes one JSON object per line: time, level, message, the data, redacted; no trace ids outside a traced request', () => {
     const { logger, lines } = json();
-    logger.warn('Bearer abcdef0123456789abcdef0123456789 refused', { url: 'https://x.example/?api_key=abcdef0123456789' });
+    logger.warn('Bearer abcdef0123456789abcdef0123456789 refused', {
+      url: 'https://x.example/?api_key=abcdef0123456789',
+    });
     logger.info('two\nlines "quoted"');
     expect(lines).toHaveLength(2);
     for (const line of lines) expect(line.endsWith('\n') && !line.slice(0, -1).includes('\n')).toBe(true);
     const [first, second] = lines.map((line) => JSON.parse(line) as Record<string, unknown>);
-    expect(first).toEqual({ time: expect.stringMatching(/^\d{4}-\d\d-\d\dT/), level: 'warn', message: expect.any(String), data: { url: expect.any(String) } });
+    expect(first).toEqual({
+      time: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+      level: 'warn',
+      message: expect.any(String),
+      data: { url: expect.any(String) },
+    });
     expect(JSON.stringify(first)).not.toContain('abcdef0123456789');
     expect(second).toEqual({ time: expect.any(String), level: 'info', message: 'two\nlines "quoted"' });
   });
@@ -158,7 +177,12 @@ describe('--log-format json', () => {
     try {
       const { logger, lines } = json();
       logger.error('failed');
-      expect(JSON.parse(lines[0]!)).toMatchObject({ level: 'error', message: 'failed', trace_id: 'a'.repeat(32), span_id: 'b'.repeat(16) });
+      expect(JSON.parse(lines[0]!)).toMatchObject({
+        level: 'error',
+        message: 'failed',
+        trace_id: 'a'.repeat(32),
+        span_id: 'b'.repeat(16),
+      });
     } finally {
       installTelemetry(before);
     }

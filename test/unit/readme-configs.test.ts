@@ -11,8 +11,14 @@ import { OPTION_TABLE } from '../../src/config.js';
 import { DEFAULT_HTTP_HOST, DEFAULT_HTTP_PORT } from '../../src/transports/http.js';
 
 const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
-const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { name: string; version: string };
-const section = readme.slice(readme.indexOf('<!-- client-configs:start'), readme.indexOf('<!-- client-configs:end -->'));
+const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+  name: string;
+  version: string;
+};
+const section = readme.slice(
+  readme.indexOf('<!-- client-configs:start'),
+  readme.indexOf('<!-- client-configs:end -->'),
+);
 const SERVE_URL = `http://${DEFAULT_HTTP_HOST}:${DEFAULT_HTTP_PORT}/mcp`;
 const ENV_NAMES = OPTION_TABLE.map((option) => option.env);
 
@@ -43,7 +49,10 @@ function launchOf({ client, lang, body }: { client: string; lang: string; body: 
     const dashes = words.indexOf('--');
     return { client, command: words[dashes + 1]!, args: words.slice(dashes + 2) };
   }
-  const config = (lang === 'toml' ? parseToml(body) : JSON.parse(body)) as Record<string, Record<string, Launch> | undefined>;
+  const config = (lang === 'toml' ? parseToml(body) : JSON.parse(body)) as Record<
+    string,
+    Record<string, Launch> | undefined
+  >;
   const servers = config.mcpServers ?? config.servers ?? config.context_servers ?? config.mcp_servers;
   const entry = servers?.['service-mcp'];
   expect(entry, `${client}: no service-mcp entry`).toBeDefined();
@@ -55,23 +64,42 @@ describe('client configs in the README', () => {
 
   it('cover every common client', () => {
     const clients = new Set(launches.map((launch) => launch.client.split(/[,:]/)[0]!.trim()));
-    for (const name of ['Claude Desktop', 'Claude Code', 'VS Code', 'Cursor', 'Windsurf', 'Zed', 'Codex CLI', 'Gemini CLI']) expect(clients).toContain(name);
-    expect(launches.filter((launch) => launch.client.startsWith('Claude Code')).map((launch) => (launch.url ? 'http' : 'stdio'))).toEqual(['stdio', 'http']);
-    expect(launches.filter((launch) => launch.client.startsWith('VS Code')).map((launch) => (launch.url ? 'http' : 'stdio'))).toEqual(['stdio', 'http']);
+    for (const name of [
+      'Claude Desktop',
+      'Claude Code',
+      'VS Code',
+      'Cursor',
+      'Windsurf',
+      'Zed',
+      'Codex CLI',
+      'Gemini CLI',
+    ])
+      expect(clients).toContain(name);
+    expect(
+      launches
+        .filter((launch) => launch.client.startsWith('Claude Code'))
+        .map((launch) => (launch.url ? 'http' : 'stdio')),
+    ).toEqual(['stdio', 'http']);
+    expect(
+      launches.filter((launch) => launch.client.startsWith('VS Code')).map((launch) => (launch.url ? 'http' : 'stdio')),
+    ).toEqual(['stdio', 'http']);
     expect(launches.some((launch) => launch.args?.includes('mcp-remote'))).toBe(true);
   });
 
-  it.each(blocks().map((block, i) => [`${block.client} #${i}`, launchOf(block)] as const))('%s starts what the CLI accepts', (_name, launch) => {
-    if (launch.url !== undefined) return void expect(launch.url).toBe(SERVE_URL);
-    expect(launch.command).toBe('npx');
-    const [yes, target, ...rest] = launch.args!;
-    expect(yes).toBe('-y');
-    if (target === 'mcp-remote') return void expect(rest).toEqual([SERVE_URL]);
-    expect(target).toBe(pkg.name);
-    // No arguments: stdio mode, what these clients speak.
-    expect(rest).toEqual([]);
-    for (const name of Object.keys(launch.env ?? {})) expect(ENV_NAMES).toContain(name);
-  });
+  it.each(blocks().map((block, i) => [`${block.client} #${i}`, launchOf(block)] as const))(
+    '%s starts what the CLI accepts',
+    (_name, launch) => {
+      if (launch.url !== undefined) return void expect(launch.url).toBe(SERVE_URL);
+      expect(launch.command).toBe('npx');
+      const [yes, target, ...rest] = launch.args!;
+      expect(yes).toBe('-y');
+      if (target === 'mcp-remote') return void expect(rest).toEqual([SERVE_URL]);
+      expect(target).toBe(pkg.name);
+      // No arguments: stdio mode, what these clients speak.
+      expect(rest).toEqual([]);
+      for (const name of Object.keys(launch.env ?? {})) expect(ENV_NAMES).toContain(name);
+    },
+  );
 
   it('the quick start shows the Claude Desktop config as the list below gives it, on the first screen', () => {
     const first = /```json\n([\s\S]*?)```/.exec(readme)!;
@@ -81,7 +109,9 @@ describe('client configs in the README', () => {
 
   it('say how to start it from a clone or a tarball, by the names npm pack and the repo really use', () => {
     // A clone runs on the Node 22 that `npm ci` installed, whatever the machine's own Node is.
-    expect(readme).toContain('| a clone (after `npm ci && npm run build`) | `/path/to/service-mcp/node_modules/.bin/node` | `["/path/to/service-mcp/bin/service-mcp.js"]` |');
+    expect(readme).toContain(
+      '| a clone (after `npm ci && npm run build`) | `/path/to/service-mcp/node_modules/.bin/node` | `["/path/to/service-mcp/bin/service-mcp.js"]` |',
+    );
     expect(existsSync(new URL('../../node_modules/.bin/node', import.meta.url))).toBe(true);
     expect(readme).toContain(`["-y", "/path/to/${pkg.name}-${pkg.version}.tgz"]`);
     expect(readme).toContain(`npm install -g ./${pkg.name}-${pkg.version}.tgz`);

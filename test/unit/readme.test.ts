@@ -21,7 +21,9 @@ describe('generated documentation', () => {
   });
 
   it("the README's tool table and options table are generated from the code", () => {
-    generated(README, (text) => replaceSection(replaceSection(text, 'tool-table', toolTable('docs/tools.md')), 'options', optionsSection()));
+    generated(README, (text) =>
+      replaceSection(replaceSection(text, 'tool-table', toolTable('docs/tools.md')), 'options', optionsSection()),
+    );
   });
 
   it("docs/tools.md's reference is generated from the code and the offline API", async () => {

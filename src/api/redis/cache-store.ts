@@ -25,11 +25,17 @@ function sameHeader(a: string | string[] | null | undefined, b: string | string[
 
 /** The entry a request may use: alive, same method, and every header its Vary names the same. */
 function matching(entries: Stored[], key: CacheKey, now: number): Stored | undefined {
-  return entries.find((e) => e.deleteAt > now && e.method === key.method && Object.entries(e.vary ?? {}).every(([name, value]) => sameHeader(key.headers?.[name], value)));
+  return entries.find(
+    (e) =>
+      e.deleteAt > now &&
+      e.method === key.method &&
+      Object.entries(e.vary ?? {}).every(([name, value]) => sameHeader(key.headers?.[name], value)),
+  );
 }
 
 export function sharedCacheStore(redis: SharedRedis, local: CacheStore, prefix: string): CacheStore {
-  const keyOf = (key: CacheKey) => `${prefix}:cache:${createHash('sha256').update(`${key.origin} ${key.path}`).digest('base64url')}`;
+  const keyOf = (key: CacheKey) =>
+    `${prefix}:cache:${createHash('sha256').update(`${key.origin} ${key.path}`).digest('base64url')}`;
   const read = async (key: CacheKey): Promise<Stored[] | undefined> => {
     const text = await redis.get(keyOf(key));
     if (text === undefined) return undefined;
@@ -50,7 +56,11 @@ export function sharedCacheStore(redis: SharedRedis, local: CacheStore, prefix: 
         const entry = matching(entries ?? [], key, Date.now());
         if (!entry) return undefined;
         const { method: _method, body, ...value } = entry;
-        return { ...value, cacheControlDirectives: value.cacheControlDirectives ?? {}, body: Buffer.from(body, 'base64') };
+        return {
+          ...value,
+          cacheControlDirectives: value.cacheControlDirectives ?? {},
+          body: Buffer.from(body, 'base64'),
+        };
       });
     },
 
@@ -73,12 +83,19 @@ export function sharedCacheStore(redis: SharedRedis, local: CacheStore, prefix: 
             .then((entries = []) => {
               const now = Date.now();
               // The new entry replaces the one it would match (same method, same Vary values).
-              const others = entries.filter((e) => e.deleteAt > now && !(e.method === key.method && JSON.stringify(e.vary ?? null) === JSON.stringify(value.vary ?? null)));
+              const others = entries.filter(
+                (e) =>
+                  e.deleteAt > now &&
+                  !(e.method === key.method && JSON.stringify(e.vary ?? null) === JSON.stringify(value.vary ?? null)),
+              );
               const kept = [...others, entry];
               return redis.setUntil(keyOf(key), JSON.stringify(kept), Math.max(...kept.map((e) => e.deleteAt)));
             })
             // A failure is the stream's error, which undici's cache handler listens for: never an unhandled rejection.
-            .then(() => callback(), (error: Error) => callback(error));
+            .then(
+              () => callback(),
+              (error: Error) => callback(error),
+            );
         },
       });
     },

@@ -49,12 +49,17 @@ export async function connectRedis(url: string, logger: Logger, waitMs = CONNECT
   const client = createClient({
     url,
     disableOfflineQueue: true,
-    socket: { connectTimeout: CONNECT_WAIT_MS, reconnectStrategy: (retries: number) => Math.min(100 * 2 ** Math.min(retries, 5), 3_000) },
+    socket: {
+      connectTimeout: CONNECT_WAIT_MS,
+      reconnectStrategy: (retries: number) => Math.min(100 * 2 ** Math.min(retries, 5), 3_000),
+    },
   });
   const outage = (why: string) => {
     if (down) return;
     down = true;
-    logger.warn(`Redis at ${shown} is unavailable (${why}): each replica uses its own cool-down and cache until it is back; reconnecting`);
+    logger.warn(
+      `Redis at ${shown} is unavailable (${why}): each replica uses its own cool-down and cache until it is back; reconnecting`,
+    );
   };
   // The client retries a refused login like a lost connection; it is reported as an error event.
   let refused: (error: Error) => void = () => {};
@@ -87,7 +92,9 @@ export async function connectRedis(url: string, logger: Logger, waitMs = CONNECT
   ]).finally(() => clearTimeout(timer));
   if (typeof first === 'object' && 'refused' in first) {
     client.destroy();
-    throw new RedisAuthError(`--redis-url: Redis at ${shown} refused the credentials (${first.refused.message}); check the user name and password in the URL`);
+    throw new RedisAuthError(
+      `--redis-url: Redis at ${shown} refused the credentials (${first.refused.message}); check the user name and password in the URL`,
+    );
   }
   if (first instanceof Error) outage(first.message.replaceAll(url, shown));
   else if (first === 'waiting') outage(`no connection within ${waitMs} ms`);
@@ -107,7 +114,9 @@ export async function connectRedis(url: string, logger: Logger, waitMs = CONNECT
       // slow Redis: this call goes on with local state, and the streak is logged once.
       if (client.isReady && !slow) {
         slow = true;
-        logger.warn(`Redis at ${shown} did not answer within ${REDIS_COMMAND_TIMEOUT_MS} ms (${(error as Error).message.split('\n')[0]}): calls go on with local state until it does`);
+        logger.warn(
+          `Redis at ${shown} did not answer within ${REDIS_COMMAND_TIMEOUT_MS} ms (${(error as Error).message.split('\n')[0]}): calls go on with local state until it does`,
+        );
       }
       return undefined;
     }
@@ -116,7 +125,8 @@ export async function connectRedis(url: string, logger: Logger, waitMs = CONNECT
     ready: () => client.isReady,
     eval: (script, keys, args) => attempt(() => client.eval(script, { keys, arguments: args })),
     get: async (key) => (await attempt(() => client.get(key))) ?? undefined,
-    setUntil: async (key, value, at) => (await attempt(() => client.set(key, value, { expiration: { type: 'PXAT', value: at } }))) === 'OK',
+    setUntil: async (key, value, at) =>
+      (await attempt(() => client.set(key, value, { expiration: { type: 'PXAT', value: at } }))) === 'OK',
     del: async (key) => {
       await attempt(() => client.del(key));
     },

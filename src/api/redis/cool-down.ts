@@ -54,7 +54,11 @@ export class SharedRetryAfterGate extends RetryAfterGate {
   constructor(options: SharedGateOptions) {
     super(options.now);
     this.redis = options.redis;
-    this.keys = { window: `${options.prefix}:cooldown`, due: `${options.prefix}:probe-due`, lock: `${options.prefix}:probe-lock` };
+    this.keys = {
+      window: `${options.prefix}:cooldown`,
+      due: `${options.prefix}:probe-due`,
+      lock: `${options.prefix}:probe-lock`,
+    };
     this.lockMs = options.requestTimeoutMs + LOCK_SLACK_MS;
   }
 
@@ -72,7 +76,11 @@ export class SharedRetryAfterGate extends RetryAfterGate {
     for (;;) {
       const local = await super.pass({ ...options, maxWaitS: options.maxWaitS - (Date.now() - started) / 1000 });
       const token = `${process.pid}:${Math.random().toString(36).slice(2)}`;
-      const state = (await this.redis.eval(CHECK, [this.keys.window, this.keys.due, this.keys.lock], [token, String(this.lockMs)])) as [number, number] | undefined;
+      const state = (await this.redis.eval(
+        CHECK,
+        [this.keys.window, this.keys.due, this.keys.lock],
+        [token, String(this.lockMs)],
+      )) as [number, number] | undefined;
       if (state === undefined || state[0] === 3) return local;
       if (state[0] === 0) {
         // Another replica's window: wait it out here, with this caller's budget, progress and signal.
@@ -100,6 +108,10 @@ export class SharedRetryAfterGate extends RetryAfterGate {
   override block(seconds: number): void {
     super.block(seconds);
     this.blocks++;
-    void this.redis.eval(BLOCK, [this.keys.window, this.keys.due, this.keys.lock], [String(Math.ceil(seconds * 1000)), String(PROBE_DUE_MS)]);
+    void this.redis.eval(
+      BLOCK,
+      [this.keys.window, this.keys.due, this.keys.lock],
+      [String(Math.ceil(seconds * 1000)), String(PROBE_DUE_MS)],
+    );
   }
 }

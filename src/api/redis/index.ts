@@ -17,7 +17,13 @@ export interface SharedState {
   close(): Promise<void>;
 }
 
-export async function connectSharedState(options: { url: string; apiOrigin: string; requestTimeoutMs: number; logger: Logger; connectWaitMs?: number }): Promise<SharedState> {
+export async function connectSharedState(options: {
+  url: string;
+  apiOrigin: string;
+  requestTimeoutMs: number;
+  logger: Logger;
+  connectWaitMs?: number;
+}): Promise<SharedState> {
   const redis: SharedRedis = await connectRedis(options.url, options.logger, options.connectWaitMs);
   // Versioned, so a later layout of the keys never misreads this one's.
   const prefix = `service-mcp:v1:${options.apiOrigin}`;

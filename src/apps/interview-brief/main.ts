@@ -13,14 +13,40 @@ import { classBadge } from '../shared/salary.js';
 import { otherMembers, valueNode } from '../shared/values.js';
 import { showStatus, startView } from '../shared/view.js';
 
-const PACKAGE_LAID_OUT = ['summary', 'likely_interview_stages', 'topics', 'role_focus', 'questions_to_ask', 'preparation_tips', 'hiring_signals', 'compensation'];
-const COMPANY_LAID_OUT = ['name', 'type', 'domain_id', 'headquarters', 'stage', 'headcount', 'website', 'company_id', 'slug'];
+const PACKAGE_LAID_OUT = [
+  'summary',
+  'likely_interview_stages',
+  'topics',
+  'role_focus',
+  'questions_to_ask',
+  'preparation_tips',
+  'hiring_signals',
+  'compensation',
+];
+const COMPANY_LAID_OUT = [
+  'name',
+  'type',
+  'domain_id',
+  'headquarters',
+  'stage',
+  'headcount',
+  'website',
+  'company_id',
+  'slug',
+];
 
-const section = (title: string, ...body: Array<Node | string | null>) => h('section', { 'data-section': title.toLowerCase().replace(/\W+/g, '-') }, h('h2', {}, title), ...body);
+const section = (title: string, ...body: Array<Node | string | null>) =>
+  h('section', { 'data-section': title.toLowerCase().replace(/\W+/g, '-') }, h('h2', {}, title), ...body);
 
-const list = (items: string[], ordered = false) => (items.length === 0 ? h('p', { class: 'hint' }, 'None in this brief.') : h(ordered ? 'ol' : 'ul', {}, ...items.map((item) => h('li', {}, item))));
+const list = (items: string[], ordered = false) =>
+  items.length === 0
+    ? h('p', { class: 'hint' }, 'None in this brief.')
+    : h(ordered ? 'ol' : 'ul', {}, ...items.map((item) => h('li', {}, item)));
 
-const chips = (items: string[], label: string) => (items.length === 0 ? null : h('ul', { class: 'chips', 'aria-label': label }, ...items.map((item) => h('li', {}, item))));
+const chips = (items: string[], label: string) =>
+  items.length === 0
+    ? null
+    : h('ul', { class: 'chips', 'aria-label': label }, ...items.map((item) => h('li', {}, item)));
 
 function company(app: App, record: Json): HTMLElement {
   const website = str(record.website);
@@ -49,20 +75,41 @@ function stages(value: unknown): HTMLElement {
     { class: 'stages' },
     ...items.map((stage) => {
       const minutes = num(stage.duration_minutes);
-      return h('li', {}, h('strong', {}, str(stage.stage) ?? 'Stage'), minutes === undefined ? null : ` · ${minutes} min`, str(stage.focus) ? h('div', {}, str(stage.focus)) : null, otherMembers(stage, ['stage', 'duration_minutes', 'focus'], 'More'));
+      return h(
+        'li',
+        {},
+        h('strong', {}, str(stage.stage) ?? 'Stage'),
+        minutes === undefined ? null : ` · ${minutes} min`,
+        str(stage.focus) ? h('div', {}, str(stage.focus)) : null,
+        otherMembers(stage, ['stage', 'duration_minutes', 'focus'], 'More'),
+      );
     }),
   );
 }
 
 /** A table whose last column is a date. */
 function table(head: string[], rows: Array<Array<Node | string>>, caption: string): HTMLElement {
-  return h('table', { class: 'dated' }, h('caption', { class: 'sr-only' }, caption), h('thead', {}, h('tr', {}, ...head.map((cell) => h('th', { scope: 'col' }, cell)))), h('tbody', {}, ...rows.map((cells) => h('tr', {}, ...cells.map((cell) => h('td', {}, cell))))));
+  return h(
+    'table',
+    { class: 'dated' },
+    h('caption', { class: 'sr-only' }, caption),
+    h('thead', {}, h('tr', {}, ...head.map((cell) => h('th', { scope: 'col' }, cell)))),
+    h('tbody', {}, ...rows.map((cells) => h('tr', {}, ...cells.map((cell) => h('td', {}, cell))))),
+  );
 }
 
 function signals(value: unknown): HTMLElement {
   const items = records(value);
   if (items.length === 0) return list([]);
-  return table(['Signal', 'Strength', 'Observed'], items.map((s) => [str(s.signal) ?? 'not stated', str(s.strength) ?? 'not stated', str(s.observed_at) ?? 'date not stated']), 'Hiring signals');
+  return table(
+    ['Signal', 'Strength', 'Observed'],
+    items.map((s) => [
+      str(s.signal) ?? 'not stated',
+      str(s.strength) ?? 'not stated',
+      str(s.observed_at) ?? 'date not stated',
+    ]),
+    'Hiring signals',
+  );
 }
 
 /** Counts of salary ranges by evidence class: each class keeps its own badge, none is summed. */
@@ -73,7 +120,15 @@ function compensation(value: unknown): HTMLElement | null {
     const count = num(value[key]);
     return match && count !== undefined ? [h('li', {}, `${count} `, classBadge(match[1]!), ' ranges')] : [];
   });
-  return section('Compensation evidence', h('ul', { class: 'counts' }, ...counts), str(value.note) ? h('p', { class: 'hint' }, str(value.note)) : null, otherMembers(value, Object.keys(value).filter((key) => key.endsWith('_ranges') || key === 'note')));
+  return section(
+    'Compensation evidence',
+    h('ul', { class: 'counts' }, ...counts),
+    str(value.note) ? h('p', { class: 'hint' }, str(value.note)) : null,
+    otherMembers(
+      value,
+      Object.keys(value).filter((key) => key.endsWith('_ranges') || key === 'note'),
+    ),
+  );
 }
 
 function evidence(app: App, value: unknown): HTMLElement {
@@ -83,7 +138,16 @@ function evidence(app: App, value: unknown): HTMLElement {
     ['Claim', 'Source', 'Observed'],
     items.map((e) => {
       const url = str(e.url);
-      return [str(e.claim) ?? 'not stated', h('span', {}, str(e.source_type) ?? 'source type not stated', url ? h('div', {}, hostLink(app, url, 'Open')) : null), str(e.observed_at) ?? 'date not stated'];
+      return [
+        str(e.claim) ?? 'not stated',
+        h(
+          'span',
+          {},
+          str(e.source_type) ?? 'source type not stated',
+          url ? h('div', {}, hostLink(app, url, 'Open')) : null,
+        ),
+        str(e.observed_at) ?? 'date not stated',
+      ];
     }),
     'Evidence, with the date each was observed',
   );
@@ -91,7 +155,9 @@ function evidence(app: App, value: unknown): HTMLElement {
 
 function freshness(value: unknown): HTMLElement | null {
   if (!isRecord(value)) return null;
-  const window = isRecord(value.observation_window) ? [str(value.observation_window.from), str(value.observation_window.to)].filter(Boolean).join(' to ') : undefined;
+  const window = isRecord(value.observation_window)
+    ? [str(value.observation_window.from), str(value.observation_window.to)].filter(Boolean).join(' to ')
+    : undefined;
   return facts([
     ['Brief status', str(value.status)],
     ['Brief generated at', str(value.generated_at)],
@@ -112,7 +178,11 @@ startView('interview-brief', (result, { app, root }) => {
     freshness(data.freshness),
     str(pkg.summary) ? h('p', { class: 'summary' }, str(pkg.summary)) : null,
     section('Likely interview stages', stages(pkg.likely_interview_stages)),
-    section('Topics', chips(strings(pkg.topics), 'Topics') ?? list([]), strings(pkg.role_focus).length > 0 ? h('p', {}, 'Roles in focus: ', strings(pkg.role_focus).join(', ')) : null),
+    section(
+      'Topics',
+      chips(strings(pkg.topics), 'Topics') ?? list([]),
+      strings(pkg.role_focus).length > 0 ? h('p', {}, 'Roles in focus: ', strings(pkg.role_focus).join(', ')) : null,
+    ),
     section('Questions to ask', list(strings(pkg.questions_to_ask))),
     section('Preparation tips', list(strings(pkg.preparation_tips))),
     section('Hiring signals', signals(pkg.hiring_signals)),

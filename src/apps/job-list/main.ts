@@ -34,7 +34,12 @@ type Redraw = (focus?: string) => void;
 
 function sortButton(state: State, key: SortState['key'], text: string, redraw: Redraw): HTMLElement {
   const active = state.sort?.key === key ? state.sort.direction : undefined;
-  const button = h('button', { type: 'button', class: 'sort', 'data-sort': key }, text, h('span', { 'aria-hidden': 'true' }, active === 'ascending' ? ' ▲' : active === 'descending' ? ' ▼' : ' ↕'));
+  const button = h(
+    'button',
+    { type: 'button', class: 'sort', 'data-sort': key },
+    text,
+    h('span', { 'aria-hidden': 'true' }, active === 'ascending' ? ' ▲' : active === 'descending' ? ' ▼' : ' ↕'),
+  );
   button.addEventListener('click', () => {
     state.sort = { key, direction: active === 'descending' ? 'ascending' : 'descending' };
     redraw(`button[data-sort="${key}"]`);
@@ -48,7 +53,12 @@ function row(job: Json, args: Json): HTMLElement {
   return h(
     'tr',
     { 'data-job-id': id },
-    h('td', {}, h('button', { type: 'button', class: 'link open-job', 'data-job-id': id }, str(job.title) ?? 'Untitled posting'), h('div', { class: 'hint' }, id)),
+    h(
+      'td',
+      {},
+      h('button', { type: 'button', class: 'link open-job', 'data-job-id': id }, str(job.title) ?? 'Untitled posting'),
+      h('div', { class: 'hint' }, id),
+    ),
     h('td', {}, company ?? 'not stated'),
     h('td', {}, location(job), h('div', { class: 'hint' }, str(job.remote_status) ?? 'remote status not stated')),
     h('td', {}, str(job.freshness) ?? 'not stated'),
@@ -61,22 +71,56 @@ function pager(state: State, go: (page: number, from: string) => void): HTMLElem
   const p = isRecord(state.result.data.pagination) ? state.result.data.pagination : undefined;
   const page = num(p?.page);
   if (!p || page === undefined) return null;
-  const previous = h('button', { type: 'button', 'data-page': 'previous', disabled: p.has_prev !== true }, '← Previous page');
+  const previous = h(
+    'button',
+    { type: 'button', 'data-page': 'previous', disabled: p.has_prev !== true },
+    '← Previous page',
+  );
   const next = h('button', { type: 'button', 'data-page': 'next', disabled: p.has_next !== true }, 'Next page →');
   previous.addEventListener('click', () => go(page - 1, 'previous'));
   next.addEventListener('click', () => go(page + 1, 'next'));
-  return h('nav', { class: 'pager', 'aria-label': 'Pages' }, previous, h('span', { class: 'page-label' }, `Page ${page} of ${num(p.total_pages) ?? '?'} · ${num(p.total) ?? '?'} jobs`), next);
+  return h(
+    'nav',
+    { class: 'pager', 'aria-label': 'Pages' },
+    previous,
+    h('span', { class: 'page-label' }, `Page ${page} of ${num(p.total_pages) ?? '?'} · ${num(p.total) ?? '?'} jobs`),
+    next,
+  );
 }
 
-function listView(state: State, redraw: Redraw, go: (page: number, from: string) => void, open: (jobId: string, from: HTMLElement) => void): HTMLElement[] {
+function listView(
+  state: State,
+  redraw: Redraw,
+  go: (page: number, from: string) => void,
+  open: (jobId: string, from: HTMLElement) => void,
+): HTMLElement[] {
   const jobs = records(state.result.data.jobs);
   const sorted = state.sort ? [...jobs].sort(compareJobs(state.sort)) : jobs;
-  const currencies = new Set(jobs.map((job) => (isRecord(job.salary) ? str(job.salary.currency) : undefined)).filter(Boolean));
+  const currencies = new Set(
+    jobs.map((job) => (isRecord(job.salary) ? str(job.salary.currency) : undefined)).filter(Boolean),
+  );
   const table = h(
     'table',
     { class: 'jobs' },
-    h('caption', {}, jobs.length === 0 ? 'No jobs on this page.' : 'Jobs on this page. Choose a title to open the posting.'),
-    h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'Title'), h('th', { scope: 'col' }, 'Company'), h('th', { scope: 'col' }, 'Location and remote'), h('th', { scope: 'col' }, 'Freshness'), sortButton(state, 'last_seen', 'Last seen', redraw), sortButton(state, 'salary', 'Salary (evidence class)', redraw))),
+    h(
+      'caption',
+      {},
+      jobs.length === 0 ? 'No jobs on this page.' : 'Jobs on this page. Choose a title to open the posting.',
+    ),
+    h(
+      'thead',
+      {},
+      h(
+        'tr',
+        {},
+        h('th', { scope: 'col' }, 'Title'),
+        h('th', { scope: 'col' }, 'Company'),
+        h('th', { scope: 'col' }, 'Location and remote'),
+        h('th', { scope: 'col' }, 'Freshness'),
+        sortButton(state, 'last_seen', 'Last seen', redraw),
+        sortButton(state, 'salary', 'Salary (evidence class)', redraw),
+      ),
+    ),
     h('tbody', {}, ...sorted.map((job) => row(job, state.args))),
   );
   // A click anywhere on a row chooses it; the title's button is the same choice by keyboard.
@@ -87,7 +131,13 @@ function listView(state: State, redraw: Redraw, go: (page: number, from: string)
   return [
     h('h1', { tabindex: -1 }, 'Job results'),
     table,
-    state.sort?.key === 'salary' && currencies.size > 1 ? h('p', { class: 'hint' }, 'Amounts in different currencies are not converted: they are sorted within each currency.') : null,
+    state.sort?.key === 'salary' && currencies.size > 1
+      ? h(
+          'p',
+          { class: 'hint' },
+          'Amounts in different currencies are not converted: they are sorted within each currency.',
+        )
+      : null,
     h('p', { class: 'hint' }, 'Sorting orders this page only. Postings are evidence of demand, not of hires.'),
     pager(state, go),
     provenanceFooter(state.result.provenance, state.result.notices),
@@ -110,7 +160,8 @@ startView('job-list', (first, context) => {
 
   const redraw: Redraw = (focus) => {
     replaceChildren(list, ...listView(state, redraw, go, open));
-    if (focus) (list.querySelector<HTMLElement>(`${focus}:not([disabled])`) ?? list.querySelector<HTMLElement>('h1'))?.focus();
+    if (focus)
+      (list.querySelector<HTMLElement>(`${focus}:not([disabled])`) ?? list.querySelector<HTMLElement>('h1'))?.focus();
   };
   const call = async (name: string, args: Json, what: string) => {
     failed.hidden = true;
@@ -135,7 +186,10 @@ startView('job-list', (first, context) => {
     redraw(`button[data-page="${from}"]`);
   }
   async function open(jobId: string, from: HTMLElement) {
-    const args: Json = { job_id: jobId, ...(predictionsHidden(state.args) ? {} : { include_predicted_salaries: true }) };
+    const args: Json = {
+      job_id: jobId,
+      ...(predictionsHidden(state.args) ? {} : { include_predicted_salaries: true }),
+    };
     const job = await call('get_job', args, 'the posting');
     if (!job.ok) return fail(job.message);
     const back = h('button', { type: 'button', class: 'back' }, '← Back to the results');
@@ -145,7 +199,12 @@ startView('job-list', (first, context) => {
       const opener = list.querySelector<HTMLElement>(`button.open-job[data-job-id="${CSS.escape(jobId)}"]`);
       (opener ?? from).focus();
     });
-    replaceChildren(detail, back, jobDetail(app, job.value.data, predictionsHidden(args), 'h2'), provenanceFooter(job.value.provenance, job.value.notices));
+    replaceChildren(
+      detail,
+      back,
+      jobDetail(app, job.value.data, predictionsHidden(args), 'h2'),
+      provenanceFooter(job.value.provenance, job.value.notices),
+    );
     list.hidden = true;
     detail.hidden = false;
     detail.querySelector<HTMLElement>('.title')?.focus();

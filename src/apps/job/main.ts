@@ -7,5 +7,9 @@ import { showStatus, startView } from '../shared/view.js';
 startView('job', (result, { app, root, args }) => {
   if (!result.ok) return showStatus(root, result.message, 'error');
   const { data, provenance, notices } = result.value;
-  replaceChildren(root, jobDetail(app, data, args.include_predicted_salaries !== true, 'h1'), provenanceFooter(provenance, notices));
+  replaceChildren(
+    root,
+    jobDetail(app, data, args.include_predicted_salaries !== true, 'h1'),
+    provenanceFooter(provenance, notices),
+  );
 });

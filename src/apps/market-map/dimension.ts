@@ -10,15 +10,41 @@ import { classBadge } from '../shared/salary.js';
 const MEDIAN = /^median_(?:([a-z]+)_)?salary(?:_([a-z]{3}))?$/;
 const TREND = /^trend_([a-z0-9]+)_pct$/;
 
-const LAID_OUT = ['id', 'label', 'name', 'layer', 'readiness', 'job_count', 'company_count', 'top_skills', 'coverage', 'note', 'error', 'suppressed', 'domain_id'];
+const LAID_OUT = [
+  'id',
+  'label',
+  'name',
+  'layer',
+  'readiness',
+  'job_count',
+  'company_count',
+  'top_skills',
+  'coverage',
+  'note',
+  'error',
+  'suppressed',
+  'domain_id',
+];
 
 /** The members a card lays out itself; the rest are listed as they came. */
 export const isLaidOut = (key: string): boolean => LAID_OUT.includes(key) || MEDIAN.test(key) || TREND.test(key);
 
-const READINESS_WORDS: Record<string, string> = { ready: 'ready', partial: 'partial', missing: 'missing: no data', error: 'error' };
+const READINESS_WORDS: Record<string, string> = {
+  ready: 'ready',
+  partial: 'partial',
+  missing: 'missing: no data',
+  error: 'error',
+};
 
 export function readinessBadge(readiness: string): HTMLElement {
-  return h('span', { class: `badge readiness readiness-${readiness in READINESS_WORDS ? readiness : 'unknown'}`, 'data-readiness': readiness }, READINESS_WORDS[readiness] ?? `${readiness} (unrecognised)`);
+  return h(
+    'span',
+    {
+      class: `badge readiness readiness-${readiness in READINESS_WORDS ? readiness : 'unknown'}`,
+      'data-readiness': readiness,
+    },
+    READINESS_WORDS[readiness] ?? `${readiness} (unrecognised)`,
+  );
 }
 
 function money(amount: number, currency: string): string {
@@ -43,7 +69,13 @@ function medians(dimension: Json): Array<readonly [string, Node | string]> {
     const value =
       amount === undefined
         ? (suppression(dimension, key) ?? 'not stated')
-        : h('span', { class: 'salary', 'data-field': key }, h('span', { class: 'amount' }, money(amount, currency.toUpperCase())), ' ', evidence ? classBadge(evidence) : h('span', { class: 'badge salary-unknown' }, 'class not stated'));
+        : h(
+            'span',
+            { class: 'salary', 'data-field': key },
+            h('span', { class: 'amount' }, money(amount, currency.toUpperCase())),
+            ' ',
+            evidence ? classBadge(evidence) : h('span', { class: 'badge salary-unknown' }, 'class not stated'),
+          );
     return [[`Median salary`, value] as const];
   });
 }
@@ -54,7 +86,16 @@ function trends(dimension: Json): Array<readonly [string, Node | string]> {
     const pct = num(dimension[key]);
     if (!match || pct === undefined) return [];
     const [arrow, word] = pct > 0 ? ['▲', 'up'] : pct < 0 ? ['▼', 'down'] : ['■', 'flat'];
-    return [[`Trend (${match[1]})`, h('span', { class: `trend trend-${word}`, 'data-trend': pct }, `${arrow} ${pct > 0 ? '+' : ''}${pct}% (${word})`)] as const];
+    return [
+      [
+        `Trend (${match[1]})`,
+        h(
+          'span',
+          { class: `trend trend-${word}`, 'data-trend': pct },
+          `${arrow} ${pct > 0 ? '+' : ''}${pct}% (${word})`,
+        ),
+      ] as const,
+    ];
   });
 }
 
@@ -66,7 +107,11 @@ function coverage(value: unknown): string | undefined {
   if (!isRecord(value)) return undefined;
   const sources = num(value.sources);
   const window = [str(value.observed_from), str(value.observed_to)].filter(Boolean).join(' to ');
-  return [sources === undefined ? undefined : `${sources} sources`, window ? `observed ${window}` : undefined].filter(Boolean).join(', ') || undefined;
+  return (
+    [sources === undefined ? undefined : `${sources} sources`, window ? `observed ${window}` : undefined]
+      .filter(Boolean)
+      .join(', ') || undefined
+  );
 }
 
 /** The numbers a reader compares across the map stay in view; the rest folds under "More". */
@@ -84,9 +129,16 @@ export function dimensionFacts(dimension: Json, rest: HTMLElement | null): HTMLE
   return h(
     'div',
     {},
-    str(dimension.error) ? h('p', { class: 'error-text', 'data-error': 'true' }, `Error: ${str(dimension.error)}`) : null,
+    str(dimension.error)
+      ? h('p', { class: 'error-text', 'data-error': 'true' }, `Error: ${str(dimension.error)}`)
+      : null,
     str(dimension.note) ? h('p', { class: 'note' }, str(dimension.note)) : null,
-    facts([['Jobs', count(dimension, 'job_count')], ['Companies', count(dimension, 'company_count')], ...medians(dimension), ...trends(dimension)]),
+    facts([
+      ['Jobs', count(dimension, 'job_count')],
+      ['Companies', count(dimension, 'company_count')],
+      ...medians(dimension),
+      ...trends(dimension),
+    ]),
     more.childElementCount > 0 || rest ? h('details', {}, h('summary', {}, 'More'), more, rest) : null,
   );
 }

@@ -32,17 +32,22 @@ export interface Structured {
 
 export type ReadResult = { ok: true; value: Structured } | { ok: false; message: string };
 
-export const isRecord = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
-export const str = (value: unknown): string | undefined => (typeof value === 'string' && value !== '' ? value : undefined);
-export const num = (value: unknown): number | undefined => (typeof value === 'number' && Number.isFinite(value) ? value : undefined);
+export const isRecord = (value: unknown): value is Json =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+export const str = (value: unknown): string | undefined =>
+  typeof value === 'string' && value !== '' ? value : undefined;
+export const num = (value: unknown): number | undefined =>
+  typeof value === 'number' && Number.isFinite(value) ? value : undefined;
 export const records = (value: unknown): Json[] => (Array.isArray(value) ? value.filter(isRecord) : []);
-export const strings = (value: unknown): string[] => (Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : []);
+export const strings = (value: unknown): string[] =>
+  Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : [];
 
 export function readResult(result: CallToolResult): ReadResult {
   const text = result.content?.find((block) => block.type === 'text')?.text;
   if (result.isError) return { ok: false, message: text ?? 'The tool call failed.' };
   const content = result.structuredContent;
-  if (!isRecord(content) || !isRecord(content.provenance)) return { ok: false, message: 'The result carries no structured data this view can show.' };
+  if (!isRecord(content) || !isRecord(content.provenance))
+    return { ok: false, message: 'The result carries no structured data this view can show.' };
   return {
     ok: true,
     value: {

@@ -11,7 +11,11 @@ type Child = Node | string | number | null | undefined | false;
 /** Attributes are ours (class names, roles, labels); `text` content is the only way data gets in. */
 export type Attributes = Record<string, string | number | boolean | undefined>;
 
-export function h<K extends keyof HTMLElementTagNameMap>(tag: K, attributes: Attributes = {}, ...children: Child[]): HTMLElementTagNameMap[K] {
+export function h<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  attributes: Attributes = {},
+  ...children: Child[]
+): HTMLElementTagNameMap[K] {
   const element = document.createElement(tag);
   for (const [name, value] of Object.entries(attributes)) {
     if (value === undefined || value === false) continue;

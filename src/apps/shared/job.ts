@@ -10,7 +10,27 @@ import { hostLink } from './links.js';
 import { salaryCell } from './salary.js';
 import { otherMembers, valueNode } from './values.js';
 
-const LAID_OUT = ['job_id', 'title', 'company', 'role', 'salary', 'freshness', 'last_seen', 'location_text', 'location_country', 'remote_status', 'seniority_level', 'skills', 'url', 'domain_id', 'domain_assignment', 'requirements', 'operating_expectations', 'proof_signals', 'evidence_quality'];
+const LAID_OUT = [
+  'job_id',
+  'title',
+  'company',
+  'role',
+  'salary',
+  'freshness',
+  'last_seen',
+  'location_text',
+  'location_country',
+  'remote_status',
+  'seniority_level',
+  'skills',
+  'url',
+  'domain_id',
+  'domain_assignment',
+  'requirements',
+  'operating_expectations',
+  'proof_signals',
+  'evidence_quality',
+];
 
 export function location(job: Json): string {
   const place = str(job.location_text);
@@ -34,9 +54,16 @@ function role(job: Json): string | undefined {
 }
 
 function evidence(job: Json): HTMLElement | null {
-  const parts = (['evidence_quality', 'proof_signals', 'requirements', 'operating_expectations'] as const).filter((key) => job[key] !== undefined);
+  const parts = (['evidence_quality', 'proof_signals', 'requirements', 'operating_expectations'] as const).filter(
+    (key) => job[key] !== undefined,
+  );
   if (parts.length === 0) return null;
-  return h('section', { class: 'evidence' }, h('h3', {}, 'Evidence and requirements'), facts(parts.map((key) => [key.replace(/_/g, ' '), valueNode(job[key])])));
+  return h(
+    'section',
+    { class: 'evidence' },
+    h('h3', {}, 'Evidence and requirements'),
+    facts(parts.map((key) => [key.replace(/_/g, ' '), valueNode(job[key])])),
+  );
 }
 
 /** `heading` is h1 when the posting is the whole view, h2 when it opens inside the job list. */
@@ -59,8 +86,16 @@ export function jobDetail(app: App, job: Json, predictionsHidden: boolean, headi
       ['Last seen', str(job.last_seen) ?? 'not stated'],
       ['Domain', `${str(job.domain_id) ?? 'not stated'} (${str(job.domain_assignment) ?? 'assignment not stated'})`],
     ]),
-    skills.length > 0 ? h('ul', { class: 'chips', 'aria-label': 'Skills' }, ...skills.map((skill) => h('li', {}, skill))) : null,
-    h('p', { class: 'source' }, ...(url ? ['Source: ', hostLink(app, url, 'Open the source posting')] : ['No link to the source posting is stated.'])),
+    skills.length > 0
+      ? h('ul', { class: 'chips', 'aria-label': 'Skills' }, ...skills.map((skill) => h('li', {}, skill)))
+      : null,
+    h(
+      'p',
+      { class: 'source' },
+      ...(url
+        ? ['Source: ', hostLink(app, url, 'Open the source posting')]
+        : ['No link to the source posting is stated.']),
+    ),
     evidence(job),
     otherMembers(job, LAID_OUT),
     h('p', { class: 'hint' }, 'A posting is evidence of demand, not of a hire.'),

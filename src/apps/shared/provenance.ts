@@ -16,14 +16,31 @@ function generated(p: Provenance): Node | string {
     p.generated_at,
     ` (${describeAge(p.age_s ?? null)})`,
     p.generated_at_timezone === 'not_stated' ? ' ' : null,
-    p.generated_at_timezone === 'not_stated' ? h('span', { class: 'badge warn', 'data-flag': 'no-timezone' }, 'no timezone stated (legacy snapshot, read as UTC)') : null,
+    p.generated_at_timezone === 'not_stated'
+      ? h(
+          'span',
+          { class: 'badge warn', 'data-flag': 'no-timezone' },
+          'no timezone stated (legacy snapshot, read as UTC)',
+        )
+      : null,
     p.stale ? ' ' : null,
-    p.stale ? h('span', { class: 'badge warn', 'data-flag': 'stale' }, `stale: older than its ${p.cadence ?? 'stated'} cadence`) : null,
+    p.stale
+      ? h(
+          'span',
+          { class: 'badge warn', 'data-flag': 'stale' },
+          `stale: older than its ${p.cadence ?? 'stated'} cadence`,
+        )
+      : null,
   );
 }
 
 function mode(p: Provenance): HTMLElement {
-  if (p.fictional) return h('span', { class: 'badge offline', 'data-mode': p.mode, 'data-fictional': 'true' }, 'fictional sample data, not live');
+  if (p.fictional)
+    return h(
+      'span',
+      { class: 'badge offline', 'data-mode': p.mode, 'data-fictional': 'true' },
+      'fictional sample data, not live',
+    );
   return p.mode === 'offline'
     ? h('span', { class: 'badge offline', 'data-mode': 'offline' }, 'offline snapshot, not live')
     : h('span', { class: 'badge live', 'data-mode': 'live' }, 'live API');

@@ -14,7 +14,11 @@ export function classBadge(source: string): HTMLElement {
     const label = source === 'predicted' ? 'predicted · model estimate' : source;
     return h('span', { class: `badge salary-${source}`, title: SALARY_CLASSES[source], 'data-class': source }, label);
   }
-  return h('span', { class: 'badge salary-unknown', title: 'unrecognised evidence class, shown as given', 'data-class': source }, `"${source}" · unrecognised class`);
+  return h(
+    'span',
+    { class: 'badge salary-unknown', title: 'unrecognised evidence class, shown as given', 'data-class': source },
+    `"${source}" · unrecognised class`,
+  );
 }
 
 function range(salary: Json): string {
@@ -29,11 +33,24 @@ function range(salary: Json): string {
 /** A job's salary: amount and class badge, or a plain "none" with why one may be missing. */
 export function salaryCell(salary: unknown, predictionsHidden: boolean): HTMLElement {
   if (salary === null || typeof salary !== 'object') {
-    return h('span', { class: 'salary none' }, 'none', predictionsHidden ? h('span', { class: 'hint' }, ' (no disclosed or extracted range; model estimates hidden)') : null);
+    return h(
+      'span',
+      { class: 'salary none' },
+      'none',
+      predictionsHidden
+        ? h('span', { class: 'hint' }, ' (no disclosed or extracted range; model estimates hidden)')
+        : null,
+    );
   }
   const record = salary as Json;
   const source = str(record.source) ?? 'not stated';
-  return h('span', { class: 'salary' }, h('span', { class: 'amount' }, str(record.display) ?? range(record)), ' ', classBadge(source));
+  return h(
+    'span',
+    { class: 'salary' },
+    h('span', { class: 'amount' }, str(record.display) ?? range(record)),
+    ' ',
+    classBadge(source),
+  );
 }
 
 /** Sort key of a salary: its currency, then its upper bound (missing salaries sort last). */

@@ -23,14 +23,19 @@ export function valueNode(value: unknown, depth = 0): Node | string {
   }
   if (isRecord(value)) {
     const list = h('dl', { class: 'values' });
-    for (const [key, inner] of Object.entries(value)) list.append(h('dt', {}, label(key)), h('dd', {}, valueNode(inner, depth + 1)));
+    for (const [key, inner] of Object.entries(value))
+      list.append(h('dt', {}, label(key)), h('dd', {}, valueNode(inner, depth + 1)));
     return list;
   }
   return String(value);
 }
 
 /** The members of `record` a view did not lay out itself, so none is lost. */
-export function otherMembers(record: Record<string, unknown>, shown: readonly string[], heading = 'Other fields from the API'): HTMLElement | null {
+export function otherMembers(
+  record: Record<string, unknown>,
+  shown: readonly string[],
+  heading = 'Other fields from the API',
+): HTMLElement | null {
   const rest = Object.fromEntries(Object.entries(record).filter(([key]) => !shown.includes(key)));
   if (Object.keys(rest).length === 0) return null;
   return h('section', { class: 'other' }, h('h3', {}, heading), valueNode(rest));

@@ -3,7 +3,12 @@
  * view side of the MCP Apps protocol), takes the tool's arguments and result from it, follows the
  * host's theme and style variables, and says plainly when there is nothing to show yet.
  */
-import { App, applyDocumentTheme, applyHostStyleVariables, type McpUiHostContext } from '@modelcontextprotocol/ext-apps';
+import {
+  App,
+  applyDocumentTheme,
+  applyHostStyleVariables,
+  type McpUiHostContext,
+} from '@modelcontextprotocol/ext-apps';
 import { VERSION } from '../../version.js';
 import { readResult, type Json, type ReadResult } from './data.js';
 import { h, replaceChildren } from './dom.js';
@@ -39,7 +44,12 @@ export function startView(name: string, show: (result: ReadResult, context: View
   app.onteardown = () => ({});
   app.connect().then(
     () => followHost(app.getHostContext()),
-    (error: unknown) => showStatus(root, `Could not connect to the host: ${error instanceof Error ? error.message : String(error)}`, 'error'),
+    (error: unknown) =>
+      showStatus(
+        root,
+        `Could not connect to the host: ${error instanceof Error ? error.message : String(error)}`,
+        'error',
+      ),
   );
   return app;
 }

@@ -10,7 +10,16 @@ import { chromium, type BrowserContext, type Page, type Request } from 'playwrig
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
-const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 export interface Browser {
   context: BrowserContext;
@@ -18,9 +27,18 @@ export interface Browser {
 }
 
 export async function launch(): Promise<Browser> {
-  if (!existsSync(CHROMIUM)) throw new Error(`no Chromium at ${CHROMIUM}: install Debian's package (apt-get install chromium) or set CHROMIUM_PATH`);
+  if (!existsSync(CHROMIUM))
+    throw new Error(
+      `no Chromium at ${CHROMIUM}: install Debian's package (apt-get install chromium) or set CHROMIUM_PATH`,
+    );
   const profile = mkdtempSync(join(tmpdir(), 'service-mcp-chromium-'));
-  const context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, args: ARGS, headless: true, viewport: { width: 1000, height: 700 }, deviceScaleFactor: 1 });
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM,
+    args: ARGS,
+    headless: true,
+    viewport: { width: 1000, height: 700 },
+    deviceScaleFactor: 1,
+  });
   return {
     context,
     close: async () => {
@@ -47,7 +65,8 @@ export async function watch(page: Page, allowed: readonly string[]): Promise<Tra
   const fromHost = (request: Request) => request.frame() === page.mainFrame();
   page.on('request', (request) => {
     if (!fromHost(request)) traffic.fromViews.push(`${request.method()} ${request.url()}`);
-    else if (request.method() === 'POST') traffic.rpc.push({ body: request.postDataJSON(), response: request.response().then((r) => r?.text() ?? '') });
+    else if (request.method() === 'POST')
+      traffic.rpc.push({ body: request.postDataJSON(), response: request.response().then((r) => r?.text() ?? '') });
   });
   page.on('console', (message) => {
     if (/Refused to|Content Security Policy/i.test(message.text())) traffic.violations.push(message.text());

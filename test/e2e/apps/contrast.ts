@@ -5,11 +5,17 @@
  */
 export function lowContrast(): string[] {
   const rgba = (value: string): number[] => {
-    const parts = /rgba?\(([^)]+)\)/.exec(value)?.[1]?.split(/[\s,/]+/).filter(Boolean).map(Number) ?? [0, 0, 0, 0];
+    const parts = /rgba?\(([^)]+)\)/
+      .exec(value)?.[1]
+      ?.split(/[\s,/]+/)
+      .filter(Boolean)
+      .map(Number) ?? [0, 0, 0, 0];
     return [parts[0]!, parts[1]!, parts[2]!, parts[3] ?? 1];
   };
   const luminance = ([r, g, b]: number[]) => {
-    const [R, G, B] = [r!, g!, b!].map((c) => (c / 255 <= 0.03928 ? c / 255 / 12.92 : ((c / 255 + 0.055) / 1.055) ** 2.4));
+    const [R, G, B] = [r!, g!, b!].map((c) =>
+      c / 255 <= 0.03928 ? c / 255 / 12.92 : ((c / 255 + 0.055) / 1.055) ** 2.4,
+    );
     return 0.2126 * R! + 0.7152 * G! + 0.0722 * B!;
   };
   const background = (element: Element): number[] => {
@@ -33,7 +39,10 @@ export function lowContrast(): string[] {
     const ratio = (Math.max(fg, bg) + 0.05) / (Math.min(fg, bg) + 0.05);
     const size = parseFloat(style.fontSize);
     const large = size >= 24 || (size >= 18.66 && Number(style.fontWeight) >= 700);
-    if (ratio < (large ? 3 : 4.5)) failures.push(`${element.tagName.toLowerCase()}.${element.className} "${text.slice(0, 40)}": ${ratio.toFixed(2)}`);
+    if (ratio < (large ? 3 : 4.5))
+      failures.push(
+        `${element.tagName.toLowerCase()}.${element.className} "${text.slice(0, 40)}": ${ratio.toFixed(2)}`,
+      );
   }
   return failures;
 }

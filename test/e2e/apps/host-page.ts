@@ -20,12 +20,20 @@ export interface HostPage {
 }
 
 export async function startHostPage(): Promise<HostPage> {
-  const bundle = await build({ entryPoints: [fileURLToPath(new URL('./host.ts', import.meta.url))], bundle: true, format: 'iife', platform: 'browser', write: false, logLevel: 'warning' });
+  const bundle = await build({
+    entryPoints: [fileURLToPath(new URL('./host.ts', import.meta.url))],
+    bundle: true,
+    format: 'iife',
+    platform: 'browser',
+    write: false,
+    logLevel: 'warning',
+  });
   const script = bundle.outputFiles[0]!.text;
   const server: Server = createServer((request, response) => {
     const path = new URL(request.url ?? '/', 'http://host').pathname;
     if (path === '/') return void response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(PAGE);
-    if (path === '/host.js') return void response.writeHead(200, { 'content-type': 'text/javascript; charset=utf-8' }).end(script);
+    if (path === '/host.js')
+      return void response.writeHead(200, { 'content-type': 'text/javascript; charset=utf-8' }).end(script);
     response.writeHead(404).end();
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -5,7 +5,14 @@
  * under the CSP its metadata declares, and the bridge carrying the tool input and result to the
  * view and the view's tool calls back to the server.
  */
-import { AppBridge, getToolUiResourceUri, PostMessageTransport, RESOURCE_MIME_TYPE, type McpUiResourceCsp, type McpUiTheme } from '@modelcontextprotocol/ext-apps/app-bridge';
+import {
+  AppBridge,
+  getToolUiResourceUri,
+  PostMessageTransport,
+  RESOURCE_MIME_TYPE,
+  type McpUiResourceCsp,
+  type McpUiTheme,
+} from '@modelcontextprotocol/ext-apps/app-bridge';
 import { Client, StreamableHTTPClientTransport, type CallToolResult, type Tool } from '@modelcontextprotocol/client';
 
 export interface Shown {
@@ -16,7 +23,8 @@ export interface Shown {
 
 /** The spec's host CSP, built from a view's declared domains (all empty for ours). */
 function policy(csp: McpUiResourceCsp | undefined): string {
-  const list = (domains: string[] | undefined, fallback: string) => (domains && domains.length > 0 ? domains.join(' ') : fallback);
+  const list = (domains: string[] | undefined, fallback: string) =>
+    domains && domains.length > 0 ? domains.join(' ') : fallback;
   const resources = list(csp?.resourceDomains, '');
   return [
     "default-src 'none'",
@@ -48,7 +56,10 @@ const params = new URLSearchParams(location.search);
 // HTTP server knows this host renders views (a 2025-era initialize would reach another instance).
 const client = new Client(
   { name: 'service-mcp-view-test-host', version: '0.0.0' },
-  { capabilities: { extensions: { 'io.modelcontextprotocol/ui': { mimeTypes: [RESOURCE_MIME_TYPE] } } }, versionNegotiation: { mode: { pin: '2026-07-28' } } },
+  {
+    capabilities: { extensions: { 'io.modelcontextprotocol/ui': { mimeTypes: [RESOURCE_MIME_TYPE] } } },
+    versionNegotiation: { mode: { pin: '2026-07-28' } },
+  },
 );
 const connected = client.connect(new StreamableHTTPClientTransport(new URL(params.get('server')!)));
 let bridge: AppBridge | undefined;
@@ -64,13 +75,21 @@ async function show(name: string, args: Record<string, unknown>, theme: McpUiThe
   const content = contents[0] as { text: string; mimeType: string; _meta?: { ui?: { csp?: McpUiResourceCsp } } };
   if (content.mimeType !== RESOURCE_MIME_TYPE) throw new Error(`${uri} is ${content.mimeType}`);
   const csp = content._meta?.ui?.csp;
-  const html = content.text.replace('<head>', `<head><meta http-equiv="Content-Security-Policy" content="${policy(csp)}">`);
+  const html = content.text.replace(
+    '<head>',
+    `<head><meta http-equiv="Content-Security-Policy" content="${policy(csp)}">`,
+  );
 
   const frame = document.createElement('iframe');
   frame.setAttribute('sandbox', 'allow-scripts');
   frame.title = `${name} view`;
   document.getElementById('frames')!.replaceChildren(frame);
-  bridge = new AppBridge(client, { name: 'view-test-host', version: '0.0.0' }, { openLinks: {}, serverTools: {}, serverResources: {}, logging: {} }, { hostContext: { theme, displayMode: 'inline', toolInfo: { tool }, platform: 'web' } });
+  bridge = new AppBridge(
+    client,
+    { name: 'view-test-host', version: '0.0.0' },
+    { openLinks: {}, serverTools: {}, serverResources: {}, logging: {} },
+    { hostContext: { theme, displayMode: 'inline', toolInfo: { tool }, platform: 'web' } },
+  );
   bridge.onsizechange = ({ height }) => {
     if (height !== undefined) frame.style.height = `${height}px`;
   };

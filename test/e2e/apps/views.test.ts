@@ -22,7 +22,11 @@ type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-ex
 const SCREENSHOTS = join(tmpdir(), 'service-mcp-view-screenshots');
 /** The README shows these two; `npm run screenshots` writes them there. */
 const README_SCREENSHOTS = ['job-list', 'market-map'];
-const SALARY_WORDS: Record<string, RegExp> = { disclosed: /^disclosed$/, extracted: /^extracted$/, predicted: /model estimate/ };
+const SALARY_WORDS: Record<string, RegExp> = {
+  disclosed: /^disclosed$/,
+  extracted: /^extracted$/,
+  predicted: /model estimate/,
+};
 
 let host: HostPage;
 let server: HttpServerProcess;
@@ -56,19 +60,38 @@ async function show(tool: string, args: Json, theme: 'light' | 'dark' = 'light')
   const page = await browser.context.newPage();
   const traffic = await watch(page, [host.origin, server.origin]);
   await page.goto(`${host.origin}/?server=${encodeURIComponent(server.url)}`);
-  const shown = await page.evaluate(([name, input, mode]) => (window as unknown as { host: { show: (...a: unknown[]) => Promise<Json> } }).host.show(name, input, mode), [tool, args, theme] as const);
+  const shown = await page.evaluate(
+    ([name, input, mode]) =>
+      (window as unknown as { host: { show: (...a: unknown[]) => Promise<Json> } }).host.show(name, input, mode),
+    [tool, args, theme] as const,
+  );
   const view = page.frames().find((frame) => frame !== page.mainFrame())!;
   await view.locator('h1, [role="alert"]:not([hidden])').first().waitFor();
-  return { page, view, traffic, uri: shown.uri, csp: shown.csp, structured: shown.result.structuredContent, text: shown.result.content[0].text };
+  return {
+    page,
+    view,
+    traffic,
+    uri: shown.uri,
+    csp: shown.csp,
+    structured: shown.result.structuredContent,
+    text: shown.result.content[0].text,
+  };
 }
 
 /** The host page's tools/call requests for `tool`, with the results the server sent back. */
 async function callsOf(traffic: Traffic, tool: string): Promise<Array<{ args: Json; result: Json }>> {
-  const calls = traffic.rpc.filter(({ body }) => (body as Json)?.method === 'tools/call' && (body as Json).params?.name === tool);
+  const calls = traffic.rpc.filter(
+    ({ body }) => (body as Json)?.method === 'tools/call' && (body as Json).params?.name === tool,
+  );
   return Promise.all(
     calls.map(async ({ body, response }) => {
       const text = await response;
-      const json = text.trimStart().startsWith('{') ? text : text.split('\n').find((line) => line.startsWith('data: '))!.slice(6);
+      const json = text.trimStart().startsWith('{')
+        ? text
+        : text
+            .split('\n')
+            .find((line) => line.startsWith('data: '))!
+            .slice(6);
       return { args: (body as Json).params.arguments as Json, result: (JSON.parse(json) as Json).result as Json };
     }),
   );
@@ -87,12 +110,18 @@ async function expectProvenance(view: Frame, provenance: Json) {
   expect(text).toContain(provenance.generated_at);
   expect(text).toContain(provenance.computed_at);
   expect(text).toContain(provenance.retrieved_at);
-  expect(await footer.locator('[data-flag="no-timezone"]').count()).toBe(provenance.generated_at_timezone === 'not_stated' ? 1 : 0);
+  expect(await footer.locator('[data-flag="no-timezone"]').count()).toBe(
+    provenance.generated_at_timezone === 'not_stated' ? 1 : 0,
+  );
   expect(await footer.locator('[data-flag="stale"]').count()).toBe(provenance.stale === true ? 1 : 0);
   expect(await footer.locator('[data-mode]').getAttribute('data-mode')).toBe(provenance.mode);
   if (provenance.fictional) expect(text).toContain('fictional sample data');
   if (provenance.generated_at) expect(text).toMatch(/\((?:just now|\d+ (?:minute|hour|day)s? ago)\)/);
-  expect(text).toMatch(provenance.cache?.hit ? new RegExp(`from the response cache, ${provenance.cache.age_s} s old`) : /not from the cache/);
+  expect(text).toMatch(
+    provenance.cache?.hit
+      ? new RegExp(`from the response cache, ${provenance.cache.age_s} s old`)
+      : /not from the cache/,
+  );
 }
 
 async function expectReadable(view: Frame) {
@@ -109,7 +138,8 @@ async function screenshot(page: Page, name: string, maxHeight = 1_400) {
   await page.setViewportSize({ width: viewport.width, height: Math.ceil(box.y + box.height) });
   const clip = { x: box.x, y: box.y, width: box.width, height: Math.min(box.height, maxHeight) };
   await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), clip });
-  if (process.env.UPDATE_SCREENSHOTS === '1' && README_SCREENSHOTS.includes(name)) await page.screenshot({ path: join(ROOT, 'docs/screenshots', `${name}.png`), clip });
+  if (process.env.UPDATE_SCREENSHOTS === '1' && README_SCREENSHOTS.includes(name))
+    await page.screenshot({ path: join(ROOT, 'docs/screenshots', `${name}.png`), clip });
   await page.setViewportSize(viewport);
 }
 
@@ -143,7 +173,11 @@ describe('MCP Apps views in Chromium, through ext-apps AppBridge, against the bu
     }
     expect([...classes].sort()).toEqual(['disclosed', 'extracted', 'predicted']);
     // Three classes, three colours.
-    const colours = await view.evaluate(() => ['disclosed', 'extracted', 'predicted'].map((c) => getComputedStyle(document.querySelector(`.salary-${c}`)!).backgroundColor));
+    const colours = await view.evaluate(() =>
+      ['disclosed', 'extracted', 'predicted'].map(
+        (c) => getComputedStyle(document.querySelector(`.salary-${c}`)!).backgroundColor,
+      ),
+    );
     expect(new Set(colours).size).toBe(3);
     await expectProvenance(view, structured.provenance);
     await expectReadable(view);
@@ -154,7 +188,14 @@ describe('MCP Apps views in Chromium, through ext-apps AppBridge, against the bu
     const reached: string[] = [];
     for (let i = 0; i < 4; i++) {
       await page.keyboard.press('Tab');
-      reached.push(await view.evaluate(() => (document.activeElement as HTMLElement).dataset.sort ?? (document.activeElement as HTMLElement).dataset.jobId ?? ''));
+      reached.push(
+        await view.evaluate(
+          () =>
+            (document.activeElement as HTMLElement).dataset.sort ??
+            (document.activeElement as HTMLElement).dataset.jobId ??
+            '',
+        ),
+      );
     }
     expect(reached).toEqual(['last_seen', 'salary', jobs[0]!.job_id, jobs[1]!.job_id]);
 
@@ -163,7 +204,9 @@ describe('MCP Apps views in Chromium, through ext-apps AppBridge, against the bu
     await expect.poll(() => view.locator('th[aria-sort="descending"] button[data-sort="salary"]').count()).toBe(1);
     const shownOrder = await rows.evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-job-id')));
     const byId = new Map(jobs.map((job) => [job.job_id as string, job]));
-    const keys = shownOrder.map((id) => byId.get(id!)!.salary).map((s: Json | null) => (s ? [s.currency as string, (s.max ?? s.min) as number] : null));
+    const keys = shownOrder
+      .map((id) => byId.get(id!)!.salary)
+      .map((s: Json | null) => (s ? [s.currency as string, (s.max ?? s.min) as number] : null));
     const firstNone = keys.findIndex((k) => k === null);
     expect(keys.slice(firstNone).every((k) => k === null)).toBe(true);
     const withSalary = keys.slice(0, firstNone) as Array<[string, number]>;
@@ -184,7 +227,9 @@ describe('MCP Apps views in Chromium, through ext-apps AppBridge, against the bu
     const pages = await callsOf(traffic, 'search_jobs');
     expect(pages.map((call) => call.args)).toEqual([args, { ...args, page: 2 }]);
     const second = pages[1]!.result.structuredContent.data.jobs as Json[];
-    expect(await rows.evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-job-id')))).toEqual(second.map((job) => job.job_id));
+    expect(await rows.evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-job-id')))).toEqual(
+      second.map((job) => job.job_id),
+    );
 
     // Choosing a row (by keyboard) calls get_job through the host and shows that posting.
     const chosen = second[0]!;
@@ -199,7 +244,9 @@ describe('MCP Apps views in Chromium, through ext-apps AppBridge, against the bu
     expect(await view.locator('section.list').isHidden()).toBe(true);
     await view.locator('button.back').click();
     expect(await view.locator('section.list').isVisible()).toBe(true);
-    expect(await view.evaluate(() => (document.activeElement as HTMLElement | null)?.dataset.jobId)).toBe(chosen.job_id);
+    expect(await view.evaluate(() => (document.activeElement as HTMLElement | null)?.dataset.jobId)).toBe(
+      chosen.job_id,
+    );
 
     expectNothingLeftTheView(traffic);
     await page.close();
@@ -218,7 +265,9 @@ describe('MCP Apps views in Chromium, through ext-apps AppBridge, against the bu
     for (const skill of job.skills as string[]) expect(text).toContain(skill);
     if (job.evidence_quality) expect(text).toContain(String(job.evidence_quality.notes ?? job.evidence_quality.score));
     await view.locator('button[data-url]').click();
-    await expect.poll(() => page.evaluate(() => (window as unknown as { host: { openedLinks: string[] } }).host.openedLinks)).toEqual([job.url]);
+    await expect
+      .poll(() => page.evaluate(() => (window as unknown as { host: { openedLinks: string[] } }).host.openedLinks))
+      .toEqual([job.url]);
     await expectProvenance(view, structured.provenance);
     // The host said dark: the view is dark, and still readable.
     expect(await view.evaluate(() => document.documentElement.dataset.theme)).toBe('dark');
@@ -226,9 +275,17 @@ describe('MCP Apps views in Chromium, through ext-apps AppBridge, against the bu
     await screenshot(page, 'job');
 
     // Upstream text is only ever text: markup in a posting is shown, never parsed, and loads nothing.
-    const hostile = '<img src="https://attacker.example/x.png" onerror="document.title=1"><script>document.title=2</script>';
-    const tampered = { ...structured, data: { ...job, title: hostile, company: { ...job.company, name: hostile }, skills: [hostile] } };
-    await page.evaluate((result) => (window as unknown as { host: { sendResult: (r: unknown) => Promise<void> } }).host.sendResult(result), { content: [{ type: 'text', text: 'x' }], structuredContent: tampered });
+    const hostile =
+      '<img src="https://attacker.example/x.png" onerror="document.title=1"><script>document.title=2</script>';
+    const tampered = {
+      ...structured,
+      data: { ...job, title: hostile, company: { ...job.company, name: hostile }, skills: [hostile] },
+    };
+    await page.evaluate(
+      (result) =>
+        (window as unknown as { host: { sendResult: (r: unknown) => Promise<void> } }).host.sendResult(result),
+      { content: [{ type: 'text', text: 'x' }], structuredContent: tampered },
+    );
     await expect.poll(() => view.locator('h1').textContent()).toBe(hostile);
     expect(await view.locator('img, main script').count()).toBe(0);
     expect(await view.evaluate(() => document.title)).toBe('Job posting');
@@ -261,10 +318,13 @@ describe('MCP Apps views in Chromium, through ext-apps AppBridge, against the bu
       const median = card.locator('[data-field="median_disclosed_salary_usd"]');
       if (typeof dimension.median_disclosed_salary_usd === 'number') {
         expect(await median.locator('.badge').getAttribute('data-class')).toBe('disclosed');
-        expect(await median.locator('.amount').textContent()).toBe(`$${dimension.median_disclosed_salary_usd.toLocaleString('en-US')}`);
+        expect(await median.locator('.amount').textContent()).toBe(
+          `$${dimension.median_disclosed_salary_usd.toLocaleString('en-US')}`,
+        );
       } else expect(await median.count()).toBe(0);
       for (const s of dimension.suppressed as Json[]) expect(text).toContain(s.reason);
-      if (typeof dimension.trend_30d_pct === 'number') expect(await card.locator('[data-trend]').getAttribute('data-trend')).toBe(String(dimension.trend_30d_pct));
+      if (typeof dimension.trend_30d_pct === 'number')
+        expect(await card.locator('[data-trend]').getAttribute('data-trend')).toBe(String(dimension.trend_30d_pct));
     }
     await expectProvenance(view, structured.provenance);
     await expectReadable(view);
@@ -273,7 +333,9 @@ describe('MCP Apps views in Chromium, through ext-apps AppBridge, against the bu
     await view.locator('select[data-filter="layer"]').selectOption('tooling');
     expect(await cards.count()).toBe(dimensions.filter((d) => d.layer === 'tooling').length);
     await view.locator('select[data-filter="status"]').selectOption('error');
-    expect(await cards.evaluateAll((lis) => lis.map((li) => li.getAttribute('data-dimension')))).toEqual(dimensions.filter((d) => d.layer === 'tooling' && d.readiness === 'error').map((d) => d.id));
+    expect(await cards.evaluateAll((lis) => lis.map((li) => li.getAttribute('data-dimension')))).toEqual(
+      dimensions.filter((d) => d.layer === 'tooling' && d.readiness === 'error').map((d) => d.id),
+    );
     await view.locator('select[data-filter="layer"]').selectOption('');
     expect(await cards.count()).toBe(dimensions.filter((d) => d.readiness === 'error').length);
 
@@ -287,7 +349,9 @@ describe('MCP Apps views in Chromium, through ext-apps AppBridge, against the bu
   }, 60_000);
 
   it('interview brief: stages, topics, questions to ask and every piece of evidence with its date', async () => {
-    const { page, view, traffic, uri, structured } = await show('get_company_interview_brief', { slug: 'northwind-neural' });
+    const { page, view, traffic, uri, structured } = await show('get_company_interview_brief', {
+      slug: 'northwind-neural',
+    });
     expect(uri).toBe('ui://service-mcp/interview-brief.html');
     const data = structured.data as Json;
     const pkg = data.interview_package as Json;
@@ -304,7 +368,11 @@ describe('MCP Apps views in Chromium, through ext-apps AppBridge, against the bu
       expect(cells[2]).toBe(item.observed_at);
     }
     const compensation = view.locator('[data-section="compensation-evidence"] .badge');
-    expect(await compensation.evaluateAll((badges) => badges.map((b) => b.getAttribute('data-class')))).toEqual(['disclosed', 'extracted', 'predicted']);
+    expect(await compensation.evaluateAll((badges) => badges.map((b) => b.getAttribute('data-class')))).toEqual([
+      'disclosed',
+      'extracted',
+      'predicted',
+    ]);
     await expectProvenance(view, structured.provenance);
     await expectReadable(view);
     await screenshot(page, 'interview-brief');

@@ -37,7 +37,8 @@ const valueOf = (value: Record<string, unknown>): unknown => {
   if ('doubleValue' in value) return value.doubleValue;
   return value;
 };
-const attributesOf = (list: KeyValue[] | undefined) => Object.fromEntries((list ?? []).map((kv) => [kv.key, valueOf(kv.value)]));
+const attributesOf = (list: KeyValue[] | undefined) =>
+  Object.fromEntries((list ?? []).map((kv) => [kv.key, valueOf(kv.value)]));
 
 export function startCollector(): Promise<Collector> {
   const posts: Collector['posts'] = [];
@@ -46,13 +47,21 @@ export function startCollector(): Promise<Collector> {
     posts
       .filter((post) => post.contentType.startsWith('application/json'))
       .flatMap((post) => {
-        const body = JSON.parse(post.body.toString('utf8')) as { resourceSpans: Array<{ resource: { attributes: KeyValue[] }; scopeSpans: Array<{ spans: Array<Record<string, unknown>> }> }> };
+        const body = JSON.parse(post.body.toString('utf8')) as {
+          resourceSpans: Array<{
+            resource: { attributes: KeyValue[] };
+            scopeSpans: Array<{ spans: Array<Record<string, unknown>> }>;
+          }>;
+        };
         return body.resourceSpans.flatMap((rs) =>
           rs.scopeSpans.flatMap((ss) =>
             ss.spans.map((span) => ({
               ...(span as unknown as OtlpSpan),
               attributes: attributesOf(span.attributes as KeyValue[]),
-              events: ((span.events as Array<{ name: string; attributes: KeyValue[] }>) ?? []).map((e) => ({ name: e.name, attributes: attributesOf(e.attributes) })),
+              events: ((span.events as Array<{ name: string; attributes: KeyValue[] }>) ?? []).map((e) => ({
+                name: e.name,
+                attributes: attributesOf(e.attributes),
+              })),
               resource: attributesOf(rs.resource.attributes),
             })),
           ),
@@ -63,7 +72,9 @@ export function startCollector(): Promise<Collector> {
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
       posts.push({ path: req.url ?? '', contentType: req.headers['content-type'] ?? '', body: Buffer.concat(chunks) });
-      res.writeHead(200, { 'content-type': req.headers['content-type'] ?? 'application/json' }).end(req.headers['content-type']?.includes('json') ? '{}' : '');
+      res
+        .writeHead(200, { 'content-type': req.headers['content-type'] ?? 'application/json' })
+        .end(req.headers['content-type']?.includes('json') ? '{}' : '');
       for (const wake of waiters) wake();
     });
   });

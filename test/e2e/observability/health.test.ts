@@ -36,7 +36,8 @@ describe('check_api_health: this server', () => {
       expect(before.rate_limit).toEqual({});
       expect(textOf(quiet)).toContain('no Retry-After cool-down running; no 429 since start');
 
-      for (let i = 0; i < 2; i++) await session.client.callTool({ name: 'get_job', arguments: { job_id: activeJob.job_id } });
+      for (let i = 0; i < 2; i++)
+        await session.client.callTool({ name: 'get_job', arguments: { job_id: activeJob.job_id } });
       await api.setFaults([{ path: '/api/public/v1/market-map', kind: 'rate_limit', retryAfter: 30, times: 1 }]);
       const limited = await session.client.callTool({ name: 'get_market_map', arguments: {} });
       await api.clearFaults();
@@ -44,11 +45,20 @@ describe('check_api_health: this server', () => {
 
       const health = await session.client.callTool({ name: 'check_api_health', arguments: {} });
       expect(health.isError).toBeFalsy();
-      const structured = outputSchemaOf(findTool('check_api_health')!).parse(health.structuredContent) as unknown as { server: Server };
+      const structured = outputSchemaOf(findTool('check_api_health')!).parse(health.structuredContent) as unknown as {
+        server: Server;
+      };
       const server = structured.server;
-      expect(server).toMatchObject({ version: expect.stringMatching(/^\d+\.\d+\.\d+/), node: process.version, calls_in_flight: 1, catalog: { checked: true, at: expect.any(String) } });
+      expect(server).toMatchObject({
+        version: expect.stringMatching(/^\d+\.\d+\.\d+/),
+        node: process.version,
+        calls_in_flight: 1,
+        catalog: { checked: true, at: expect.any(String) },
+      });
       expect(server.rate_limit.last_retry_after_s).toBe(30);
-      expect(Date.parse(server.rate_limit.cool_down_until!)).toBeGreaterThan(Date.parse(server.rate_limit.last_429_at!));
+      expect(Date.parse(server.rate_limit.cool_down_until!)).toBeGreaterThan(
+        Date.parse(server.rate_limit.last_429_at!),
+      );
       expect(server.cache.hits).toBe(1);
       expect(server.cache.answers).toBeGreaterThanOrEqual(4);
       expect(server.cache.hit_ratio).toBeCloseTo(server.cache.hits / server.cache.answers, 2);

@@ -32,7 +32,8 @@ async function scrape(port: number): Promise<string> {
 function sample(text: string, name: string, labels: Record<string, string> = {}): number | undefined {
   for (const line of text.split('\n')) {
     if (!line.startsWith(`${name}{`) && !line.startsWith(`${name} `)) continue;
-    if (Object.entries(labels).every(([key, value]) => line.includes(`${key}="${value}"`))) return Number(line.slice(line.lastIndexOf(' ') + 1));
+    if (Object.entries(labels).every(([key, value]) => line.includes(`${key}="${value}"`)))
+      return Number(line.slice(line.lastIndexOf(' ') + 1));
   }
   return undefined;
 }
@@ -43,7 +44,13 @@ function promtool(text: string): Promise<{ code: number | null; output: string }
     let output = '';
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.on('error', (error) => reject(new Error(`promtool could not be run (is Debian's prometheus package installed? .ci/run installs it): ${error.message}`)));
+    child.on('error', (error) =>
+      reject(
+        new Error(
+          `promtool could not be run (is Debian's prometheus package installed? .ci/run installs it): ${error.message}`,
+        ),
+      ),
+    );
     child.on('close', (code) => resolve({ code, output }));
     child.stdin.end(text);
   });
@@ -55,7 +62,8 @@ describe('--metrics-port over HTTP', () => {
     const server = await startHttpServer(['--base-url', api.url, '--metrics-port', String(metricsPort)]);
     const session = await connectHttp(server.url);
     try {
-      for (let i = 0; i < 2; i++) await session.client.callTool({ name: 'get_job', arguments: { job_id: activeJob.job_id } });
+      for (let i = 0; i < 2; i++)
+        await session.client.callTool({ name: 'get_job', arguments: { job_id: activeJob.job_id } });
       await session.client.callTool({ name: 'get_job', arguments: { job_id: 'job_absent_0000' } });
       await api.setFaults([{ path: '/api/public/v1/market-map', kind: 'rate_limit', retryAfter: 1, times: 1 }]);
       await session.client.callTool({ name: 'get_market_map', arguments: {} });
@@ -64,15 +72,55 @@ describe('--metrics-port over HTTP', () => {
 
       const getJob = { mcp_method_name: 'tools/call', gen_ai_tool_name: 'get_job' };
       expect(text).toContain('# TYPE mcp_server_operation_duration histogram');
-      const buckets = [...text.matchAll(/^mcp_server_operation_duration_bucket\{[^}]*gen_ai_tool_name="get_job"[^}]*le="([^"]+)"\}/gm)].map((m) => m[1]);
-      expect(buckets.slice(0, 15)).toEqual(['0.01', '0.02', '0.05', '0.1', '0.2', '0.5', '1', '2', '5', '10', '30', '60', '120', '300', '+Inf']);
-      const succeeded = text.split('\n').find((l) => l.startsWith('mcp_server_operation_duration_count{') && l.includes('gen_ai_tool_name="get_job"') && !l.includes('error_type='));
+      const buckets = [
+        ...text.matchAll(/^mcp_server_operation_duration_bucket\{[^}]*gen_ai_tool_name="get_job"[^}]*le="([^"]+)"\}/gm),
+      ].map((m) => m[1]);
+      expect(buckets.slice(0, 15)).toEqual([
+        '0.01',
+        '0.02',
+        '0.05',
+        '0.1',
+        '0.2',
+        '0.5',
+        '1',
+        '2',
+        '5',
+        '10',
+        '30',
+        '60',
+        '120',
+        '300',
+        '+Inf',
+      ]);
+      const succeeded = text
+        .split('\n')
+        .find(
+          (l) =>
+            l.startsWith('mcp_server_operation_duration_count{') &&
+            l.includes('gen_ai_tool_name="get_job"') &&
+            !l.includes('error_type='),
+        );
       expect(Number(succeeded?.split(' ').at(-1))).toBe(2);
       expect(sample(text, 'mcp_server_operation_duration_count', { ...getJob, error_type: 'not_found' })).toBe(1);
       expect(sample(text, 'mcp_server_operation_duration_sum', getJob)).toBeGreaterThan(0);
-      expect(sample(text, 'http_client_request_duration_count', { service_mcp_operation: 'getPublicJob', http_response_status_code: '200' })).toBe(1);
-      expect(sample(text, 'http_client_request_duration_count', { service_mcp_operation: 'getPublicJob', http_response_status_code: '404' })).toBe(1);
-      expect(sample(text, 'http_client_request_duration_count', { service_mcp_operation: 'getPublicMarketMap', http_response_status_code: '429' })).toBe(1);
+      expect(
+        sample(text, 'http_client_request_duration_count', {
+          service_mcp_operation: 'getPublicJob',
+          http_response_status_code: '200',
+        }),
+      ).toBe(1);
+      expect(
+        sample(text, 'http_client_request_duration_count', {
+          service_mcp_operation: 'getPublicJob',
+          http_response_status_code: '404',
+        }),
+      ).toBe(1);
+      expect(
+        sample(text, 'http_client_request_duration_count', {
+          service_mcp_operation: 'getPublicMarketMap',
+          http_response_status_code: '429',
+        }),
+      ).toBe(1);
       expect(sample(text, 'service_mcp_cache_hits_total', { service_mcp_operation: 'getPublicJob' })).toBe(1);
       expect(sample(text, 'service_mcp_cache_misses_total', { service_mcp_operation: 'getPublicJob' })).toBe(2);
       expect(sample(text, 'service_mcp_retry_after_waits_total')).toBe(1);
@@ -96,20 +144,40 @@ describe('--metrics-port over HTTP', () => {
     const session = await connectHttp(server.url);
     const dir = await mkdtemp(join(tmpdir(), 'service-mcp-prometheus-'));
     const webPort = await closedPort();
-    const config = ['global:', '  scrape_interval: 1s', 'scrape_configs:', '  - job_name: service-mcp', '    static_configs:', `      - targets: ['127.0.0.1:${metricsPort}']`, ''].join('\n');
+    const config = [
+      'global:',
+      '  scrape_interval: 1s',
+      'scrape_configs:',
+      '  - job_name: service-mcp',
+      '    static_configs:',
+      `      - targets: ['127.0.0.1:${metricsPort}']`,
+      '',
+    ].join('\n');
     await writeFile(join(dir, 'prometheus.yml'), config);
-    const prometheus = spawn('prometheus', [`--config.file=${join(dir, 'prometheus.yml')}`, `--storage.tsdb.path=${join(dir, 'data')}`, `--web.listen-address=127.0.0.1:${webPort}`], { stdio: ['ignore', 'ignore', 'pipe'] });
+    const prometheus = spawn(
+      'prometheus',
+      [
+        `--config.file=${join(dir, 'prometheus.yml')}`,
+        `--storage.tsdb.path=${join(dir, 'data')}`,
+        `--web.listen-address=127.0.0.1:${webPort}`,
+      ],
+      { stdio: ['ignore', 'ignore', 'pipe'] },
+    );
     let log = '';
     prometheus.stderr.on('data', (chunk: Buffer) => (log += chunk.toString()));
     const exited = new Promise<void>((done) => prometheus.once('close', () => done()));
     try {
-      for (let i = 0; i < 3; i++) await session.client.callTool({ name: 'get_job', arguments: { job_id: activeJob.job_id } });
+      for (let i = 0; i < 3; i++)
+        await session.client.callTool({ name: 'get_job', arguments: { job_id: activeJob.job_id } });
       const query = encodeURIComponent('sum(mcp_server_operation_duration_count{gen_ai_tool_name="get_job"})');
       let value: string | undefined;
       // Polls until Prometheus has scraped (1 s interval); the test's own timeout bounds it.
       while (value === undefined) {
         if (prometheus.exitCode !== null) throw new Error(`prometheus exited: ${log}`);
-        const answer = await fetch(`http://127.0.0.1:${webPort}/api/v1/query?query=${query}`).then((r) => r.json() as Promise<{ data?: { result?: Array<{ value: [number, string] }> } }>, () => undefined);
+        const answer = await fetch(`http://127.0.0.1:${webPort}/api/v1/query?query=${query}`).then(
+          (r) => r.json() as Promise<{ data?: { result?: Array<{ value: [number, string] }> } }>,
+          () => undefined,
+        );
         value = answer?.data?.result?.[0]?.value[1];
         if (value === undefined) await new Promise((done) => setTimeout(done, 200));
       }
@@ -127,11 +195,16 @@ describe('--metrics-port over HTTP', () => {
 describe('--metrics-port over stdio', () => {
   it('serves the same metrics beside a stdio session', async () => {
     const metricsPort = await closedPort();
-    const session = await connectStdio(['--base-url', api.url], cleanEnv({ SERVICE_MCP_METRICS_PORT: String(metricsPort) }));
+    const session = await connectStdio(
+      ['--base-url', api.url],
+      cleanEnv({ SERVICE_MCP_METRICS_PORT: String(metricsPort) }),
+    );
     try {
       await session.client.callTool({ name: 'get_job', arguments: { job_id: activeJob.job_id } });
       const text = await scrape(metricsPort);
-      expect(sample(text, 'mcp_server_operation_duration_count', { gen_ai_tool_name: 'get_job', network_transport: 'pipe' })).toBe(1);
+      expect(
+        sample(text, 'mcp_server_operation_duration_count', { gen_ai_tool_name: 'get_job', network_transport: 'pipe' }),
+      ).toBe(1);
       expect(sample(text, 'mcp_server_operation_duration_count', { mcp_method_name: 'initialize' })).toBe(1);
     } finally {
       await session.close();

@@ -33,7 +33,12 @@ afterAll(async () => {
 
 /** A stdio session of initialize, tools/list and a live get_job; stdin then ends and the server exits. */
 const SESSION = [
-  { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'modules', version: '0' } } },
+  {
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'initialize',
+    params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'modules', version: '0' } },
+  },
   { jsonrpc: '2.0', method: 'notifications/initialized' },
   { jsonrpc: '2.0', id: 2, method: 'tools/list' },
   { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'get_job', arguments: { job_id: activeJob.job_id } } },
@@ -55,16 +60,33 @@ describe('telemetry off', () => {
   });
 
   it('OTEL_TRACES_EXPORTER=none, or variables without an endpoint, load nothing either', async () => {
-    expect(await loaded([], { OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:9', OTEL_TRACES_EXPORTER: 'none' })).toEqual([]);
+    expect(
+      await loaded([], { OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:9', OTEL_TRACES_EXPORTER: 'none' }),
+    ).toEqual([]);
     expect(await loaded([], { OTEL_SERVICE_NAME: 'x', OTEL_RESOURCE_ATTRIBUTES: 'a=b' })).toEqual([]);
   });
 
   it('the same hook sees them when asked for; metrics alone load no tracing package, and http/json no protobuf exporter', async () => {
     const metrics = await loaded(['--metrics-port', String(await closedPort())]);
-    expect(metrics).toEqual(expect.arrayContaining(['@opentelemetry/api', '@opentelemetry/sdk-metrics', '@opentelemetry/exporter-prometheus']));
+    expect(metrics).toEqual(
+      expect.arrayContaining([
+        '@opentelemetry/api',
+        '@opentelemetry/sdk-metrics',
+        '@opentelemetry/exporter-prometheus',
+      ]),
+    );
     expect(metrics).not.toContain('@opentelemetry/sdk-trace-base');
-    const traces = await loaded([], { OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${await closedPort()}`, OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json' });
-    expect(traces).toEqual(expect.arrayContaining(['@opentelemetry/api', '@opentelemetry/sdk-trace-base', '@opentelemetry/exporter-trace-otlp-http']));
+    const traces = await loaded([], {
+      OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${await closedPort()}`,
+      OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
+    });
+    expect(traces).toEqual(
+      expect.arrayContaining([
+        '@opentelemetry/api',
+        '@opentelemetry/sdk-trace-base',
+        '@opentelemetry/exporter-trace-otlp-http',
+      ]),
+    );
     expect(traces).not.toContain('@opentelemetry/exporter-trace-otlp-proto');
   });
 });

@@ -25,12 +25,21 @@ describe('Redis state', () => {
   it('is 1 and connected while Redis answers, 0 and unreachable once it is gone', async () => {
     const redis = await startRedis();
     const metricsPort = await closedPort();
-    const server = await startHttpServer(['--base-url', api.url, '--redis-url', redis.url, '--metrics-port', String(metricsPort)]);
+    const server = await startHttpServer([
+      '--base-url',
+      api.url,
+      '--redis-url',
+      redis.url,
+      '--metrics-port',
+      String(metricsPort),
+    ]);
     const session = await connectHttp(server.url);
     try {
       expect(await redisUp(metricsPort)).toBe('1');
       const up = await session.client.callTool({ name: 'check_api_health', arguments: {} });
-      expect((up.structuredContent as { server: { redis?: { connected: boolean } } }).server.redis).toEqual({ connected: true });
+      expect((up.structuredContent as { server: { redis?: { connected: boolean } } }).server.redis).toEqual({
+        connected: true,
+      });
       expect(textOf(up)).toContain('Redis (shared cool-down and cache): connected.');
       expect(JSON.stringify(up.structuredContent)).not.toContain(redis.url);
 
@@ -38,7 +47,9 @@ describe('Redis state', () => {
       // The client notices the lost connection on its own schedule; poll with a wide bound for a loaded machine.
       await expect.poll(() => redisUp(metricsPort), { timeout: 15_000 }).toBe('0');
       const down = await session.client.callTool({ name: 'check_api_health', arguments: {} });
-      expect((down.structuredContent as { server: { redis?: { connected: boolean } } }).server.redis).toEqual({ connected: false });
+      expect((down.structuredContent as { server: { redis?: { connected: boolean } } }).server.redis).toEqual({
+        connected: false,
+      });
     } finally {
       await session.close();
       await server.stop();

@@ -24,34 +24,76 @@ const PARENT_ID = 'b7ad6b7169203331';
 const traceparent = (traceId = TRACE_ID) => `00-${traceId}-${PARENT_ID}-01`;
 // A short batch delay, so spans reach the collector while the test waits on them (no clock is asserted).
 const otelEnv = (extra: Record<string, string> = {}) =>
-  cleanEnv({ OTEL_EXPORTER_OTLP_ENDPOINT: collector.url, OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json', OTEL_BSP_SCHEDULE_DELAY: '50', ...extra });
+  cleanEnv({
+    OTEL_EXPORTER_OTLP_ENDPOINT: collector.url,
+    OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
+    OTEL_BSP_SCHEDULE_DELAY: '50',
+    ...extra,
+  });
 
-const named = (spans: OtlpSpan[], name: string, traceId: string) => spans.filter((s) => s.name === name && s.traceId === traceId);
-const childrenOf = (spans: OtlpSpan[], parent: OtlpSpan) => spans.filter((s) => s.parentSpanId === parent.spanId && s.traceId === parent.traceId);
+const named = (spans: OtlpSpan[], name: string, traceId: string) =>
+  spans.filter((s) => s.name === name && s.traceId === traceId);
+const childrenOf = (spans: OtlpSpan[], parent: OtlpSpan) =>
+  spans.filter((s) => s.parentSpanId === parent.spanId && s.traceId === parent.traceId);
 
 describe('traces over stdio (OTLP http/json)', () => {
   it('a tools/call continues the caller trace from params._meta, with a client span per API request and the cache hit marked', async () => {
     const traceId = '1'.repeat(32);
-    const session = await connectStdio(['--base-url', api.url], otelEnv({ OTEL_RESOURCE_ATTRIBUTES: 'deployment.environment.name=e2e' }));
+    const session = await connectStdio(
+      ['--base-url', api.url],
+      otelEnv({ OTEL_RESOURCE_ATTRIBUTES: 'deployment.environment.name=e2e' }),
+    );
     try {
       await session.client.listTools();
       const resource = (await session.client.listResources()).resources[0]!;
       await session.client.readResource({ uri: resource.uri });
-      for (let i = 0; i < 2; i++) await session.client.callTool({ name: 'get_job', arguments: { job_id: activeJob.job_id }, _meta: { traceparent: traceparent(traceId) } });
-      const spans = await collector.until((all) => named(all, 'tools/call get_job', traceId).length === 2 && all.some((s) => s.name === 'tools/list') && all.some((s) => s.name === 'resources/read') && all.filter((s) => s.traceId === traceId && s.kind === 3).length >= 2);
+      for (let i = 0; i < 2; i++)
+        await session.client.callTool({
+          name: 'get_job',
+          arguments: { job_id: activeJob.job_id },
+          _meta: { traceparent: traceparent(traceId) },
+        });
+      const spans = await collector.until(
+        (all) =>
+          named(all, 'tools/call get_job', traceId).length === 2 &&
+          all.some((s) => s.name === 'tools/list') &&
+          all.some((s) => s.name === 'resources/read') &&
+          all.filter((s) => s.traceId === traceId && s.kind === 3).length >= 2,
+      );
       const [first, second] = named(spans, 'tools/call get_job', traceId);
       expect(first!.parentSpanId).toBe(PARENT_ID);
       expect(first!.kind).toBe(2); // SERVER
-      expect(first!.attributes).toMatchObject({ 'mcp.method.name': 'tools/call', 'gen_ai.tool.name': 'get_job', 'jsonrpc.request.id': expect.any(String), 'network.transport': 'pipe', 'mcp.protocol.version': expect.any(String) });
+      expect(first!.attributes).toMatchObject({
+        'mcp.method.name': 'tools/call',
+        'gen_ai.tool.name': 'get_job',
+        'jsonrpc.request.id': expect.any(String),
+        'network.transport': 'pipe',
+        'mcp.protocol.version': expect.any(String),
+      });
       expect(first!.attributes['error.type']).toBeUndefined();
       expect(first!.resource).toMatchObject({ 'service.name': 'service-mcp', 'deployment.environment.name': 'e2e' });
-      const jobRequest = (server: OtlpSpan) => childrenOf(spans, server).find((s) => String(s.attributes['url.full']).endsWith(`/jobs/${activeJob.job_id}`));
+      const jobRequest = (server: OtlpSpan) =>
+        childrenOf(spans, server).find((s) => String(s.attributes['url.full']).endsWith(`/jobs/${activeJob.job_id}`));
       const firstGet = jobRequest(first!);
       const secondGet = jobRequest(second!);
-      expect(firstGet).toMatchObject({ name: 'GET', kind: 3, attributes: { 'http.request.method': 'GET', 'server.address': '127.0.0.1', 'http.response.status_code': 200, 'service_mcp.cache.hit': false } });
+      expect(firstGet).toMatchObject({
+        name: 'GET',
+        kind: 3,
+        attributes: {
+          'http.request.method': 'GET',
+          'server.address': '127.0.0.1',
+          'http.response.status_code': 200,
+          'service_mcp.cache.hit': false,
+        },
+      });
       expect(secondGet?.attributes['service_mcp.cache.hit']).toBe(true);
-      expect(spans.find((s) => s.name === 'tools/list')?.attributes).toMatchObject({ 'mcp.method.name': 'tools/list', 'network.transport': 'pipe' });
-      expect(spans.find((s) => s.name === 'resources/read' && s.attributes['mcp.resource.uri'] === resource.uri)?.attributes).toMatchObject({ 'mcp.method.name': 'resources/read' });
+      expect(spans.find((s) => s.name === 'tools/list')?.attributes).toMatchObject({
+        'mcp.method.name': 'tools/list',
+        'network.transport': 'pipe',
+      });
+      expect(
+        spans.find((s) => s.name === 'resources/read' && s.attributes['mcp.resource.uri'] === resource.uri)?.attributes,
+      ).toMatchObject({ 'mcp.method.name': 'resources/read' });
     } finally {
       await session.close();
     }
@@ -60,19 +102,37 @@ describe('traces over stdio (OTLP http/json)', () => {
   it('a failed call carries error.type with the error kind; a Retry-After wait is an event with its seconds; json log lines carry the ids', async () => {
     const traceId = '2'.repeat(32);
     const waitId = '3'.repeat(32);
-    const session = await connectStdio(['--base-url', api.url, '--log-format', 'json', '--log-level', 'info'], otelEnv());
+    const session = await connectStdio(
+      ['--base-url', api.url, '--log-format', 'json', '--log-level', 'info'],
+      otelEnv(),
+    );
     try {
-      const failed = await session.client.callTool({ name: 'get_job', arguments: { job_id: 'job_absent_0000' }, _meta: { traceparent: traceparent(traceId) } });
+      const failed = await session.client.callTool({
+        name: 'get_job',
+        arguments: { job_id: 'job_absent_0000' },
+        _meta: { traceparent: traceparent(traceId) },
+      });
       expect(failed.isError).toBe(true);
       await api.setFaults([{ path: '/api/public/v1/market-map', kind: 'rate_limit', retryAfter: 1, times: 1 }]);
-      await session.client.callTool({ name: 'get_market_map', arguments: {}, _meta: { traceparent: traceparent(waitId) } });
+      await session.client.callTool({
+        name: 'get_market_map',
+        arguments: {},
+        _meta: { traceparent: traceparent(waitId) },
+      });
       await api.clearFaults();
-      const spans = await collector.until((all) => named(all, 'tools/call get_job', traceId).length === 1 && named(all, 'tools/call get_market_map', waitId).length === 1);
+      const spans = await collector.until(
+        (all) =>
+          named(all, 'tools/call get_job', traceId).length === 1 &&
+          named(all, 'tools/call get_market_map', waitId).length === 1,
+      );
       const failure = named(spans, 'tools/call get_job', traceId)[0]!;
       expect(failure.attributes['error.type']).toBe('not_found');
       expect(failure.status.code).toBe(2); // ERROR
       const waited = named(spans, 'tools/call get_market_map', waitId)[0]!;
-      expect(waited.events).toContainEqual({ name: 'service_mcp.retry_after.wait', attributes: { 'service_mcp.retry_after.seconds': 1 } });
+      expect(waited.events).toContainEqual({
+        name: 'service_mcp.retry_after.wait',
+        attributes: { 'service_mcp.retry_after.seconds': 1 },
+      });
       const rateLimited = childrenOf(spans, waited).find((s) => s.attributes['http.response.status_code'] === 429);
       expect(rateLimited?.attributes['error.type']).toBe('429');
       const lines = session
@@ -81,8 +141,16 @@ describe('traces over stdio (OTLP http/json)', () => {
         .filter((line) => line.startsWith('{'))
         .map((line) => JSON.parse(line) as Record<string, unknown>);
       expect(lines.length).toBeGreaterThan(0);
-      for (const line of lines) expect(line).toMatchObject({ time: expect.any(String), level: expect.any(String), message: expect.any(String) });
-      expect(lines.find((line) => String(line.message).startsWith('get_job failed'))).toMatchObject({ trace_id: traceId, span_id: failure.spanId });
+      for (const line of lines)
+        expect(line).toMatchObject({
+          time: expect.any(String),
+          level: expect.any(String),
+          message: expect.any(String),
+        });
+      expect(lines.find((line) => String(line.message).startsWith('get_job failed'))).toMatchObject({
+        trace_id: traceId,
+        span_id: failure.spanId,
+      });
     } finally {
       await session.client.close();
     }
@@ -91,14 +159,22 @@ describe('traces over stdio (OTLP http/json)', () => {
 
 describe('traces over HTTP (OTLP http/protobuf)', () => {
   it('the traceparent header continues the caller trace, exported as protobuf', async () => {
-    const server = await startHttpServer(['--base-url', api.url], otelEnv({ OTEL_EXPORTER_OTLP_PROTOCOL: 'http/protobuf' }));
+    const server = await startHttpServer(
+      ['--base-url', api.url],
+      otelEnv({ OTEL_EXPORTER_OTLP_PROTOCOL: 'http/protobuf' }),
+    );
     try {
       const traceId = '4'.repeat(32);
       const before = collector.posts.length;
       const response = await fetch(server.url, {
         method: 'POST',
         headers: { ...MCP_POST_HEADERS, 'mcp-protocol-version': '2025-06-18', traceparent: traceparent(traceId) },
-        body: JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'get_job', arguments: { job_id: activeJob.job_id } } }),
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 7,
+          method: 'tools/call',
+          params: { name: 'get_job', arguments: { job_id: activeJob.job_id } },
+        }),
       });
       expect(response.status).toBe(200);
       await response.text();
@@ -120,8 +196,12 @@ describe('traces at the end of a stdio session', () => {
     const traceId = '5'.repeat(32);
     // A batch delay far longer than the session: only the flush at close can send the span.
     const session = await connectStdio(['--base-url', api.url], otelEnv({ OTEL_BSP_SCHEDULE_DELAY: '600000' }));
-    await session.client.callTool({ name: 'get_job', arguments: { job_id: activeJob.job_id }, _meta: { traceparent: traceparent(traceId) } });
-    const exited = new Promise<void>((done) => session.transport.onclose = () => done());
+    await session.client.callTool({
+      name: 'get_job',
+      arguments: { job_id: activeJob.job_id },
+      _meta: { traceparent: traceparent(traceId) },
+    });
+    const exited = new Promise<void>((done) => (session.transport.onclose = () => done()));
     await session.close();
     await exited;
     const spans = await collector.until((all) => named(all, 'tools/call get_job', traceId).length === 1);
@@ -137,7 +217,12 @@ describe('traces when serve --http stops', () => {
     const response = await fetch(server.url, {
       method: 'POST',
       headers: { ...MCP_POST_HEADERS, 'mcp-protocol-version': '2025-06-18', traceparent: traceparent(traceId) },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 8, method: 'tools/call', params: { name: 'get_job', arguments: { job_id: activeJob.job_id } } }),
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 8,
+        method: 'tools/call',
+        params: { name: 'get_job', arguments: { job_id: activeJob.job_id } },
+      }),
     });
     await response.text();
     expect(await server.stop('SIGTERM')).toBe(0);

@@ -72,7 +72,12 @@ describe('the size cap', () => {
 
   describe('is kept by the dispatcher too, whatever the client reads', () => {
     // A dispatcher capped at 64 KB under a client that would read the default 8 MiB.
-    const capped = () => new ApiClient({ baseUrl: api.url, fetch: createApiFetch({ timeoutMs: 5000, cache: false, maxBodyBytes: 64 * 1024 }), unavailableRetries: 0 });
+    const capped = () =>
+      new ApiClient({
+        baseUrl: api.url,
+        fetch: createApiFetch({ timeoutMs: 5000, cache: false, maxBodyBytes: 64 * 1024 }),
+        unavailableRetries: 0,
+      });
 
     it('as sent (maxResponseSize)', async () => {
       api.respond = (_req, res) => endless(res);
@@ -114,7 +119,11 @@ describe('decoding', () => {
       res.writeHead(400, { 'content-type': 'application/json', 'content-encoding': 'gzip' });
       res.end(gzipSync(JSON.stringify({ success: false, error: 'bad_filter', message: 'unknown domain' })));
     };
-    expect(await rejectionOf(client().listJobs())).toMatchObject({ kind: 'invalid_argument', upstreamError: 'bad_filter', upstreamMessage: 'unknown domain' });
+    expect(await rejectionOf(client().listJobs())).toMatchObject({
+      kind: 'invalid_argument',
+      upstreamError: 'bad_filter',
+      upstreamMessage: 'unknown domain',
+    });
   });
 
   it('decodes UTF-8 split across chunks', async () => {
@@ -131,7 +140,11 @@ describe('decoding', () => {
   it('reads text as TextDecoder does: a BOM dropped, malformed bytes replaced', async () => {
     const bodies = [
       Buffer.from('\uFEFF# llms.txt £ 😀'),
-      Buffer.concat([Buffer.from('£ '), Buffer.from([0xff, 0x61, 0xe2, 0x82, 0x20, 0xed, 0xa0, 0x80, 0xc0, 0xaf]), Buffer.from('€ end')]),
+      Buffer.concat([
+        Buffer.from('£ '),
+        Buffer.from([0xff, 0x61, 0xe2, 0x82, 0x20, 0xed, 0xa0, 0x80, 0xc0, 0xaf]),
+        Buffer.from('€ end'),
+      ]),
       Buffer.concat([Buffer.from('€ '), Buffer.from([0xf0, 0x9f, 0x98])]),
     ];
     for (const bytes of bodies) {
@@ -176,7 +189,8 @@ describe('the nesting guard', () => {
   });
 
   it('agrees with the depth of any JSON value', () => {
-    const depth = (value: unknown): number => (typeof value === 'object' && value !== null ? 1 + Math.max(0, ...Object.values(value).map(depth)) : 0);
+    const depth = (value: unknown): number =>
+      typeof value === 'object' && value !== null ? 1 + Math.max(0, ...Object.values(value).map(depth)) : 0;
     fc.assert(
       fc.property(fc.jsonValue({ maxDepth: 8 }), fc.integer({ min: 0, max: 8 }), (value, max) => {
         expect(jsonTooDeep(JSON.stringify(value), max)).toBe(depth(value) > max);

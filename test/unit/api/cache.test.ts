@@ -72,7 +72,8 @@ describe('against the offline API (ETag, public, max-age=60)', () => {
 describe('against a scripted API', () => {
   it('revalidates a stale entry with If-None-Match, and a 304 serves the cached body as a hit', async () => {
     api.respond = (req, res) => {
-      if (req.headers['if-none-match'] === '"v1"') return void res.writeHead(304, { etag: '"v1"', 'cache-control': 'max-age=0' }).end();
+      if (req.headers['if-none-match'] === '"v1"')
+        return void res.writeHead(304, { etag: '"v1"', 'cache-control': 'max-age=0' }).end();
       sendJson(res, 200, jobList(), { etag: '"v1"', 'cache-control': 'max-age=0' });
     };
     const c = client(api.url);
@@ -87,7 +88,8 @@ describe('against a scripted API', () => {
 
   it('a changed resource (200 to the revalidation) is a fresh answer, not a hit', async () => {
     let version = 1;
-    api.respond = (_req, res) => sendJson(res, 200, jobList([], {}), { etag: `"v${version++}"`, 'cache-control': 'no-cache' });
+    api.respond = (_req, res) =>
+      sendJson(res, 200, jobList([], {}), { etag: `"v${version++}"`, 'cache-control': 'no-cache' });
     const c = client(api.url);
     await c.listJobs();
     const second = await c.listJobs();
@@ -119,7 +121,11 @@ describe('against a scripted API', () => {
   });
 
   it('honours Expires when there is no max-age', async () => {
-    api.respond = (_req, res) => sendJson(res, 200, jobList(), { expires: new Date(Date.now() + 60_000).toUTCString(), date: new Date().toUTCString() });
+    api.respond = (_req, res) =>
+      sendJson(res, 200, jobList(), {
+        expires: new Date(Date.now() + 60_000).toUTCString(),
+        date: new Date().toUTCString(),
+      });
     const c = client(api.url);
     await c.listJobs();
     expect((await c.listJobs()).cache?.hit).toBe(true);
@@ -136,11 +142,27 @@ describe('against a scripted API', () => {
 
   it.each([404, 410, 429, 500, 503])('never keeps a %i, even one that says public, max-age=300', async (status) => {
     api.respond = (_req, res) =>
-      sendJson(res, status, { success: false, error: 'nope' }, { 'cache-control': 'public, max-age=300', expires: new Date(Date.now() + 300_000).toUTCString(), 'last-modified': new Date(0).toUTCString(), 'retry-after': '1' });
+      sendJson(
+        res,
+        status,
+        { success: false, error: 'nope' },
+        {
+          'cache-control': 'public, max-age=300',
+          expires: new Date(Date.now() + 300_000).toUTCString(),
+          'last-modified': new Date(0).toUTCString(),
+          'retry-after': '1',
+        },
+      );
     // One cache, but a client (and Retry-After gate) per call, so a 429 does not hold the second back.
     const fetch = createApiFetch({ timeoutMs: 5000 });
     const kinds = [];
-    for (let i = 0; i < 2; i++) kinds.push(await new ApiClient({ baseUrl: api.url, fetch, unavailableRetries: 0, maxRetryWaitS: 0 }).getJob('job-1').then(() => 'ok', (e: { kind: string }) => e.kind));
+    for (let i = 0; i < 2; i++)
+      kinds.push(
+        await new ApiClient({ baseUrl: api.url, fetch, unavailableRetries: 0, maxRetryWaitS: 0 }).getJob('job-1').then(
+          () => 'ok',
+          (e: { kind: string }) => e.kind,
+        ),
+      );
     expect(kinds[0]).not.toBe('ok');
     expect(kinds[1]).toBe(kinds[0]);
     expect(api.seen).toHaveLength(2);
@@ -153,7 +175,11 @@ describe('against a scripted API', () => {
 
   it('keeps a compressed answer, and its hit reads the same', async () => {
     api.respond = (_req, res) => {
-      res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip', 'cache-control': 'max-age=60' });
+      res.writeHead(200, {
+        'content-type': 'application/json',
+        'content-encoding': 'gzip',
+        'cache-control': 'max-age=60',
+      });
       res.end(gzipSync(JSON.stringify(jobList())));
     };
     const c = client(api.url);

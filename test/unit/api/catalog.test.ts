@@ -13,8 +13,12 @@ import { OPERATIONS } from '../../../src/api/operations.js';
 import { BASE, envelope, fakeUpstream, jobList, limited, makeJob, rejectionOf, unavailable } from './helpers.js';
 
 const ALL = Object.values(OPERATIONS).map(({ method, path }) => ({ method, path, description: 'd' }));
-const json = (body: unknown, headers: Record<string, string> = {}) => new Response(JSON.stringify(body), { status: 200, headers: { 'content-type': 'application/json', ...headers } });
-const catalogOf = (endpoints: Array<{ method: string; path: string; description?: string }>, headers: Record<string, string> = { 'cache-control': 'max-age=60' }) =>
+const json = (body: unknown, headers: Record<string, string> = {}) =>
+  new Response(JSON.stringify(body), { status: 200, headers: { 'content-type': 'application/json', ...headers } });
+const catalogOf = (
+  endpoints: Array<{ method: string; path: string; description?: string }>,
+  headers: Record<string, string> = { 'cache-control': 'max-age=60' },
+) =>
   json(envelope({ endpoints: endpoints.map((e) => ({ description: 'd', ...e })), auth: {}, envelopes: {} }), headers);
 const withoutMarketMap = () => catalogOf(ALL.filter((e) => !e.path.endsWith('/market-map')));
 
@@ -28,8 +32,10 @@ function upstream(discovery: () => Response | Promise<Response>) {
   });
 }
 
-const clientOver = (fetch: ReturnType<typeof fakeUpstream>['fetch'], options: Partial<ConstructorParameters<typeof ApiClient>[0]> = {}) =>
-  new ApiClient({ baseUrl: BASE, fetch, random: () => 0.5, checkCatalog: true, ...options });
+const clientOver = (
+  fetch: ReturnType<typeof fakeUpstream>['fetch'],
+  options: Partial<ConstructorParameters<typeof ApiClient>[0]> = {},
+) => new ApiClient({ baseUrl: BASE, fetch, random: () => 0.5, checkCatalog: true, ...options });
 
 const paths = (calls: ReturnType<typeof fakeUpstream>['calls']) => calls.map((c) => c.url.pathname);
 
@@ -74,7 +80,9 @@ describe('how long a catalog is kept', () => {
     expect(freshnessS(h({ 'cache-control': 'max-age=60', age: '25' }))).toBe(35);
     expect(freshnessS(h({ 'cache-control': 'no-store' }))).toBe(0);
     expect(freshnessS(h({ 'cache-control': 'no-cache, max-age=60' }))).toBe(0);
-    expect(freshnessS(h({ expires: 'Thu, 01 Jan 2026 00:10:00 GMT', date: 'Thu, 01 Jan 2026 00:00:00 GMT' }))).toBe(600);
+    expect(freshnessS(h({ expires: 'Thu, 01 Jan 2026 00:10:00 GMT', date: 'Thu, 01 Jan 2026 00:00:00 GMT' }))).toBe(
+      600,
+    );
     expect(freshnessS(h({ expires: 'yesterday' }))).toBe(0);
     expect(freshnessS(h({}))).toBe(300);
     expect(freshnessS(h({ 'cache-control': 'max-age=31536000' }))).toBe(3600);
@@ -88,7 +96,9 @@ describe('an operation the deployed catalog does not list', () => {
     const error = await rejectionOf(client.getMarketMap());
     expect(error).toBeInstanceOf(ApiError);
     expect(error.kind).toBe('not_deployed');
-    expect(error.message).toMatch(/^not_deployed: the deployed catalog \(GET \/api\/public\/v1\) does not list GET \/api\/public\/v1\/market-map \(getPublicMarketMap\), so nothing was sent to it; it lists "GET \/api\/public\/v1", "GET \/api\/public\/v1\/search\/jobs"/);
+    expect(error.message).toMatch(
+      /^not_deployed: the deployed catalog \(GET \/api\/public\/v1\) does not list GET \/api\/public\/v1\/market-map \(getPublicMarketMap\), so nothing was sent to it; it lists "GET \/api\/public\/v1", "GET \/api\/public\/v1\/search\/jobs"/,
+    );
     expect(paths(api.calls)).toEqual(['/api/public/v1']);
     // What it does list goes ahead, and says it was checked.
     const job = await client.getJob('job_ai_0001');
@@ -106,7 +116,10 @@ describe('an operation the deployed catalog does not list', () => {
   it('a catalog that names none of our operations is not relied on: tools carry on, unchecked', async () => {
     const api = upstream(() => catalogOf([{ method: 'GET', path: '/v9/everything' }]));
     const result = await clientOver(api.fetch).getMarketMap();
-    expect(result.catalog).toEqual({ checked: false, reason: expect.stringMatching(/lists none of the operations this client knows/) });
+    expect(result.catalog).toEqual({
+      checked: false,
+      reason: expect.stringMatching(/lists none of the operations this client knows/),
+    });
     expect(paths(api.calls)).toEqual(['/api/public/v1', '/api/public/v1/market-map']);
   });
 });
@@ -143,7 +156,12 @@ describe('discovery is read once', () => {
     await client.listJobs();
     const second = await client.listJobs();
     expect(second.catalog).toEqual({ checked: true });
-    expect(paths(api.calls)).toEqual(['/api/public/v1', '/api/public/v1/jobs', '/api/public/v1', '/api/public/v1/jobs']);
+    expect(paths(api.calls)).toEqual([
+      '/api/public/v1',
+      '/api/public/v1/jobs',
+      '/api/public/v1',
+      '/api/public/v1/jobs',
+    ]);
   });
 });
 
@@ -169,7 +187,10 @@ describe('when discovery cannot be read, tools carry on', () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
     const api = upstream(() => unavailable());
     const client = clientOver(api.fetch);
-    expect((await client.searchJobs()).catalog).toEqual({ checked: false, reason: 'discovery failed (upstream_unavailable)' });
+    expect((await client.searchJobs()).catalog).toEqual({
+      checked: false,
+      reason: 'discovery failed (upstream_unavailable)',
+    });
     expect(paths(api.calls)).toEqual(['/api/public/v1', '/api/public/v1/search/jobs']);
     await vi.advanceTimersByTimeAsync(CATALOG_RETRY_S * 1000 + 1);
     await client.searchJobs();
@@ -184,7 +205,10 @@ describe('when discovery cannot be read, tools carry on', () => {
 
   it('a body that breaks the contract is unchecked too (and does not reach the caller as an error)', async () => {
     const api = upstream(() => json(envelope({ endpoints: 'all of them' })));
-    expect((await clientOver(api.fetch).getJob('job_ai_0001')).catalog).toEqual({ checked: false, reason: 'discovery failed (upstream_contract)' });
+    expect((await clientOver(api.fetch).getJob('job_ai_0001')).catalog).toEqual({
+      checked: false,
+      reason: 'discovery failed (upstream_contract)',
+    });
   });
 
   it("while the API's own cool-down lasts, discovery is not asked either", async () => {
@@ -225,7 +249,13 @@ describe('DeployedCatalog on its own', () => {
   it('logs the reason once per failure window, not once per call', async () => {
     let now = 0;
     const reasons: string[] = [];
-    const catalog = new DeployedCatalog({ basePath: '', read: () => Promise.reject(new Error('boom')), mayRead: () => true, onUnchecked: (reason) => reasons.push(reason), now: () => now });
+    const catalog = new DeployedCatalog({
+      basePath: '',
+      read: () => Promise.reject(new Error('boom')),
+      mayRead: () => true,
+      onUnchecked: (reason) => reasons.push(reason),
+      now: () => now,
+    });
     for (let i = 0; i < 10; i++) await catalog.check('listPublicJobs');
     expect(reasons).toEqual(['discovery failed (unexpected error)']);
     now += CATALOG_RETRY_S * 1000;

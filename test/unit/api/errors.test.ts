@@ -20,7 +20,15 @@ describe('kindForStatus', () => {
   });
 
   it('every kind of docs/contract.md is in the family', () => {
-    for (const kind of ['invalid_argument', 'not_found', 'rate_limited', 'upstream_unavailable', 'upstream_contract', 'timeout', 'network']) {
+    for (const kind of [
+      'invalid_argument',
+      'not_found',
+      'rate_limited',
+      'upstream_unavailable',
+      'upstream_contract',
+      'timeout',
+      'network',
+    ]) {
       expect(ERROR_KINDS).toContain(kind);
     }
   });
@@ -29,16 +37,35 @@ describe('kindForStatus', () => {
 describe('ApiError', () => {
   it('keeps kind, status, path, upstream members, seconds, JSON path and cause', () => {
     const cause = new Error('root');
-    const error = new ApiError('rate_limited', 'limited', { status: 429, path: '/api/public/v1/jobs', upstreamError: 'e', upstreamMessage: 'm', retryAfterS: 3, jsonPath: 'a.b', cause });
+    const error = new ApiError('rate_limited', 'limited', {
+      status: 429,
+      path: '/api/public/v1/jobs',
+      upstreamError: 'e',
+      upstreamMessage: 'm',
+      retryAfterS: 3,
+      jsonPath: 'a.b',
+      cause,
+    });
     expect(error).toBeInstanceOf(Error);
     expect(error).toBeInstanceOf(ApiError);
     expect(new Error('x')).not.toBeInstanceOf(ApiError);
-    expect(error).toMatchObject({ name: 'ApiError', kind: 'rate_limited', status: 429, path: '/api/public/v1/jobs', upstreamError: 'e', upstreamMessage: 'm', retryAfterS: 3, jsonPath: 'a.b' });
+    expect(error).toMatchObject({
+      name: 'ApiError',
+      kind: 'rate_limited',
+      status: 429,
+      path: '/api/public/v1/jobs',
+      upstreamError: 'e',
+      upstreamMessage: 'm',
+      retryAfterS: 3,
+      jsonPath: 'a.b',
+    });
     expect(error.cause).toBe(cause);
   });
 
   it('redacts secrets from its message and path', () => {
-    const error = new ApiError('network', 'GET https://user:pw@api.example.test/x?token=abc failed', { path: '/x?api_key=k&q=1' });
+    const error = new ApiError('network', 'GET https://user:pw@api.example.test/x?token=abc failed', {
+      path: '/x?api_key=k&q=1',
+    });
     expect(error.message).not.toMatch(/pw|abc/);
     expect(error.path).toBe('/x?api_key=[redacted]&q=1');
   });
@@ -70,18 +97,34 @@ describe('redactSecrets', () => {
   });
 
   it('leaves ordinary text, e-mail addresses and harmless parameters alone', () => {
-    for (const text of ['/jobs?q=monkey&skills=rust,go', 'see https://api.example.test/x and write to a@b.example', 'token budget exceeded', '/jobs?keyword=x&monkey=1', 'Basic filters require q', 'the bearer of bad news']) {
+    for (const text of [
+      '/jobs?q=monkey&skills=rust,go',
+      'see https://api.example.test/x and write to a@b.example',
+      'token budget exceeded',
+      '/jobs?keyword=x&monkey=1',
+      'Basic filters require q',
+      'the bearer of bad news',
+    ]) {
       expect(redactSecrets(text)).toBe(text);
     }
   });
 
   it('does not reach across quoted JSON values', () => {
-    for (const value of [{ url: 'https://api.example.test/x', contact: 'ops@example.test', n: 1 }, { url: 'https://api.example.test', contact: 'ops@example.test' }]) {
+    for (const value of [
+      { url: 'https://api.example.test/x', contact: 'ops@example.test', n: 1 },
+      { url: 'https://api.example.test', contact: 'ops@example.test' },
+    ]) {
       const json = JSON.stringify(value);
       expect(redactSecrets(json)).toBe(json);
     }
-    expect(JSON.parse(redactSecrets(JSON.stringify({ url: 'https://u:p@h.example/x', n: 1 })))).toEqual({ url: 'https://[redacted]@h.example/x', n: 1 });
-    expect(JSON.parse(redactSecrets(JSON.stringify({ path: '/x?token=abc', n: 1 })))).toEqual({ path: '/x?token=[redacted]', n: 1 });
+    expect(JSON.parse(redactSecrets(JSON.stringify({ url: 'https://u:p@h.example/x', n: 1 })))).toEqual({
+      url: 'https://[redacted]@h.example/x',
+      n: 1,
+    });
+    expect(JSON.parse(redactSecrets(JSON.stringify({ path: '/x?token=abc', n: 1 })))).toEqual({
+      path: '/x?token=[redacted]',
+      n: 1,
+    });
   });
 });
 
@@ -89,7 +132,9 @@ describe('describeNetworkCause', () => {
   const refused = () => Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:9'), { code: 'ECONNREFUSED' });
 
   it('unwraps undici\'s TypeError("fetch failed") to its cause', () => {
-    expect(describeNetworkCause(new TypeError('fetch failed', { cause: refused() }))).toBe('connect ECONNREFUSED 127.0.0.1:9');
+    expect(describeNetworkCause(new TypeError('fetch failed', { cause: refused() }))).toBe(
+      'connect ECONNREFUSED 127.0.0.1:9',
+    );
   });
 
   it('prefixes the code when the message does not carry it', () => {
@@ -100,7 +145,9 @@ describe('describeNetworkCause', () => {
   it('joins nested causes outermost first', () => {
     const inner = Object.assign(new Error('self-signed certificate'), { code: 'DEPTH_ZERO_SELF_SIGNED_CERT' });
     const middle = new Error('TLS handshake failed', { cause: inner });
-    expect(describeNetworkCause(new TypeError('fetch failed', { cause: middle }))).toBe('TLS handshake failed <- DEPTH_ZERO_SELF_SIGNED_CERT: self-signed certificate');
+    expect(describeNetworkCause(new TypeError('fetch failed', { cause: middle }))).toBe(
+      'TLS handshake failed <- DEPTH_ZERO_SELF_SIGNED_CERT: self-signed certificate',
+    );
   });
 
   it('looks inside an AggregateError (happy eyeballs tries several addresses)', () => {

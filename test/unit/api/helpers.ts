@@ -44,7 +44,9 @@ export function health(status: 'ok' | 'degraded' = 'ok'): Record<string, unknown
   return {
     status,
     mcp_endpoint: 'https://api.example.test/api/public/v1/mcp',
-    probes: [{ name: 'jobs', ok: status === 'ok', status: status === 'ok' ? 200 : 503, path: '/api/public/v1/jobs', ms: 12 }],
+    probes: [
+      { name: 'jobs', ok: status === 'ok', status: status === 'ok' ? 200 : 503, path: '/api/public/v1/jobs', ms: 12 },
+    ],
   };
 }
 
@@ -96,16 +98,23 @@ export function fakeUpstream(respond: (n: number, url: URL) => Response | Promis
   return { fetch, calls, times: () => calls.map((c) => c.at) };
 }
 
-export const okJobs = () => new Response(JSON.stringify(jobList()), { status: 200, headers: { 'content-type': 'application/json' } });
+export const okJobs = () =>
+  new Response(JSON.stringify(jobList()), { status: 200, headers: { 'content-type': 'application/json' } });
 export const limited = (retryAfter?: string) =>
   new Response(JSON.stringify(errorBody('rate_limited', 'slow down')), {
     status: 429,
-    headers: retryAfter === undefined ? { 'content-type': 'application/json' } : { 'content-type': 'application/json', 'retry-after': retryAfter },
+    headers:
+      retryAfter === undefined
+        ? { 'content-type': 'application/json' }
+        : { 'content-type': 'application/json', 'retry-after': retryAfter },
   });
 export const unavailable = (retryAfter?: string) =>
   new Response(JSON.stringify(errorBody('read_model_unavailable')), {
     status: 503,
-    headers: retryAfter === undefined ? { 'content-type': 'application/json' } : { 'content-type': 'application/json', 'retry-after': retryAfter },
+    headers:
+      retryAfter === undefined
+        ? { 'content-type': 'application/json' }
+        : { 'content-type': 'application/json', 'retry-after': retryAfter },
   });
 
 /**
@@ -155,7 +164,12 @@ export function useLoopback(): Loopback {
 }
 
 /** Answers with `body` as JSON. */
-export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+export function sendJson(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
   res.writeHead(status, { 'content-type': 'application/json', ...headers });
   res.end(JSON.stringify(body));
 }
@@ -177,7 +191,10 @@ export function withoutProxyVariables(): void {
  * A client on the production fetch (undici's dispatcher, as createBackend builds it, with the
  * client's timeout and body cap), failing fast by default.
  */
-export function productionClient(baseUrl: string, options: Partial<ApiClientOptions> & Pick<DispatcherOptions, 'cache' | 'connections'> = {}): ApiClient {
+export function productionClient(
+  baseUrl: string,
+  options: Partial<ApiClientOptions> & Pick<DispatcherOptions, 'cache' | 'connections'> = {},
+): ApiClient {
   const { cache, connections, ...client } = options;
   const timeoutMs = client.timeoutMs ?? 5000;
   const fetch = createApiFetch({ timeoutMs, maxBodyBytes: client.maxBodyBytes, cache, connections });

@@ -22,12 +22,15 @@ describe('a 404', () => {
     ['market map', (c: ReturnType<typeof makeClient>) => c.getMarketMap()],
     ['discovery', (c: ReturnType<typeof makeClient>) => c.discover()],
     ['health', (c: ReturnType<typeof makeClient>) => c.getHealth()],
-  ])('from %s is upstream_contract: no record was asked for, so the base URL or a proxy is probably wrong', async (_name, call) => {
-    const error = await rejectionOf(call(makeClient()));
-    expect(error).toMatchObject({ kind: 'upstream_contract', status: 404 });
-    expect(error.message).toMatch(/base URL .*or a proxy/);
-    expect(error.hint).toMatch(/base URL/);
-  });
+  ])(
+    'from %s is upstream_contract: no record was asked for, so the base URL or a proxy is probably wrong',
+    async (_name, call) => {
+      const error = await rejectionOf(call(makeClient()));
+      expect(error).toMatchObject({ kind: 'upstream_contract', status: 404 });
+      expect(error.message).toMatch(/base URL .*or a proxy/);
+      expect(error.hint).toMatch(/base URL/);
+    },
+  );
 
   it.each([
     ['a job', (c: ReturnType<typeof makeClient>) => c.getJob('gone')],
@@ -51,7 +54,11 @@ describe('an extreme Retry-After', () => {
     ['99999999999 seconds', '99999999999'],
     ['an HTTP-date in year 9999', 'Fri, 31 Dec 9999 23:59:59 GMT'],
   ])('(%s) is held to the ceiling, and the error says the API asked for longer', async (_name, retryAfter) => {
-    server.use(http.get(`${BASE}/api/public/v1/jobs`, () => HttpResponse.json(errorBody('rate_limited'), { status: 429, headers: { 'retry-after': retryAfter } })));
+    server.use(
+      http.get(`${BASE}/api/public/v1/jobs`, () =>
+        HttpResponse.json(errorBody('rate_limited'), { status: 429, headers: { 'retry-after': retryAfter } }),
+      ),
+    );
     const client = makeClient({ maxRetryWaitS: 1 });
     const error = await rejectionOf(client.listJobs());
     expect(error).toMatchObject({ kind: 'rate_limited', retryAfterS: MAX_RETRY_AFTER_S });
@@ -63,7 +70,9 @@ describe('the health probe', () => {
   it('is not held by another endpoint’s cool-down', async () => {
     let healthRequests = 0;
     server.use(
-      http.get(`${BASE}/api/public/v1/jobs`, () => HttpResponse.json(errorBody('rate_limited'), { status: 429, headers: { 'retry-after': '600' } })),
+      http.get(`${BASE}/api/public/v1/jobs`, () =>
+        HttpResponse.json(errorBody('rate_limited'), { status: 429, headers: { 'retry-after': '600' } }),
+      ),
       http.get(`${BASE}/api/public/v1/mcp/health`, () => {
         healthRequests++;
         return HttpResponse.json(health('ok'));

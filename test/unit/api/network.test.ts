@@ -20,7 +20,11 @@ beforeAll(async () => {
 
 describe('connection refused', () => {
   it('via globalThis.fetch: kind network with ECONNREFUSED in the message', async () => {
-    const client = new ApiClient({ baseUrl: `http://127.0.0.1:${closedPort}`, fetch: (url, init) => globalThis.fetch(url, init), unavailableRetries: 0 });
+    const client = new ApiClient({
+      baseUrl: `http://127.0.0.1:${closedPort}`,
+      fetch: (url, init) => globalThis.fetch(url, init),
+      unavailableRetries: 0,
+    });
     const error = await client.listJobs().catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ApiError);
     expect(error).toMatchObject({ kind: 'network', path: '/api/public/v1/jobs' });
@@ -30,7 +34,10 @@ describe('connection refused', () => {
   });
 
   it('via the production undici fetch: the same', async () => {
-    const client = new ApiClient({ baseUrl: `http://127.0.0.1:${closedPort}`, fetch: createApiFetch({ timeoutMs: 2000 }) });
+    const client = new ApiClient({
+      baseUrl: `http://127.0.0.1:${closedPort}`,
+      fetch: createApiFetch({ timeoutMs: 2000 }),
+    });
     const error = await client.discover().catch((e: unknown) => e);
     expect(error).toMatchObject({ kind: 'network' });
     expect((error as ApiError).message).toContain('ECONNREFUSED');

@@ -55,7 +55,8 @@ describe('raceAbort', () => {
 describe('a call cancelled at any moment (the production backend: lazy undici fetch, catalog, gate)', () => {
   const config = () => resolveConfig({ baseUrl: api.url, cache: false }, {});
   beforeEach(() => {
-    api.respond = (req, res) => sendJson(res, 200, req.url?.startsWith('/api/public/v1/jobs') ? jobList() : discovery());
+    api.respond = (req, res) =>
+      sendJson(res, 200, req.url?.startsWith('/api/public/v1/jobs') ? jobList() : discovery());
   });
 
   /** Cancels the call `turns` microtasks after it starts, for every count below 80 (more than a call takes to reach the socket); the outcomes seen. */

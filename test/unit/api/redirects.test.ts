@@ -11,15 +11,24 @@ const api = useLoopback();
 const mirror = useLoopback();
 
 const JOBS = '/api/public/v1/jobs';
-const client = (options: { cache?: boolean; maxBodyBytes?: number } = {}) => productionClient(api.url, { cache: false, ...options });
+const client = (options: { cache?: boolean; maxBodyBytes?: number } = {}) =>
+  productionClient(api.url, { cache: false, ...options });
 const asked = (server: Loopback) => server.seen.map((req) => req.url);
 
 describe('redirects', () => {
   it('are followed through every kind, each hop asked once, relative or absolute; the same origin is not named', async () => {
-    const hops: Record<string, [number, string]> = { [JOBS]: [301, '/b'], '/b': [307, `${api.url}/c?x=1`], '/c?x=1': [308, 'd'], '/d': [303, '/final'] };
+    const hops: Record<string, [number, string]> = {
+      [JOBS]: [301, '/b'],
+      '/b': [307, `${api.url}/c?x=1`],
+      '/c?x=1': [308, 'd'],
+      '/d': [303, '/final'],
+    };
     api.respond = (req, res) => {
       const hop = hops[req.url!];
-      if (hop) return void res.writeHead(hop[0], { location: hop[1], 'content-type': 'text/html' }).end('<a href="elsewhere">moved</a>');
+      if (hop)
+        return void res
+          .writeHead(hop[0], { location: hop[1], 'content-type': 'text/html' })
+          .end('<a href="elsewhere">moved</a>');
       sendJson(res, 200, jobList());
     };
     const result = await client().listJobs();
@@ -30,7 +39,8 @@ describe('redirects', () => {
   });
 
   it('stop after 20 hops, as fetch: the 21st redirect is the answer, and not the contract', async () => {
-    api.respond = (req, res) => res.writeHead(302, { location: `/loop${Number(/\d+$/.exec(req.url!)?.[0] ?? 0) + 1}` }).end();
+    api.respond = (req, res) =>
+      res.writeHead(302, { location: `/loop${Number(/\d+$/.exec(req.url!)?.[0] ?? 0) + 1}` }).end();
     const error = await rejectionOf(client().listJobs());
     expect(error).toMatchObject({ kind: 'upstream_contract', status: 302 });
     expect(api.seen).toHaveLength(21);
@@ -45,18 +55,26 @@ describe('redirects', () => {
   it('keep the body cap and cancellation in force on every hop', async () => {
     api.respond = (req, res) => {
       if (req.url === JOBS) return void res.writeHead(302, { location: '/big' }).end();
-      if (req.url === '/big') return void res.writeHead(200, { 'content-type': 'application/json' }).end(`{"pad":"${'x'.repeat(4096)}"}`);
+      if (req.url === '/big')
+        return void res.writeHead(200, { 'content-type': 'application/json' }).end(`{"pad":"${'x'.repeat(4096)}"}`);
       res.writeHead(200).write('{'); // never ends
     };
-    expect(await rejectionOf(client({ maxBodyBytes: 1024 }).listJobs())).toMatchObject({ kind: 'upstream_contract', status: 200 });
-    api.respond = (req, res) => (req.url === JOBS ? res.writeHead(302, { location: '/stall' }).end() : res.writeHead(200).write('{'));
+    expect(await rejectionOf(client({ maxBodyBytes: 1024 }).listJobs())).toMatchObject({
+      kind: 'upstream_contract',
+      status: 200,
+    });
+    api.respond = (req, res) =>
+      req.url === JOBS ? res.writeHead(302, { location: '/stall' }).end() : res.writeHead(200).write('{');
     const controller = new AbortController();
     setTimeout(() => controller.abort(new Error('stop')), 50);
-    expect(await rejectionOf(client().listJobs({}, { signal: controller.signal }))).toMatchObject({ kind: 'cancelled' });
+    expect(await rejectionOf(client().listJobs({}, { signal: controller.signal }))).toMatchObject({
+      kind: 'cancelled',
+    });
   });
 
   it('to another origin are followed and that origin is named in the result and its provenance; the answer is not cached under our URL', async () => {
-    api.respond = (req, res) => res.writeHead(302, { location: `${mirror.url}${req.url}`, 'cache-control': 'max-age=60' }).end();
+    api.respond = (req, res) =>
+      res.writeHead(302, { location: `${mirror.url}${req.url}`, 'cache-control': 'max-age=60' }).end();
     mirror.respond = (_req, res) => sendJson(res, 200, jobList(), { 'cache-control': 'max-age=60' });
     const c = client({ cache: true });
     const result = await c.listJobs();
@@ -73,7 +91,10 @@ describe('redirects', () => {
   });
 
   it('on the same origin are cached under the URL asked for, and a hit sends nothing', async () => {
-    api.respond = (req, res) => (req.url === JOBS ? res.writeHead(301, { location: '/moved', 'cache-control': 'max-age=60' }).end() : sendJson(res, 200, jobList(), { 'cache-control': 'max-age=60' }));
+    api.respond = (req, res) =>
+      req.url === JOBS
+        ? res.writeHead(301, { location: '/moved', 'cache-control': 'max-age=60' }).end()
+        : sendJson(res, 200, jobList(), { 'cache-control': 'max-age=60' });
     const c = client({ cache: true });
     await c.listJobs();
     const hit = await c.listJobs();
@@ -82,7 +103,12 @@ describe('redirects', () => {
     expect(asked(api)).toEqual([JOBS, '/moved']);
   });
 
-  it.each(['ftp://127.0.0.1/api/public/v1/jobs', 'file:///etc/passwd', 'data:application/json,{}', 'javascript:alert(1)'])('to %s are not followed: the call fails and names why', async (location) => {
+  it.each([
+    'ftp://127.0.0.1/api/public/v1/jobs',
+    'file:///etc/passwd',
+    'data:application/json,{}',
+    'javascript:alert(1)',
+  ])('to %s are not followed: the call fails and names why', async (location) => {
     api.respond = (_req, res) => res.writeHead(302, { location }).end();
     const error = await rejectionOf(client().listJobs());
     expect(error).toMatchObject({ kind: 'network', path: JOBS });

@@ -32,7 +32,14 @@ function redisHolding(value: string): SharedRedis & { stored: string[] } {
 }
 
 const key: CacheKey = { origin: 'http://api.example.test', method: 'GET', path: '/api/public/v1/jobs', headers: {} };
-const value: CacheValue = { statusCode: 200, statusMessage: 'OK', headers: {}, cachedAt: Date.now(), staleAt: Date.now() + 60_000, deleteAt: Date.now() + 60_000 };
+const value: CacheValue = {
+  statusCode: 200,
+  statusMessage: 'OK',
+  headers: {},
+  cachedAt: Date.now(),
+  staleAt: Date.now() + 60_000,
+  deleteAt: Date.now() + 60_000,
+};
 
 describe('a Redis value of another shape under our key', () => {
   it.each(['{}', '"text"', '42', 'null'])('%s is no entry, and storing over it replaces it', async (held) => {

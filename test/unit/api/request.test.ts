@@ -20,7 +20,8 @@ function answer(url: URL): Response {
   if (path === '/api/public/v1' || path === '/api/public/v1/') return HttpResponse.json(discovery());
   if (path === '/api/public/v1/search/jobs' || path === '/api/public/v1/jobs') return HttpResponse.json(jobList());
   if (path.startsWith('/api/public/v1/jobs/')) return HttpResponse.json(envelope(makeJob()));
-  if (path === '/api/public/v1/market-map' || path === '/api/public/v1/interview/company') return HttpResponse.json(envelope({ anything: true }));
+  if (path === '/api/public/v1/market-map' || path === '/api/public/v1/interview/company')
+    return HttpResponse.json(envelope({ anything: true }));
   if (path === '/api/public/v1/mcp/health') return HttpResponse.json(health());
   if (path === '/openapi.json') return HttpResponse.json({ openapi: '3.1.0', info: { version: '1.0.0' } });
   if (path === '/llms.txt') return HttpResponse.text('# llms.txt\n');
@@ -51,10 +52,26 @@ function only(): Seen {
 
 describe('buildQuery', () => {
   it('omits undefined, comma-joins arrays, drops empty arrays, writes booleans and numbers', () => {
-    const text = buildQuery({ q: 'rust engineer', skills: ['rust', 'go'], tags: [], remote_only: true, include_predicted_salaries: false, page: 2, per_page: 50, domain: undefined });
+    const text = buildQuery({
+      q: 'rust engineer',
+      skills: ['rust', 'go'],
+      tags: [],
+      remote_only: true,
+      include_predicted_salaries: false,
+      page: 2,
+      per_page: 50,
+      domain: undefined,
+    });
     const params = new URLSearchParams(text.slice(1));
     expect(text.startsWith('?')).toBe(true);
-    expect([...params.keys()]).toEqual(['q', 'skills', 'remote_only', 'include_predicted_salaries', 'page', 'per_page']);
+    expect([...params.keys()]).toEqual([
+      'q',
+      'skills',
+      'remote_only',
+      'include_predicted_salaries',
+      'page',
+      'per_page',
+    ]);
     expect(params.get('q')).toBe('rust engineer');
     expect(params.get('skills')).toBe('rust,go');
     expect(params.get('remote_only')).toBe('true');
@@ -82,7 +99,11 @@ describe('each method hits its REST operation with a bodiless GET', () => {
     ['listJobs', (c) => c.listJobs(), '/api/public/v1/jobs'],
     ['getJob', (c) => c.getJob('job-1'), '/api/public/v1/jobs/job-1'],
     ['getMarketMap', (c) => c.getMarketMap(), '/api/public/v1/market-map'],
-    ['getCompanyInterviewBrief', (c) => c.getCompanyInterviewBrief({ slug: 'acme-ai' }), '/api/public/v1/interview/company'],
+    [
+      'getCompanyInterviewBrief',
+      (c) => c.getCompanyInterviewBrief({ slug: 'acme-ai' }),
+      '/api/public/v1/interview/company',
+    ],
     ['getHealth', (c) => c.getHealth(), '/api/public/v1/mcp/health'],
     ['getOpenApi', (c) => c.getOpenApi(), '/openapi.json'],
     ['getLlmsTxt', (c) => c.getLlmsTxt(), '/llms.txt'],
@@ -109,7 +130,12 @@ describe('each method hits its REST operation with a bodiless GET', () => {
     await client.listJobs();
     await client.getHealth();
     await client.getOpenApi();
-    expect(seen.map((s) => s.headers.get('accept'))).toEqual(['application/json', 'application/json', 'application/json', 'application/json']);
+    expect(seen.map((s) => s.headers.get('accept'))).toEqual([
+      'application/json',
+      'application/json',
+      'application/json',
+      'application/json',
+    ]);
   });
 
   it('keeps a path prefix of the base URL and ignores its trailing slashes', async () => {
@@ -175,7 +201,9 @@ describe('query parameters on the wire', () => {
   it('listJobs never sends the search-only parameters, even when handed a search object', async () => {
     record();
     const searchOnly = { skill_match: 'all', company_type: 'dao', min_salary_usd: 1, max_salary_usd: 2 } as const;
-    await makeClient().listJobs({ q: 'rust', skills: ['rust'], page: 2, ...searchOnly } as Parameters<ApiClient['listJobs']>[0]);
+    await makeClient().listJobs({ q: 'rust', skills: ['rust'], page: 2, ...searchOnly } as Parameters<
+      ApiClient['listJobs']
+    >[0]);
     const query = Object.fromEntries(only().url.searchParams);
     expect(query).toEqual({ q: 'rust', skills: 'rust', page: '2' });
     for (const key of Object.keys(searchOnly)) expect(query).not.toHaveProperty(key);
@@ -206,11 +234,14 @@ describe('query parameters on the wire', () => {
     expect(raw).toEqual([`${BASE}/api/public/v1/jobs/x%3Fy%23z`]);
   });
 
-  it.each(['', '.', '..'])('getJob refuses the id %j, which would address another resource, without a request', async (id) => {
-    record();
-    await expect(makeClient().getJob(id)).rejects.toMatchObject({ name: 'ApiError', kind: 'invalid_argument' });
-    expect(seen).toHaveLength(0);
-  });
+  it.each(['', '.', '..'])(
+    'getJob refuses the id %j, which would address another resource, without a request',
+    async (id) => {
+      record();
+      await expect(makeClient().getJob(id)).rejects.toMatchObject({ name: 'ApiError', kind: 'invalid_argument' });
+      expect(seen).toHaveLength(0);
+    },
+  );
 
   it('getMarketMap sends status and layer', async () => {
     record();

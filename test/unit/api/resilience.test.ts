@@ -2,8 +2,18 @@
 import { http, HttpResponse } from 'msw';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ApiError } from '../../../src/api/errors.js';
-import { BASE, deferred, errorBody, fakeUpstream, jobList, makeClient, makeServer, okJobs, rejectionOf, unavailable } from './helpers.js';
-
+import {
+  BASE,
+  deferred,
+  errorBody,
+  fakeUpstream,
+  jobList,
+  makeClient,
+  makeServer,
+  okJobs,
+  rejectionOf,
+  unavailable,
+} from './helpers.js';
 
 describe('503 retries (fake timers, random = 0.5)', () => {
   beforeEach(() => {
@@ -32,7 +42,12 @@ describe('503 retries (fake timers, random = 0.5)', () => {
     await vi.advanceTimersByTimeAsync(10_000);
     const error = await call;
     expect(error).toBeInstanceOf(ApiError);
-    expect(error).toMatchObject({ kind: 'upstream_unavailable', status: 503, upstreamError: 'read_model_unavailable', path: '/api/public/v1/search/jobs?q=x' });
+    expect(error).toMatchObject({
+      kind: 'upstream_unavailable',
+      status: 503,
+      upstreamError: 'read_model_unavailable',
+      path: '/api/public/v1/search/jobs?q=x',
+    });
     expect(error.message).toContain('after 3 attempts');
     expect(up.calls).toHaveLength(3);
   });
@@ -57,14 +72,19 @@ describe('503 retries (fake timers, random = 0.5)', () => {
   it('stays inside the total time budget', async () => {
     // 188 ms fits a 400 ms budget; the next backoff (375 ms) would end at 563 ms, past it.
     const up = fakeUpstream(() => unavailable());
-    const call = rejectionOf(makeClient({ fetch: up.fetch, unavailableRetries: 5, unavailableBudgetMs: 400 }).listJobs());
+    const call = rejectionOf(
+      makeClient({ fetch: up.fetch, unavailableRetries: 5, unavailableBudgetMs: 400 }).listJobs(),
+    );
     await vi.advanceTimersByTimeAsync(10_000);
     expect(await call).toMatchObject({ kind: 'upstream_unavailable' });
     expect(up.times()).toEqual([0, 188]);
   });
 
   it('jitter stays within [base/2, base]', async () => {
-    for (const [random, expected] of [[0, 125], [1, 250]] as const) {
+    for (const [random, expected] of [
+      [0, 125],
+      [1, 250],
+    ] as const) {
       const up = fakeUpstream((n) => (n === 1 ? unavailable() : okJobs()));
       const call = makeClient({ fetch: up.fetch, random: () => random }).listJobs();
       await vi.advanceTimersByTimeAsync(250);

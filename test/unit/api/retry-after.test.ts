@@ -7,7 +7,22 @@ import { http, HttpResponse } from 'msw';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ApiError } from '../../../src/api/errors.js';
 import { parseRetryAfter, RetryAfterGate } from '../../../src/api/retry-after-gate.js';
-import { BASE, deferred, errorBody, fakeUpstream, jobList, limited, makeClient, makeServer, okJobs, productionClient, rejectionOf, sendJson, until, useLoopback } from './helpers.js';
+import {
+  BASE,
+  deferred,
+  errorBody,
+  fakeUpstream,
+  jobList,
+  limited,
+  makeClient,
+  makeServer,
+  okJobs,
+  productionClient,
+  rejectionOf,
+  sendJson,
+  until,
+  useLoopback,
+} from './helpers.js';
 
 beforeEach(() => {
   vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'] });
@@ -41,7 +56,8 @@ describe('through msw', () => {
     );
   }
   const ok = () => HttpResponse.json(jobList());
-  const limitedFor = (retryAfter: string) => () => HttpResponse.json(errorBody('rate_limited'), { status: 429, headers: { 'retry-after': retryAfter } });
+  const limitedFor = (retryAfter: string) => () =>
+    HttpResponse.json(errorBody('rate_limited'), { status: 429, headers: { 'retry-after': retryAfter } });
 
   it('a 429 with Retry-After: 3 is waited out exactly, retried right after, and then succeeds', async () => {
     script(limitedFor('3'), ok);
@@ -97,7 +113,11 @@ describe('on the production fetch (real timers, loopback)', () => {
     const t0 = Date.now();
     api.respond = (_req, res) => {
       at.push(Date.now() - t0);
-      if (at.length === 1) return sendJson(res, 429, errorBody('rate_limited'), { 'retry-after': '1', 'cache-control': 'public, max-age=60' });
+      if (at.length === 1)
+        return sendJson(res, 429, errorBody('rate_limited'), {
+          'retry-after': '1',
+          'cache-control': 'public, max-age=60',
+        });
       setTimeout(() => sendJson(res, 200, jobList()), 100);
     };
     const client = productionClient(api.url, { maxRetryWaitS: 5 });
@@ -136,7 +156,12 @@ describe('429 handling', () => {
     const call = rejectionOf(makeClient({ fetch: up.fetch, maxRetryWaitS: 10 }).listJobs());
     await vi.advanceTimersByTimeAsync(8000);
     const error = await call;
-    expect(error).toMatchObject({ kind: 'rate_limited', retryAfterS: 4, upstreamError: 'rate_limited', upstreamMessage: 'slow down' });
+    expect(error).toMatchObject({
+      kind: 'rate_limited',
+      retryAfterS: 4,
+      upstreamError: 'rate_limited',
+      upstreamMessage: 'slow down',
+    });
     // 0 s, 4 s, 8 s; another wait (to 12 s) would pass the 10 s budget, so the third 429 fails at once.
     expect(up.times()).toEqual([0, 4000, 8000]);
     await vi.advanceTimersByTimeAsync(30_000);
@@ -153,7 +178,10 @@ describe('429 handling', () => {
 
   it('max-retry-wait 0 never waits', async () => {
     const up = fakeUpstream(() => limited('1'));
-    expect(await rejectionOf(makeClient({ fetch: up.fetch, maxRetryWaitS: 0 }).listJobs())).toMatchObject({ kind: 'rate_limited', retryAfterS: 1 });
+    expect(await rejectionOf(makeClient({ fetch: up.fetch, maxRetryWaitS: 0 }).listJobs())).toMatchObject({
+      kind: 'rate_limited',
+      retryAfterS: 1,
+    });
     expect(up.calls).toHaveLength(1);
   });
 });
@@ -211,7 +239,9 @@ describe('the cool-down is client-wide', () => {
     const client = makeClient({ fetch: up.fetch });
     const first = client.listJobs();
     await vi.advanceTimersByTimeAsync(500);
-    const burst = Array.from({ length: 20 }, (_, i) => (i % 2 === 0 ? client.listJobs({ page: i + 1 }) : client.getMarketMap().catch(() => 'contract')));
+    const burst = Array.from({ length: 20 }, (_, i) =>
+      i % 2 === 0 ? client.listJobs({ page: i + 1 }) : client.getMarketMap().catch(() => 'contract'),
+    );
     await vi.advanceTimersByTimeAsync(2499);
     expect(up.calls).toHaveLength(1);
     await vi.advanceTimersByTimeAsync(1);
@@ -240,11 +270,22 @@ describe('the cool-down is client-wide', () => {
     await vi.advanceTimersByTimeAsync(1);
     await Promise.all([first, ...others]);
     expect(up.calls).toHaveLength(23);
-    expect(up.times().slice(2).every((at) => at === 4000)).toBe(true);
+    expect(
+      up
+        .times()
+        .slice(2)
+        .every((at) => at === 4000),
+    ).toBe(true);
   });
 
   it('a probe that fails for another reason (network) releases the others', async () => {
-    const up = fakeUpstream((n) => (n === 1 ? limited('1') : n === 2 ? Promise.reject(new TypeError('fetch failed', { cause: new Error('socket hang up') })) : okJobs()));
+    const up = fakeUpstream((n) =>
+      n === 1
+        ? limited('1')
+        : n === 2
+          ? Promise.reject(new TypeError('fetch failed', { cause: new Error('socket hang up') }))
+          : okJobs(),
+    );
     const client = makeClient({ fetch: up.fetch });
     const first = rejectionOf(client.listJobs());
     await tick();
@@ -253,7 +294,12 @@ describe('the cool-down is client-wide', () => {
     expect(await first).toMatchObject({ kind: 'network' });
     await Promise.all(others);
     expect(up.calls).toHaveLength(7);
-    expect(up.times().slice(1).every((at) => at === 1000)).toBe(true);
+    expect(
+      up
+        .times()
+        .slice(1)
+        .every((at) => at === 1000),
+    ).toBe(true);
   });
 });
 
@@ -313,7 +359,9 @@ describe('cancellation while waiting', () => {
 
   it('an already aborted signal sends nothing', async () => {
     const up = fakeUpstream(() => okJobs());
-    expect(await rejectionOf(makeClient({ fetch: up.fetch }).listJobs({}, { signal: AbortSignal.abort() }))).toMatchObject({ kind: 'cancelled' });
+    expect(
+      await rejectionOf(makeClient({ fetch: up.fetch }).listJobs({}, { signal: AbortSignal.abort() })),
+    ).toMatchObject({ kind: 'cancelled' });
     expect(up.calls).toHaveLength(0);
   });
 });

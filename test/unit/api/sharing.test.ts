@@ -50,7 +50,12 @@ describe('cancellation', () => {
     slowly(150);
     const client = productionClient(api.url);
     const controllers = [new AbortController(), new AbortController()];
-    const calls = controllers.map((controller) => client.listJobs({}, { signal: controller.signal }).then((r) => r.status, (e: { kind: string }) => e.kind));
+    const calls = controllers.map((controller) =>
+      client.listJobs({}, { signal: controller.signal }).then(
+        (r) => r.status,
+        (e: { kind: string }) => e.kind,
+      ),
+    );
     await tick(50);
     controllers[leaving]!.abort(new Error('caller gave up'));
     const outcomes = await Promise.all(calls);
@@ -78,10 +83,15 @@ describe('cancellation', () => {
 describe('with the Retry-After gate', () => {
   it('identical callers wait out one 429 together, then one probe and one shared request answer them all', async () => {
     let n = 0;
-    api.respond = (_req, res) => (n++ === 0 ? sendJson(res, 429, { success: false, error: 'rate_limited' }, { 'retry-after': '1' }) : sendJson(res, 200, jobList()));
+    api.respond = (_req, res) =>
+      n++ === 0
+        ? sendJson(res, 429, { success: false, error: 'rate_limited' }, { 'retry-after': '1' })
+        : sendJson(res, 200, jobList());
     const client = productionClient(api.url, { cache: false, maxRetryWaitS: 5 });
     const waits: number[] = [];
-    const results = await Promise.all(Array.from({ length: 5 }, () => client.listJobs({}, { onWait: (info) => waits.push(info.seconds) })));
+    const results = await Promise.all(
+      Array.from({ length: 5 }, () => client.listJobs({}, { onWait: (info) => waits.push(info.seconds) })),
+    );
     expect(results.every((r) => r.status === 200)).toBe(true);
     expect(waits.length).toBeGreaterThanOrEqual(1);
     expect(api.seen.length).toBeLessThanOrEqual(3);

@@ -58,29 +58,54 @@ describe('error statuses become typed errors', () => {
     serve(() => HttpResponse.json(errorBody('bad_thing', 'a human message'), { status }));
     const error = await rejectionOf(makeClient().listJobs({ q: 'x' }));
     expect(error).toBeInstanceOf(ApiError);
-    expect(error).toMatchObject({ kind, status, upstreamError: 'bad_thing', upstreamMessage: 'a human message', path: '/api/public/v1/jobs?q=x' });
+    expect(error).toMatchObject({
+      kind,
+      status,
+      upstreamError: 'bad_thing',
+      upstreamMessage: 'a human message',
+      path: '/api/public/v1/jobs?q=x',
+    });
     expect(error.message).toContain(`HTTP ${status}`);
     expect(error.message).toContain('bad_thing: a human message');
     expect(requests).toBe(1);
   });
 
   it('429 without budget to wait is rate_limited with the seconds and the envelope', async () => {
-    serve(() => HttpResponse.json(errorBody('rate_limited', 'slow down'), { status: 429, headers: { 'retry-after': '60' } }));
+    serve(() =>
+      HttpResponse.json(errorBody('rate_limited', 'slow down'), { status: 429, headers: { 'retry-after': '60' } }),
+    );
     const error = await rejectionOf(makeClient({ maxRetryWaitS: 5 }).getJob('j'));
-    expect(error).toMatchObject({ kind: 'rate_limited', status: 429, retryAfterS: 60, upstreamError: 'rate_limited', upstreamMessage: 'slow down', path: '/api/public/v1/jobs/j' });
+    expect(error).toMatchObject({
+      kind: 'rate_limited',
+      status: 429,
+      retryAfterS: 60,
+      upstreamError: 'rate_limited',
+      upstreamMessage: 'slow down',
+      path: '/api/public/v1/jobs/j',
+    });
     expect(requests).toBe(1);
   });
 
   it('503 beyond the retry budget is upstream_unavailable with the envelope', async () => {
     serve(() => HttpResponse.json(errorBody('read_model_unavailable'), { status: 503 }));
     const error = await rejectionOf(makeClient({ unavailableRetries: 0 }).searchJobs());
-    expect(error).toMatchObject({ kind: 'upstream_unavailable', status: 503, upstreamError: 'read_model_unavailable', upstreamMessage: undefined });
+    expect(error).toMatchObject({
+      kind: 'upstream_unavailable',
+      status: 503,
+      upstreamError: 'read_model_unavailable',
+      upstreamMessage: undefined,
+    });
   });
 
   it('a 404 whose body is not JSON is still not_found, not a contract error', async () => {
     serve(() => new HttpResponse('<html>Not Found</html>', { status: 404, headers: { 'content-type': 'text/html' } }));
     const error = await rejectionOf(makeClient().getJob('gone'));
-    expect(error).toMatchObject({ kind: 'not_found', status: 404, upstreamError: undefined, path: '/api/public/v1/jobs/gone' });
+    expect(error).toMatchObject({
+      kind: 'not_found',
+      status: 404,
+      upstreamError: undefined,
+      path: '/api/public/v1/jobs/gone',
+    });
   });
 
   it('a 400 with an empty body is still invalid_argument', async () => {
@@ -98,9 +123,25 @@ describe('error statuses become typed errors', () => {
 
 describe('2xx bodies that are not the contract', () => {
   it.each([
-    ['non-JSON', () => new HttpResponse('<html>hi</html>', { status: 200, headers: { 'content-type': 'text/html' } }), /not JSON \(content-type text\/html\)/],
-    ['empty', () => new HttpResponse('', { status: 200, headers: { 'content-type': 'application/json' } }), /body is empty/],
-    ['truncated JSON', () => new HttpResponse('{"success":true,"data":{"jobs":[', { status: 200, headers: { 'content-type': 'application/json' } }), /malformed or truncated/],
+    [
+      'non-JSON',
+      () => new HttpResponse('<html>hi</html>', { status: 200, headers: { 'content-type': 'text/html' } }),
+      /not JSON \(content-type text\/html\)/,
+    ],
+    [
+      'empty',
+      () => new HttpResponse('', { status: 200, headers: { 'content-type': 'application/json' } }),
+      /body is empty/,
+    ],
+    [
+      'truncated JSON',
+      () =>
+        new HttpResponse('{"success":true,"data":{"jobs":[', {
+          status: 200,
+          headers: { 'content-type': 'application/json' },
+        }),
+      /malformed or truncated/,
+    ],
   ])('%s -> upstream_contract', async (_name, respond, hint) => {
     serve(respond);
     const error = await rejectionOf(makeClient().listJobs());
@@ -135,18 +176,32 @@ describe('health', () => {
   });
 
   it('a 503 that is not a health body (a proxy error page) is upstream_unavailable, not a contract break', async () => {
-    serve(() => new HttpResponse('<html>503 Service Unavailable</html>', { status: 503, headers: { 'content-type': 'text/html' } }));
+    serve(
+      () =>
+        new HttpResponse('<html>503 Service Unavailable</html>', {
+          status: 503,
+          headers: { 'content-type': 'text/html' },
+        }),
+    );
     expect(await rejectionOf(makeClient().getHealth())).toMatchObject({ kind: 'upstream_unavailable', status: 503 });
   });
 
   it('a 503 error envelope for health is upstream_unavailable with the envelope', async () => {
     serve(() => HttpResponse.json(errorBody('maintenance', 'back soon'), { status: 503 }));
-    expect(await rejectionOf(makeClient().getHealth())).toMatchObject({ kind: 'upstream_unavailable', status: 503, upstreamError: 'maintenance', upstreamMessage: 'back soon' });
+    expect(await rejectionOf(makeClient().getHealth())).toMatchObject({
+      kind: 'upstream_unavailable',
+      status: 503,
+      upstreamError: 'maintenance',
+      upstreamMessage: 'back soon',
+    });
   });
 
   it('a 200 that is not a health body is a contract break', async () => {
     serve(() => HttpResponse.json({ status: 'fine' }));
-    expect(await rejectionOf(makeClient().getHealth())).toMatchObject({ kind: 'upstream_contract', jsonPath: 'status' });
+    expect(await rejectionOf(makeClient().getHealth())).toMatchObject({
+      kind: 'upstream_contract',
+      jsonPath: 'status',
+    });
   });
 
   it('other statuses are errors for health as for the rest', async () => {
@@ -170,7 +225,11 @@ describe('body size cap', () => {
     const { stream, state } = countingStream(256);
     const client = makeClient({
       maxBodyBytes: 1024,
-      fetch: async () => new Response(stream, { status: 200, headers: { 'content-type': 'application/json', 'content-length': String(10 * 1024 * 1024) } }),
+      fetch: async () =>
+        new Response(stream, {
+          status: 200,
+          headers: { 'content-type': 'application/json', 'content-length': String(10 * 1024 * 1024) },
+        }),
     });
     const error = await rejectionOf(client.listJobs());
     expect(error).toMatchObject({ kind: 'upstream_contract', status: 200, path: '/api/public/v1/jobs' });
@@ -224,6 +283,8 @@ describe('body size cap', () => {
 
   it('readBody accepts a body of exactly the cap', async () => {
     await expect(readBody(new Response('x'.repeat(100)), 100, '/x')).resolves.toHaveLength(100);
-    await expect(readBody(new Response('x'.repeat(101)), 100, '/x')).rejects.toMatchObject({ kind: 'upstream_contract' });
+    await expect(readBody(new Response('x'.repeat(101)), 100, '/x')).rejects.toMatchObject({
+      kind: 'upstream_contract',
+    });
   });
 });

@@ -8,7 +8,8 @@ import { productionClient, rejectionOf, useLoopback } from './helpers.js';
 
 const api = useLoopback();
 
-const client = (options: { timeoutMs?: number; connections?: number } = {}) => productionClient(api.url, { cache: false, ...options });
+const client = (options: { timeoutMs?: number; connections?: number } = {}) =>
+  productionClient(api.url, { cache: false, ...options });
 
 /** Headers, then the start of a body that never ends. */
 const stallMidBody = () => {
@@ -59,7 +60,9 @@ describe('cancellation', () => {
     setTimeout(() => controller.abort(new Error('caller gave up')), 50);
     let held = true;
     void holding.then(() => (held = false));
-    expect(await rejectionOf(single.getJob('queued', {}, { signal: controller.signal }))).toMatchObject({ kind: 'cancelled' });
+    expect(await rejectionOf(single.getJob('queued', {}, { signal: controller.signal }))).toMatchObject({
+      kind: 'cancelled',
+    });
     // Ended while the connection was still held, not when the holder's 2 s timeout freed it.
     expect(held).toBe(true);
     expect(await holding).toMatchObject({ kind: 'timeout' });

@@ -2,7 +2,13 @@
 import { describe, expect, it } from 'vitest';
 import { compareJobs } from '../../../src/apps/job-list/sort.js';
 
-const salary = (currency: string, min: number | null, max: number | null) => ({ currency, min, max, source: 'disclosed', display: '' });
+const salary = (currency: string, min: number | null, max: number | null) => ({
+  currency,
+  min,
+  max,
+  source: 'disclosed',
+  display: '',
+});
 const JOBS = [
   { job_id: 'a', salary: salary('USD', 100, 150), last_seen: '2026-11-01' },
   { job_id: 'b', salary: null, last_seen: null },
@@ -10,7 +16,8 @@ const JOBS = [
   { job_id: 'd', salary: salary('USD', 200, 250), last_seen: '2026-11-03T10:00:00Z' },
   { job_id: 'e', salary: salary('USD', null, null), last_seen: 'not a date' },
 ];
-const order = (key: 'salary' | 'last_seen', direction: 'ascending' | 'descending') => [...JOBS].sort(compareJobs({ key, direction })).map((job) => job.job_id);
+const order = (key: 'salary' | 'last_seen', direction: 'ascending' | 'descending') =>
+  [...JOBS].sort(compareJobs({ key, direction })).map((job) => job.job_id);
 
 describe('job list sort', () => {
   it('orders salaries by their upper bound within a currency, currencies apart, jobs without an amount last', () => {

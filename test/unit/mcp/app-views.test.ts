@@ -5,7 +5,12 @@
  */
 import { readFileSync } from 'node:fs';
 import { RESOURCE_MIME_TYPE, RESOURCE_URI_META_KEY } from '@modelcontextprotocol/ext-apps/server';
-import { Client, StreamableHTTPClientTransport, type CallToolResult, type ClientCapabilities } from '@modelcontextprotocol/client';
+import {
+  Client,
+  StreamableHTTPClientTransport,
+  type CallToolResult,
+  type ClientCapabilities,
+} from '@modelcontextprotocol/client';
 import { createMcpHandler } from '@modelcontextprotocol/server';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { VIEW_LIST, VIEWS } from '../../../src/apps/views.js';
@@ -17,7 +22,9 @@ import { offlineClient } from '../../helpers/offline-client.js';
 import { TOOLS } from '../../../src/tools/index.js';
 
 const UI: ClientCapabilities = { extensions: { 'io.modelcontextprotocol/ui': { mimeTypes: [RESOURCE_MIME_TYPE] } } };
-const CATALOG = JSON.parse(readFileSync(new URL('../tools/__snapshots__/tools.json', import.meta.url), 'utf8')) as unknown;
+const CATALOG = JSON.parse(
+  readFileSync(new URL('../tools/__snapshots__/tools.json', import.meta.url), 'utf8'),
+) as unknown;
 const LINKED: Record<string, string> = {
   search_jobs: VIEWS.jobList.uri,
   list_jobs: VIEWS.jobList.uri,
@@ -30,12 +37,24 @@ let handler: ReturnType<typeof createMcpHandler>;
 
 beforeAll(async () => {
   const client = offlineClient(await createOfflineEngine());
-  handler = createMcpHandler(() => createServer({ backend: { client, mode: 'offline', baseUrl: OFFLINE_BASE_URL, tools: TOOLS } }));
+  handler = createMcpHandler(() =>
+    createServer({ backend: { client, mode: 'offline', baseUrl: OFFLINE_BASE_URL, tools: TOOLS } }),
+  );
 });
 
-async function connect(capabilities: ClientCapabilities, era: '2026-07-28' | '2025-11-25' = '2026-07-28'): Promise<Client> {
-  const client = new Client({ name: 'views-test', version: '0.0.0' }, { capabilities, ...(era === '2026-07-28' ? { versionNegotiation: { mode: { pin: era } } } : {}) });
-  await client.connect(new StreamableHTTPClientTransport(new URL('http://127.0.0.1/mcp'), { fetch: (input, init) => handler.fetch(new Request(input, init)) }));
+async function connect(
+  capabilities: ClientCapabilities,
+  era: '2026-07-28' | '2025-11-25' = '2026-07-28',
+): Promise<Client> {
+  const client = new Client(
+    { name: 'views-test', version: '0.0.0' },
+    { capabilities, ...(era === '2026-07-28' ? { versionNegotiation: { mode: { pin: era } } } : {}) },
+  );
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL('http://127.0.0.1/mcp'), {
+      fetch: (input, init) => handler.fetch(new Request(input, init)),
+    }),
+  );
   return client;
 }
 
@@ -58,7 +77,11 @@ describe('tools/list and the MCP Apps extension', () => {
   it.each<[string, ClientCapabilities, '2026-07-28' | '2025-11-25']>([
     ['no extensions', {}, '2026-07-28'],
     ['another extension', { extensions: { 'io.example/other': {} } }, '2026-07-28'],
-    ['the UI extension without the MCP Apps HTML type', { extensions: { 'io.modelcontextprotocol/ui': { mimeTypes: ['text/html'] } } }, '2026-07-28'],
+    [
+      'the UI extension without the MCP Apps HTML type',
+      { extensions: { 'io.modelcontextprotocol/ui': { mimeTypes: ['text/html'] } } },
+      '2026-07-28',
+    ],
     ['the UI extension, in the 2025 era', UI, '2025-11-25'],
     ['no extensions, in the 2025 era', {}, '2025-11-25'],
   ])('gives a client with %s the same catalog', async (_case, capabilities, era) => {
@@ -68,7 +91,8 @@ describe('tools/list and the MCP Apps extension', () => {
 
 describe('results and resources with the MCP Apps extension', () => {
   /** A result with the moment of retrieval taken out, the one thing that differs between two calls. */
-  const timeless = (result: CallToolResult) => JSON.parse(JSON.stringify(result).replace(/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d+Z/g, 'T')) as unknown;
+  const timeless = (result: CallToolResult) =>
+    JSON.parse(JSON.stringify(result).replace(/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d+Z/g, 'T')) as unknown;
 
   it('gives the same text and structuredContent to a client with views as to one without', async () => {
     const [withViews, without] = await Promise.all([connect(UI), connect({})]);
@@ -77,7 +101,10 @@ describe('results and resources with the MCP Apps extension', () => {
       ['get_market_map', {}],
       ['get_company_interview_brief', { slug: 'northwind-neural' }],
     ] as const) {
-      const [a, b] = await Promise.all([withViews.callTool({ name, arguments: args }), without.callTool({ name, arguments: args })]);
+      const [a, b] = await Promise.all([
+        withViews.callTool({ name, arguments: args }),
+        without.callTool({ name, arguments: args }),
+      ]);
       expect(timeless(a as CallToolResult), name).toEqual(timeless(b as CallToolResult));
     }
   });
@@ -89,7 +116,12 @@ describe('results and resources with the MCP Apps extension', () => {
     expect(new Set(Object.values(LINKED))).toEqual(new Set(views.map((view) => view.uri)));
     for (const view of views) {
       expect(view.mimeType).toBe(RESOURCE_MIME_TYPE);
-      expect(view._meta).toEqual({ ui: { csp: { connectDomains: [], resourceDomains: [], frameDomains: [], baseUriDomains: [] }, prefersBorder: true } });
+      expect(view._meta).toEqual({
+        ui: {
+          csp: { connectDomains: [], resourceDomains: [], frameDomains: [], baseUriDomains: [] },
+          prefersBorder: true,
+        },
+      });
     }
   });
 });

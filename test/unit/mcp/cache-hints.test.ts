@@ -21,7 +21,12 @@ async function handlerFor(mode: Mode) {
 }
 
 /** One 2026-07-28 request, as the SDK client sends it (the _meta envelope and the standard headers). */
-async function ask(handler: Awaited<ReturnType<typeof handlerFor>>, method: string, params: Record<string, unknown> = {}, name?: string) {
+async function ask(
+  handler: Awaited<ReturnType<typeof handlerFor>>,
+  method: string,
+  params: Record<string, unknown> = {},
+  name?: string,
+) {
   const envelope = {
     'io.modelcontextprotocol/protocolVersion': '2026-07-28',
     'io.modelcontextprotocol/clientInfo': { name: 'test', version: '1' },
@@ -41,14 +46,25 @@ async function ask(handler: Awaited<ReturnType<typeof handlerFor>>, method: stri
     }),
   );
   const text = await response.text();
-  const json = text.startsWith('{') ? text : text.split('\n').find((line) => line.startsWith('data: '))!.slice(6);
+  const json = text.startsWith('{')
+    ? text
+    : text
+        .split('\n')
+        .find((line) => line.startsWith('data: '))!
+        .slice(6);
   return (JSON.parse(json) as { result: Record<string, unknown> }).result;
 }
 
 describe('cache hints on 2026-07-28 results', () => {
   it('mark the lists and server/discover public for an hour', async () => {
     const handler = await handlerFor('offline');
-    for (const method of ['tools/list', 'prompts/list', 'resources/list', 'resources/templates/list', 'server/discover']) {
+    for (const method of [
+      'tools/list',
+      'prompts/list',
+      'resources/list',
+      'resources/templates/list',
+      'server/discover',
+    ]) {
       expect(await ask(handler, method), method).toMatchObject({ ttlMs: HOUR_MS, cacheScope: 'public' });
     }
   });
@@ -57,14 +73,28 @@ describe('cache hints on 2026-07-28 results', () => {
     const discovery = 'service-mcp://api/discovery';
     const openapi = 'service-mcp://api/openapi.json';
     const offline = await handlerFor('offline');
-    expect(await ask(offline, 'resources/read', { uri: discovery }, discovery)).toMatchObject({ ttlMs: HOUR_MS, cacheScope: 'public' });
+    expect(await ask(offline, 'resources/read', { uri: discovery }, discovery)).toMatchObject({
+      ttlMs: HOUR_MS,
+      cacheScope: 'public',
+    });
     const live = await handlerFor('live');
-    expect(await ask(live, 'resources/read', { uri: discovery }, discovery)).toMatchObject({ ttlMs: 5 * 60_000, cacheScope: 'public' });
-    expect(await ask(live, 'resources/read', { uri: openapi }, openapi)).toMatchObject({ ttlMs: HOUR_MS, cacheScope: 'public' });
+    expect(await ask(live, 'resources/read', { uri: discovery }, discovery)).toMatchObject({
+      ttlMs: 5 * 60_000,
+      cacheScope: 'public',
+    });
+    expect(await ask(live, 'resources/read', { uri: openapi }, openapi)).toMatchObject({
+      ttlMs: HOUR_MS,
+      cacheScope: 'public',
+    });
   });
 
   it('leave tool results uncached', async () => {
-    const result = await ask(await handlerFor('offline'), 'tools/call', { name: 'check_api_health', arguments: {} }, 'check_api_health');
+    const result = await ask(
+      await handlerFor('offline'),
+      'tools/call',
+      { name: 'check_api_health', arguments: {} },
+      'check_api_health',
+    );
     expect(result).not.toHaveProperty('ttlMs');
     expect(result.resultType).toBe('complete');
   });

@@ -2,7 +2,8 @@
 import { describe, expect, it } from 'vitest';
 import { findPrompt, renderPrompt } from '../../../src/mcp/prompts.js';
 
-const textOf = (name: string, args: Record<string, string>) => renderPrompt(findPrompt(name)!, args).messages[0]!.content.text;
+const textOf = (name: string, args: Record<string, string>) =>
+  renderPrompt(findPrompt(name)!, args).messages[0]!.content.text;
 
 describe('prompts', () => {
   it('quote arguments so a quote or newline cannot end the value', () => {
@@ -12,7 +13,9 @@ describe('prompts', () => {
   });
 
   it('use slug for a slug and name otherwise, and search for the company with the role', () => {
-    expect(textOf('prepare_company_interview', { company: 'halcyon-labs' })).toContain('get_company_interview_brief with slug="halcyon-labs"');
+    expect(textOf('prepare_company_interview', { company: 'halcyon-labs' })).toContain(
+      'get_company_interview_brief with slug="halcyon-labs"',
+    );
     const text = textOf('prepare_company_interview', { company: 'Halcyon Labs', role: 'ML engineer' });
     expect(text).toContain('get_company_interview_brief with name="Halcyon Labs"');
     expect(text).toContain('search_jobs with q="Halcyon Labs ML engineer"');

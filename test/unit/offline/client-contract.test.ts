@@ -18,7 +18,15 @@ describe('offline API through the real client', () => {
   it('discovery lists every operation, the auth boundary, envelopes and snapshot freshness', async () => {
     const result = await offlineClient(engine).discover();
     const paths = result.data.endpoints.map((e) => e.path);
-    for (const path of ['/api/public/v1', '/api/public/v1/search/jobs', '/api/public/v1/jobs', '/api/public/v1/jobs/{jobId}', '/api/public/v1/market-map', '/api/public/v1/interview/company', '/api/public/v1/mcp/health']) {
+    for (const path of [
+      '/api/public/v1',
+      '/api/public/v1/search/jobs',
+      '/api/public/v1/jobs',
+      '/api/public/v1/jobs/{jobId}',
+      '/api/public/v1/market-map',
+      '/api/public/v1/interview/company',
+      '/api/public/v1/mcp/health',
+    ]) {
       expect(paths).toContain(path);
     }
     expect(Object.keys(result.data.auth).length).toBeGreaterThan(0);
@@ -65,7 +73,12 @@ describe('offline API through the real client', () => {
     const result = await offlineClient(engine).getMarketMap();
     expect(result.meta.generated_at).toBe('2026-11-02 06:00:00');
     expect(result.meta.source).toMatch(OFFLINE_SOURCE);
-    const data = result.data as { layers: string[]; dimensions: Array<{ layer: string; readiness: string }>; readiness: Record<string, number>; generation: unknown };
+    const data = result.data as {
+      layers: string[];
+      dimensions: Array<{ layer: string; readiness: string }>;
+      readiness: Record<string, number>;
+      generation: unknown;
+    };
     expect(data.layers.length).toBeGreaterThanOrEqual(5);
     expect(new Set(data.dimensions.map((d) => d.readiness))).toEqual(new Set(['ready', 'partial', 'missing', 'error']));
     expect(data.readiness.total).toBe(data.dimensions.length);
@@ -74,11 +87,16 @@ describe('offline API through the real client', () => {
 
   it('market map filters by layer and by status', async () => {
     const client = offlineClient(engine);
-    const byLayer = (await client.getMarketMap({ layer: 'protocols' })).data as { dimensions: Array<{ layer: string }> };
+    const byLayer = (await client.getMarketMap({ layer: 'protocols' })).data as {
+      dimensions: Array<{ layer: string }>;
+    };
     expect(byLayer.dimensions.length).toBeGreaterThan(0);
     expect(byLayer.dimensions.every((d) => d.layer === 'protocols')).toBe(true);
     for (const status of ['ready', 'partial', 'missing', 'error'] as const) {
-      const data = (await client.getMarketMap({ status })).data as { dimensions: Array<{ readiness: string }>; readiness: Record<string, number> };
+      const data = (await client.getMarketMap({ status })).data as {
+        dimensions: Array<{ readiness: string }>;
+        readiness: Record<string, number>;
+      };
       expect(data.dimensions.length).toBe(data.readiness[status]);
       expect(data.dimensions.every((d) => d.readiness === status)).toBe(true);
     }
@@ -87,7 +105,11 @@ describe('offline API through the real client', () => {
   it('interview brief by company_id, slug and case-insensitive name', async () => {
     const client = offlineClient(engine);
     const company = engine.dataset.companies[3]!;
-    for (const params of [{ company_id: company.company_id }, { slug: company.slug }, { name: `  ${company.name.toUpperCase()} ` }]) {
+    for (const params of [
+      { company_id: company.company_id },
+      { slug: company.slug },
+      { name: `  ${company.name.toUpperCase()} ` },
+    ]) {
       const result = await client.getCompanyInterviewBrief(params);
       expect((result.data.company as { slug: string }).slug).toBe(company.slug);
       expect(result.data).toHaveProperty('interview_package');
@@ -122,7 +144,9 @@ describe('offline API through the real client', () => {
     expect(llms.headers.get('content-type')).toMatch(/^text\/plain/);
     const card = await get(engine, '/.well-known/mcp/server-card.json');
     expect(card.headers.get('content-type')).toMatch(/^application\/json/);
-    expect(((await card.json()) as { tools: Array<{ name: string }> }).tools.map((t) => t.name)).toContain('search_jobs');
+    expect(((await card.json()) as { tools: Array<{ name: string }> }).tools.map((t) => t.name)).toContain(
+      'search_jobs',
+    );
     expect((await get(engine, '/.well-known/agent-skills/index.json')).status).toBe(200);
     expect(await (await get(engine, '/sitemap.xml')).text()).toContain('<urlset');
   });
@@ -131,7 +155,9 @@ describe('offline API through the real client', () => {
     const client = offlineClient(engine);
     const predicted = engine.dataset.jobs.find((j) => j.active && j.job.salary?.source === 'predicted')!;
     expect((await client.getJob(predicted.job.job_id)).data.salary).toBeNull();
-    expect((await client.getJob(predicted.job.job_id, { include_predicted_salaries: true })).data.salary).toEqual(predicted.job.salary);
+    expect((await client.getJob(predicted.job.job_id, { include_predicted_salaries: true })).data.salary).toEqual(
+      predicted.job.salary,
+    );
     const disclosed = engine.dataset.jobs.find((j) => j.active && j.job.salary?.source === 'disclosed')!;
     expect((await client.getJob(disclosed.job.job_id)).data.salary).toEqual(disclosed.job.salary);
     const page = await client.listJobs({ per_page: 100 });

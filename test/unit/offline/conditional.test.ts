@@ -9,7 +9,8 @@ beforeAll(async () => {
 });
 
 const ORIGIN = 'http://offline.test';
-const get = (path: string, headers: Record<string, string> = {}, method = 'GET') => engine.handle(new Request(`${ORIGIN}${path}`, { method, headers }));
+const get = (path: string, headers: Record<string, string> = {}, method = 'GET') =>
+  engine.handle(new Request(`${ORIGIN}${path}`, { method, headers }));
 
 describe('validators on success', () => {
   it('a 200 carries a strong ETag and public, max-age=60, and the same body gets the same ETag', async () => {
@@ -19,7 +20,9 @@ describe('validators on success', () => {
     expect(first.headers.get('etag')).toMatch(/^"[\w-]{27}"$/);
     expect(first.headers.get('cache-control')).toBe(DATA_CACHE_CONTROL);
     expect(second.headers.get('etag')).toBe(first.headers.get('etag'));
-    expect((await get('/api/public/v1/search/jobs?per_page=4')).headers.get('etag')).not.toBe(first.headers.get('etag'));
+    expect((await get('/api/public/v1/search/jobs?per_page=4')).headers.get('etag')).not.toBe(
+      first.headers.get('etag'),
+    );
     expect(Number(first.headers.get('content-length'))).toBe((await first.arrayBuffer()).byteLength);
   });
 

@@ -140,7 +140,14 @@ describe('broken bodies', () => {
     const response = await get(engine, path);
     expect(response.status).toBe(200);
     const client = offlineClient(engine);
-    const call = path === JOBS ? client.listJobs() : path.startsWith(`${JOBS}/`) ? client.getJob('job_ai_0001') : path.endsWith('market-map') ? client.getMarketMap() : client.discover();
+    const call =
+      path === JOBS
+        ? client.listJobs()
+        : path.startsWith(`${JOBS}/`)
+          ? client.getJob('job_ai_0001')
+          : path.endsWith('market-map')
+            ? client.getMarketMap()
+            : client.discover();
     const error = await failure(call);
     expect(error.kind).toBe('upstream_contract');
     expect(error.jsonPath).toBe(jsonPath);
@@ -236,7 +243,9 @@ describe('rule matching and bookkeeping', () => {
 
   it('rules come from SERVICE_MCP_MOCK_FAULTS', () => {
     expect(faultsFromEnv({})).toEqual([]);
-    expect(faultsFromEnv({ SERVICE_MCP_MOCK_FAULTS: '[{"path":"/llms.txt","kind":"rate_limit","retryAfter":3}]' })).toEqual([{ path: '/llms.txt', kind: 'rate_limit', retryAfter: 3 }]);
+    expect(
+      faultsFromEnv({ SERVICE_MCP_MOCK_FAULTS: '[{"path":"/llms.txt","kind":"rate_limit","retryAfter":3}]' }),
+    ).toEqual([{ path: '/llms.txt', kind: 'rate_limit', retryAfter: 3 }]);
     expect(() => faultsFromEnv({ SERVICE_MCP_MOCK_FAULTS: '[{' })).toThrow(/SERVICE_MCP_MOCK_FAULTS/);
   });
 
@@ -244,7 +253,9 @@ describe('rule matching and bookkeeping', () => {
     const controller = new AbortController();
     const reason = new Error('gone');
     controller.abort(reason);
-    await expect(createOfflineFetch(engine)(`${OFFLINE_BASE_URL}${JOBS}`, { signal: controller.signal })).rejects.toBe(reason);
+    await expect(createOfflineFetch(engine)(`${OFFLINE_BASE_URL}${JOBS}`, { signal: controller.signal })).rejects.toBe(
+      reason,
+    );
   });
 
   it('the in-process fetch errors a body still being read when aborted', async () => {

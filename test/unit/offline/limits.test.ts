@@ -115,9 +115,12 @@ describe('404', () => {
     await expectError(`${LIST}/%E0%A4%A`, 404);
   });
 
-  it.each([`${BRIEF}?company_id=999999`, `${BRIEF}?slug=no-such-company`, `${BRIEF}?name=Nobody%20Inc`])('for an unknown company: %s', async (path) => {
-    await expectError(path, 404);
-  });
+  it.each([`${BRIEF}?company_id=999999`, `${BRIEF}?slug=no-such-company`, `${BRIEF}?name=Nobody%20Inc`])(
+    'for an unknown company: %s',
+    async (path) => {
+      await expectError(path, 404);
+    },
+  );
 
   it('for a company with jobs but no brief', async () => {
     const briefed = new Set(engine.dataset.companies.map((c) => c.company_id));
@@ -130,14 +133,17 @@ describe('404', () => {
     await expectError(`${LIST}/a/b`, 404);
   });
 
-  it.each(['text/markdown', 'text/markdown, application/json;q=0.5', 'text/html, text/markdown'])('as a Markdown index, still 404, for Accept: %s', async (accept) => {
-    const response = await get(engine, '/docs/nowhere', { accept });
-    expect(response.status).toBe(404);
-    expect(response.headers.get('content-type')).toMatch(/^text\/markdown/);
-    const text = await response.text();
-    expect(text).toMatch(/^# /);
-    expect(text).toContain('/api/public/v1/search/jobs');
-  });
+  it.each(['text/markdown', 'text/markdown, application/json;q=0.5', 'text/html, text/markdown'])(
+    'as a Markdown index, still 404, for Accept: %s',
+    async (accept) => {
+      const response = await get(engine, '/docs/nowhere', { accept });
+      expect(response.status).toBe(404);
+      expect(response.headers.get('content-type')).toMatch(/^text\/markdown/);
+      const text = await response.text();
+      expect(text).toMatch(/^# /);
+      expect(text).toContain('/api/public/v1/search/jobs');
+    },
+  );
 
   it('prefers JSON when the client ranks it higher or only says */*', () => {
     expect(prefersMarkdown('application/json, text/markdown;q=0.9')).toBe(false);
@@ -164,7 +170,9 @@ describe('HTTP conventions', () => {
   });
 
   it('says the hosted tool endpoint is not part of the offline snapshot', async () => {
-    const response = await engine.handle(new Request('http://offline.invalid/api/public/v1/mcp', { method: 'POST', body: '{}' }));
+    const response = await engine.handle(
+      new Request('http://offline.invalid/api/public/v1/mcp', { method: 'POST', body: '{}' }),
+    );
     expect(response.status).toBe(501);
   });
 

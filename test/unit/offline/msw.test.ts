@@ -21,7 +21,12 @@ afterAll(() => {
 
 describe('offlineHandlers', () => {
   it('serves the real client through globalThis.fetch', async () => {
-    const client = new ApiClient({ baseUrl: BASE_URL, fetch: globalThis.fetch, gate: new RetryAfterGate(), unavailableRetries: 0 });
+    const client = new ApiClient({
+      baseUrl: BASE_URL,
+      fetch: globalThis.fetch,
+      gate: new RetryAfterGate(),
+      unavailableRetries: 0,
+    });
     const page = await client.searchJobs({ domain: 'ai', per_page: 3 });
     expect(page.data.jobs).toHaveLength(3);
     const job = await client.getJob(page.data.jobs[0]!.job_id);

@@ -13,7 +13,16 @@ beforeAll(async () => {
 interface Doc {
   openapi: string;
   info: { version: string };
-  paths: Record<string, { get: { operationId: string; parameters: Array<{ name: string; in: string; schema: Record<string, unknown> }>; responses: Record<string, { headers?: Record<string, unknown> }> } }>;
+  paths: Record<
+    string,
+    {
+      get: {
+        operationId: string;
+        parameters: Array<{ name: string; in: string; schema: Record<string, unknown> }>;
+        responses: Record<string, { headers?: Record<string, unknown> }>;
+      };
+    }
+  >;
 }
 
 describe('/openapi.json', () => {
@@ -35,7 +44,11 @@ describe('/openapi.json', () => {
 
   it('describes every operation with its parameters and constraints', () => {
     const doc = buildOpenApi('http://127.0.0.1:1') as unknown as Doc;
-    expect(Object.values(doc.paths).map((p) => p.get.operationId).sort()).toEqual(OPERATIONS.map((o) => o.operationId).sort());
+    expect(
+      Object.values(doc.paths)
+        .map((p) => p.get.operationId)
+        .sort(),
+    ).toEqual(OPERATIONS.map((o) => o.operationId).sort());
     const search = doc.paths['/api/public/v1/search/jobs']!.get;
     const param = (name: string) => search.parameters.find((p) => p.name === name)!.schema;
     expect(param('per_page')).toMatchObject({ type: 'integer', minimum: 1, maximum: 100, default: 20 });

@@ -17,7 +17,14 @@ describe('pagination', () => {
     for (;;) {
       const { data } = await client.searchJobs({ domain: 'web3', page, per_page: perPage });
       const p = data.pagination;
-      expect(p).toEqual({ page, per_page: perPage, total: expected.length, total_pages: Math.ceil(expected.length / perPage), has_next: page < p.total_pages, has_prev: page > 1 });
+      expect(p).toEqual({
+        page,
+        per_page: perPage,
+        total: expected.length,
+        total_pages: Math.ceil(expected.length / perPage),
+        has_next: page < p.total_pages,
+        has_prev: page > 1,
+      });
       expect(data.jobs.length).toBe(p.has_next ? perPage : expected.length - (page - 1) * perPage);
       ids.push(...data.jobs.map((j) => j.job_id));
       if (!p.has_next) break;
@@ -32,13 +39,27 @@ describe('pagination', () => {
     const { data } = await offlineClient(engine).listJobs({ page: 999, per_page: 50 });
     const total = engine.dataset.jobs.filter((j) => j.active).length;
     expect(data.jobs).toEqual([]);
-    expect(data.pagination).toEqual({ page: 999, per_page: 50, total, total_pages: Math.ceil(total / 50), has_next: false, has_prev: true });
+    expect(data.pagination).toEqual({
+      page: 999,
+      per_page: 50,
+      total,
+      total_pages: Math.ceil(total / 50),
+      has_next: false,
+      has_prev: true,
+    });
   });
 
   it('an empty result still has one page', async () => {
     const { data } = await offlineClient(engine).searchJobs({ q: 'zzzz-no-such-term' });
     expect(data.jobs).toEqual([]);
-    expect(data.pagination).toEqual({ page: 1, per_page: 20, total: 0, total_pages: 1, has_next: false, has_prev: false });
+    expect(data.pagination).toEqual({
+      page: 1,
+      per_page: 20,
+      total: 0,
+      total_pages: 1,
+      has_next: false,
+      has_prev: false,
+    });
   });
 
   it('defaults to page 1 of 20', async () => {
@@ -48,7 +69,14 @@ describe('pagination', () => {
   });
 
   it('paginate() math at the edges', () => {
-    expect(paginate(0, 1, 20)).toEqual({ page: 1, per_page: 20, total: 0, total_pages: 1, has_next: false, has_prev: false });
+    expect(paginate(0, 1, 20)).toEqual({
+      page: 1,
+      per_page: 20,
+      total: 0,
+      total_pages: 1,
+      has_next: false,
+      has_prev: false,
+    });
     expect(paginate(20, 1, 20)).toMatchObject({ total_pages: 1, has_next: false });
     expect(paginate(21, 1, 20)).toMatchObject({ total_pages: 2, has_next: true });
     expect(paginate(21, 2, 20)).toMatchObject({ has_next: false, has_prev: true });

@@ -18,7 +18,8 @@ afterEach(() => {
   server.engine.faults.resetHits();
 });
 
-const client = () => new ApiClient({ baseUrl: server.url, fetch: globalThis.fetch, gate: new RetryAfterGate(), unavailableRetries: 0 });
+const client = () =>
+  new ApiClient({ baseUrl: server.url, fetch: globalThis.fetch, gate: new RetryAfterGate(), unavailableRetries: 0 });
 
 describe('startOfflineServer', () => {
   it('listens on an ephemeral loopback port', () => {
@@ -68,7 +69,9 @@ describe('control routes', () => {
     expect(limited.status).toBe(429);
     expect(limited.headers.get('retry-after')).toBe('7');
     await limited.text();
-    expect(((await (await fetch(`${server.url}/__mock/faults`)).json()) as { data: { rules: unknown[] } }).data.rules).toEqual(rules);
+    expect(
+      ((await (await fetch(`${server.url}/__mock/faults`)).json()) as { data: { rules: unknown[] } }).data.rules,
+    ).toEqual(rules);
     expect((await fetch(`${server.url}/__mock/faults`, { method: 'DELETE' })).status).toBe(200);
     const after = await fetch(`${server.url}/api/public/v1/jobs`);
     expect(after.status).toBe(200);
@@ -79,7 +82,9 @@ describe('control routes', () => {
     await (await fetch(`${server.url}/api/public/v1/jobs`)).text();
     await (await fetch(`${server.url}/api/public/v1/jobs?page=2`)).text();
     await (await fetch(`${server.url}/llms.txt`)).text();
-    const stats = (await (await fetch(`${server.url}/__mock/stats`)).json()) as { data: { total: number; hits: Record<string, number> } };
+    const stats = (await (await fetch(`${server.url}/__mock/stats`)).json()) as {
+      data: { total: number; hits: Record<string, number> };
+    };
     expect(stats.data).toEqual({ total: 3, hits: { '/api/public/v1/jobs': 2, '/llms.txt': 1 } });
     expect((await fetch(`${server.url}/__mock/stats`, { method: 'DELETE' })).status).toBe(200);
     expect(server.engine.faults.hits()).toBe(0);
@@ -103,7 +108,9 @@ describe('faults over real HTTP', () => {
     const response = await fetch(`${server.url}/api/public/v1/jobs?per_page=100`);
     expect(response.status).toBe(200);
     await expect(response.text()).rejects.toThrow();
-    const error = await client().listJobs().catch((e: unknown) => e);
+    const error = await client()
+      .listJobs()
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ApiError);
     expect((error as ApiError).kind).toBe('network');
   });
@@ -114,13 +121,20 @@ describe('faults over real HTTP', () => {
     expect(response.headers.get('content-length')).toBeNull();
     expect(response.headers.get('transfer-encoding')).toBe('chunked');
     await response.body!.cancel();
-    const error = await client().listJobs().catch((e: unknown) => e);
+    const error = await client()
+      .listJobs()
+      .catch((e: unknown) => e);
     expect((error as ApiError).kind).toBe('upstream_contract');
   });
 
   it('hang holds the request until the client gives up', async () => {
     server.engine.faults.add({ path: '/api/public/v1/jobs', kind: 'hang' });
-    const api = new ApiClient({ baseUrl: server.url, fetch: globalThis.fetch, timeoutMs: 200, gate: new RetryAfterGate() });
+    const api = new ApiClient({
+      baseUrl: server.url,
+      fetch: globalThis.fetch,
+      timeoutMs: 200,
+      gate: new RetryAfterGate(),
+    });
     const error = await api.listJobs().catch((e: unknown) => e);
     expect((error as ApiError).kind).toBe('timeout');
   });
@@ -128,7 +142,10 @@ describe('faults over real HTTP', () => {
 
 describe('lifecycle', () => {
   it('close() ends idle and hanging connections promptly', async () => {
-    const own = await startOfflineServer({ engine: await createOfflineEngine({ dataset: server.engine.dataset }), faults: [{ path: '/hang', kind: 'hang' }] });
+    const own = await startOfflineServer({
+      engine: await createOfflineEngine({ dataset: server.engine.dataset }),
+      faults: [{ path: '/hang', kind: 'hang' }],
+    });
     await (await fetch(`${own.url}/api/public/v1`)).text(); // leaves an idle keep-alive socket
     const hanging = fetch(`${own.url}/hang`).then(
       () => 'answered',

@@ -33,7 +33,12 @@ describe('snapshot', () => {
   });
 
   it('varies what the filters and renderers care about', () => {
-    expect([...count(active, (j) => `${j.domain_id}/${j.domain_assignment}`).keys()].sort()).toEqual(['ai/classified', 'ai/explicit', 'web3/classified', 'web3/explicit']);
+    expect([...count(active, (j) => `${j.domain_id}/${j.domain_assignment}`).keys()].sort()).toEqual([
+      'ai/classified',
+      'ai/explicit',
+      'web3/classified',
+      'web3/explicit',
+    ]);
     const sources = count(active, (j) => j.salary?.source ?? null);
     for (const source of ['disclosed', 'extracted', 'predicted', null]) expect(sources.get(source)).toBeGreaterThan(10);
     expect(count(active, (j) => j.salary?.currency).size).toBeGreaterThanOrEqual(6);
@@ -58,7 +63,9 @@ describe('snapshot', () => {
     expect(dataset.companies.length).toBeGreaterThanOrEqual(20);
     for (const company of dataset.companies) expect(company.slug).toMatch(SLUG_PATTERN);
     expect(new Set(dataset.companies.map((c) => c.company_id)).size).toBe(dataset.companies.length);
-    expect(new Set(dataset.market_map.dimensions.map((d) => d.readiness))).toEqual(new Set(['ready', 'partial', 'missing', 'error']));
+    expect(new Set(dataset.market_map.dimensions.map((d) => d.readiness))).toEqual(
+      new Set(['ready', 'partial', 'missing', 'error']),
+    );
     expect(dataset.market_map.layers.length).toBeGreaterThanOrEqual(5);
     expect(dataset.market_map.meta.generated_at).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
     expect(dataset.snapshot.source).toMatch(/offline-snapshot.*not live/);

@@ -15,8 +15,14 @@ describe('renderServerState', () => {
   });
 
   it('names the Redis state when one is configured, and a catalog read that failed', () => {
-    expect(renderServerState({ ...base, redis: { connected: true } })).toContain('Redis (shared cool-down and cache): connected.');
-    expect(renderServerState({ ...base, redis: { connected: false } })).toContain('unreachable; this replica uses its own state');
-    expect(renderServerState({ ...base, catalog: { checked: false, failure: 'discovery failed (timeout)' } })).toContain('Deployed catalog: not read yet; last read failed: discovery failed (timeout).');
+    expect(renderServerState({ ...base, redis: { connected: true } })).toContain(
+      'Redis (shared cool-down and cache): connected.',
+    );
+    expect(renderServerState({ ...base, redis: { connected: false } })).toContain(
+      'unreachable; this replica uses its own state',
+    );
+    expect(
+      renderServerState({ ...base, catalog: { checked: false, failure: 'discovery failed (timeout)' } }),
+    ).toContain('Deployed catalog: not read yet; last read failed: discovery failed (timeout).');
   });
 });

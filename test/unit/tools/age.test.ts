@@ -14,7 +14,13 @@ import { renderProvenance } from '../../../src/render/provenance.js';
 import { makeJob } from '../../helpers/fixtures.js';
 
 const AT = Date.parse('2026-11-25T18:00:00Z');
-const result = (meta: Record<string, unknown>, retrievedAt = '2026-11-25T18:00:00.000Z'): ApiResult<unknown> => ({ data: {}, meta, status: 200, path: '/x', retrievedAt });
+const result = (meta: Record<string, unknown>, retrievedAt = '2026-11-25T18:00:00.000Z'): ApiResult<unknown> => ({
+  data: {},
+  meta,
+  status: 200,
+  path: '/x',
+  retrievedAt,
+});
 
 describe('ages', () => {
   it.each([
@@ -39,7 +45,8 @@ describe('ages', () => {
     expect(ageSeconds('2026-11-16', AT)).toBe(9 * 86_400 + 18 * 3_600);
     expect(ageSeconds('2026-11-02 06:00:00', AT)).toBe(ageSeconds('2026-11-02T06:00:00Z', AT));
     expect(ageSeconds('2026-11-26T18:00:00Z', AT)).toBe(-86_400);
-    for (const nonsense of [null, undefined, '', 'soon', '1', 'Nov 2, 2026']) expect(ageSeconds(nonsense, AT), String(nonsense)).toBeNull();
+    for (const nonsense of [null, undefined, '', 'soon', '1', 'Nov 2, 2026'])
+      expect(ageSeconds(nonsense, AT), String(nonsense)).toBeNull();
   });
 
   it('judges an age against a stated cadence', () => {
@@ -48,20 +55,37 @@ describe('ages', () => {
     expect(cadenceSeconds('whenever')).toBeUndefined();
     expect(describeCadence('weekly', 7 * 86_400, 3 * 86_400)).toBe('weekly cadence: current');
     expect(describeCadence('weekly', 7 * 86_400, 23 * 86_400)).toBe('weekly cadence: 16 days past due, treat as stale');
-    expect(describeCadence('whenever', undefined, 23 * 86_400)).toBe("whenever cadence (not a cadence this server reads; judge by the age)");
-    expect(describeCadence('weekly', 7 * 86_400, null)).toBe('weekly cadence; the age is unknown, so whether it is current is too');
+    expect(describeCadence('whenever', undefined, 23 * 86_400)).toBe(
+      'whenever cadence (not a cadence this server reads; judge by the age)',
+    );
+    expect(describeCadence('weekly', 7 * 86_400, null)).toBe(
+      'weekly cadence; the age is unknown, so whether it is current is too',
+    );
   });
 });
 
 describe('ages in results', () => {
   it('the provenance carries each age in seconds and says it in words; a legacy timestamp says it was read as UTC', () => {
-    const p = buildProvenance(result({ source: 'map', generated_at: '2026-11-02 06:00:00', computed_at: '2026-11-02T06:07:45Z' }), 'live', { cadence: 'weekly' });
-    expect(p).toMatchObject({ age_s: 23 * 86_400 + 12 * 3_600, computed_age_s: 23 * 86_400 + 11 * 3_600 + 52 * 60 + 15, cadence: 'weekly', stale: true });
-    expect(renderProvenance(p)).toContain('generated_at: 2026-11-02 06:00:00 (no timezone stated; legacy snapshot, read as UTC: 23 days ago) · computed_at: 2026-11-02T06:07:45Z (23 days ago)');
+    const p = buildProvenance(
+      result({ source: 'map', generated_at: '2026-11-02 06:00:00', computed_at: '2026-11-02T06:07:45Z' }),
+      'live',
+      { cadence: 'weekly' },
+    );
+    expect(p).toMatchObject({
+      age_s: 23 * 86_400 + 12 * 3_600,
+      computed_age_s: 23 * 86_400 + 11 * 3_600 + 52 * 60 + 15,
+      cadence: 'weekly',
+      stale: true,
+    });
+    expect(renderProvenance(p)).toContain(
+      'generated_at: 2026-11-02 06:00:00 (no timezone stated; legacy snapshot, read as UTC: 23 days ago) · computed_at: 2026-11-02T06:07:45Z (23 days ago)',
+    );
   });
 
   it('within its cadence it is not stale; with no cadence stated, no flag; with no timestamp, no age', () => {
-    expect(buildProvenance(result({ generated_at: '2026-11-24T18:00:00Z' }), 'live', { cadence: 'weekly' }).stale).toBe(false);
+    expect(buildProvenance(result({ generated_at: '2026-11-24T18:00:00Z' }), 'live', { cadence: 'weekly' }).stale).toBe(
+      false,
+    );
     expect(buildProvenance(result({ generated_at: '2026-11-24T18:00:00Z' }), 'live')).not.toHaveProperty('stale');
     const missing = buildProvenance(result({}), 'live', { cadence: 'weekly' });
     expect(missing).toMatchObject({ age_s: null, computed_age_s: null });
@@ -72,24 +96,55 @@ describe('ages in results', () => {
   it('a timestamp later than the clock says so rather than passing for fresh', () => {
     const p = buildProvenance(result({ generated_at: '2026-11-25T21:00:00Z' }), 'live');
     expect(p.age_s).toBe(-3 * 3_600);
-    expect(renderProvenance(p)).toContain("generated_at: 2026-11-25T21:00:00Z (3 hours later than this server's clock (a clock is off))");
+    expect(renderProvenance(p)).toContain(
+      "generated_at: 2026-11-25T21:00:00Z (3 hours later than this server's clock (a clock is off))",
+    );
   });
 
   it("each job's last_seen, in the text and by job_id in the provenance", () => {
-    expect(renderJobLine(makeJob({ job_id: 'j1', last_seen: '2026-11-16' }), AT)).toContain('last_seen 2026-11-16 (9 days ago)');
+    expect(renderJobLine(makeJob({ job_id: 'j1', last_seen: '2026-11-16' }), AT)).toContain(
+      'last_seen 2026-11-16 (9 days ago)',
+    );
     expect(renderJobLine(makeJob({ job_id: 'j1', last_seen: null }), AT)).toContain('last_seen not stated');
-    const p = buildProvenance(result({}), 'live', { lastSeen: [['j1', '2026-11-16'], ['j2', null]] });
+    const p = buildProvenance(result({}), 'live', {
+      lastSeen: [
+        ['j1', '2026-11-16'],
+        ['j2', null],
+      ],
+    });
     expect(p.last_seen_age_s).toEqual({ j1: 9 * 86_400 + 18 * 3_600, j2: null });
   });
 
   it("the market map opens with its generation's age against its cadence", () => {
-    const text = renderMarketMap({ generation: { generated_at: '2026-11-02 06:00:00', cadence: 'weekly' }, dimensions: [] }, AT);
-    expect(text.split('\n')[0]).toBe('Generated 2026-11-02 06:00:00 (no timezone stated, read as UTC), 23 days ago; weekly cadence: 16 days past due, treat as stale.');
-    expect(renderMarketMap({ generation: { generated_at: '2026-11-22T06:00:00Z', cadence: 'weekly' }, dimensions: [] }, AT).split('\n')[0]).toBe('Generated 2026-11-22T06:00:00Z, 3 days ago; weekly cadence: current.');
+    const text = renderMarketMap(
+      { generation: { generated_at: '2026-11-02 06:00:00', cadence: 'weekly' }, dimensions: [] },
+      AT,
+    );
+    expect(text.split('\n')[0]).toBe(
+      'Generated 2026-11-02 06:00:00 (no timezone stated, read as UTC), 23 days ago; weekly cadence: 16 days past due, treat as stale.',
+    );
+    expect(
+      renderMarketMap(
+        { generation: { generated_at: '2026-11-22T06:00:00Z', cadence: 'weekly' }, dimensions: [] },
+        AT,
+      ).split('\n')[0],
+    ).toBe('Generated 2026-11-22T06:00:00Z, 3 days ago; weekly cadence: current.');
   });
 
-  it("an interview brief opens with its freshness metadata, aged", () => {
-    const text = renderInterviewBrief({ company: { name: 'Acme' }, freshness: { generated_at: '2026-11-16T00:55:00Z', status: 'fresh', observation_window: { from: '2026-10-17', to: '2026-11-16' } } }, AT);
-    expect(text.split('\n')[0]).toBe('Freshness: generated 2026-11-16T00:55:00Z, 9 days ago; status fresh; observation window 2026-10-17 to 2026-11-16.');
+  it('an interview brief opens with its freshness metadata, aged', () => {
+    const text = renderInterviewBrief(
+      {
+        company: { name: 'Acme' },
+        freshness: {
+          generated_at: '2026-11-16T00:55:00Z',
+          status: 'fresh',
+          observation_window: { from: '2026-10-17', to: '2026-11-16' },
+        },
+      },
+      AT,
+    );
+    expect(text.split('\n')[0]).toBe(
+      'Freshness: generated 2026-11-16T00:55:00Z, 9 days ago; status fresh; observation window 2026-10-17 to 2026-11-16.',
+    );
   });
 });

@@ -29,7 +29,10 @@ const prototypeBefore = Object.getOwnPropertyNames(Object.prototype).sort();
 beforeAll(async () => {
   engine = await createOfflineEngine();
   const offlineFetch = createOfflineFetch(engine);
-  context = { client: offlineClient(engine, { fetch: (url, init) => (urls.push(url), offlineFetch(url, init)) }), mode: 'offline' };
+  context = {
+    client: offlineClient(engine, { fetch: (url, init) => (urls.push(url), offlineFetch(url, init)) }),
+    mode: 'offline',
+  };
   const { dataset } = engine;
   fixtures = {
     // Active and inactive ids both: a gone job is a correct not_found, not a failure.
@@ -41,10 +44,13 @@ beforeAll(async () => {
 
 afterAll(() => {
   // The figures for the issue's closing note.
-  console.info(`bad-input (seed ${SEED}): ${tally.inputs} inputs, ${tally.refused} refused before sending, ${tally.answered} answered, ${tally.upstreamRefusals} upstream 4xx`);
+  console.info(
+    `bad-input (seed ${SEED}): ${tally.inputs} inputs, ${tally.refused} refused before sending, ${tally.answered} answered, ${tally.upstreamRefusals} upstream 4xx`,
+  );
 });
 
-const textOf = (result: { content: unknown[] }) => (result.content as Array<{ text?: string }>).map((c) => c.text ?? '').join('\n');
+const textOf = (result: { content: unknown[] }) =>
+  (result.content as Array<{ text?: string }>).map((c) => c.text ?? '').join('\n');
 
 /**
  * The message names the argument (`per_page: …`, `skills[2]: …`, or quoted when it is not a plain
@@ -52,8 +58,18 @@ const textOf = (result: { content: unknown[] }) => (result.content as Array<{ te
  */
 function names(text: string, key: string): boolean {
   // Error text writes an invisible character as its \uXXXX escape, so the name shows why it is not an argument.
-  const visible = key.replace(/[\p{Cc}\p{Cf}\p{Co}\p{Cn}\p{Cs}\u2028\u2029]/gu, (c) => Array.from({ length: c.length }, (_, i) => `\\u${c.charCodeAt(i).toString(16).toUpperCase().padStart(4, '0')}`).join(''));
-  return text.includes(`${visible}:`) || text.includes(`${visible}[`) || text.includes(JSON.stringify(key).slice(0, 30)) || text.includes(`"${visible}`.slice(0, 30));
+  const visible = key.replace(/[\p{Cc}\p{Cf}\p{Co}\p{Cn}\p{Cs}\u2028\u2029]/gu, (c) =>
+    Array.from(
+      { length: c.length },
+      (_, i) => `\\u${c.charCodeAt(i).toString(16).toUpperCase().padStart(4, '0')}`,
+    ).join(''),
+  );
+  return (
+    text.includes(`${visible}:`) ||
+    text.includes(`${visible}[`) ||
+    text.includes(JSON.stringify(key).slice(0, 30)) ||
+    text.includes(`"${visible}`.slice(0, 30))
+  );
 }
 
 /** What the offline API may rightly answer to arguments the spec allows. */
@@ -61,7 +77,8 @@ const UPSTREAM_OUTCOMES: Record<string, RegExp> = {
   get_job: /^not_found: HTTP 404 /,
   get_company_interview_brief: /^not_found: HTTP 404 /,
   // Valid layers are only known from an unfiltered response, so an unknown one is the API's to refuse.
-  get_market_map: /^invalid_argument: HTTP 400 from GET \/api\/public\/v1\/market-map\?.*layer must be all or one of the advertised layers/,
+  get_market_map:
+    /^invalid_argument: HTTP 400 from GET \/api\/public\/v1\/market-map\?.*layer must be all or one of the advertised layers/,
 };
 
 describe.each(TOOLS.map((t) => [t.name, t] as const))('%s: generated arguments', (name, tool) => {
@@ -78,7 +95,10 @@ describe.each(TOOLS.map((t) => [t.name, t] as const))('%s: generated arguments',
           expect(result.isError, text.slice(0, 300)).toBe(true);
           expect(text).toMatch(/^invalid_argument: /);
           expect(text).toContain('nothing was sent to the API');
-          expect(blamed.some((key) => names(text, key)), `names one of ${blamed.join(', ')}: ${text.slice(0, 300)}`).toBe(true);
+          expect(
+            blamed.some((key) => names(text, key)),
+            `names one of ${blamed.join(', ')}: ${text.slice(0, 300)}`,
+          ).toBe(true);
           expect(urls).toEqual([]);
           // Whatever came in (a 1 MB string, a 5,000-character key), the answer stays small.
           expect(text.length).toBeLessThan(2_000);
@@ -110,7 +130,11 @@ describe('the generator reaches both sides', () => {
 
 const call = async (name: string, args: unknown) => {
   urls.length = 0;
-  const result = await runTool(TOOLS.find((t) => t.name === name)!, args, context);
+  const result = await runTool(
+    TOOLS.find((t) => t.name === name)!,
+    args,
+    context,
+  );
   return { result, text: textOf(result), urls: [...urls] };
 };
 
@@ -118,10 +142,26 @@ describe('strict types: string forms of numbers and booleans are refused, with t
   // The decision: no coercion. Clients that send "20" break their own JSON Schema, and coercion
   // would have to pick a grammar ("1e2"? " 20 "? "0x14"? is "false" false?) that no client can see.
   it.each([
-    ['search_jobs', { per_page: '20' }, 'per_page: must be a number, got string "20" (send the number itself, not a string: 20)'],
-    ['search_jobs', { min_salary_usd: '1e5' }, 'min_salary_usd: must be a number, got string "1e5" (send the number itself, not a string: 100000)'],
-    ['list_jobs', { remote_only: 'true' }, 'remote_only: must be a boolean, got string "true" (send the boolean itself, not a string: true)'],
-    ['list_jobs', { skills: '["python"]' }, 'skills: must be an array, got string "[\\"python\\"]" (send the array itself, not a string: ["python"])'],
+    [
+      'search_jobs',
+      { per_page: '20' },
+      'per_page: must be a number, got string "20" (send the number itself, not a string: 20)',
+    ],
+    [
+      'search_jobs',
+      { min_salary_usd: '1e5' },
+      'min_salary_usd: must be a number, got string "1e5" (send the number itself, not a string: 100000)',
+    ],
+    [
+      'list_jobs',
+      { remote_only: 'true' },
+      'remote_only: must be a boolean, got string "true" (send the boolean itself, not a string: true)',
+    ],
+    [
+      'list_jobs',
+      { skills: '["python"]' },
+      'skills: must be an array, got string "[\\"python\\"]" (send the array itself, not a string: ["python"])',
+    ],
     ['get_job', { job_id: 42 }, 'job_id: must be a string, got number 42'],
     ['list_jobs', { page: 'two' }, 'page: must be a number, got string "two"\n'],
   ])('%s %j', async (name, args, expected) => {
@@ -150,7 +190,9 @@ describe('limits found by the generated runs', () => {
     const { text, urls: none } = await call('search_jobs', { min_salary_usd: 200_000, max_salary_usd: 100_000 });
     expect(text).toMatch(/^invalid_argument: max_salary_usd: must be at least min_salary_usd \(200000\), got 100000\n/);
     expect(none).toEqual([]);
-    expect((await call('search_jobs', { min_salary_usd: 1e21 })).text).toMatch(/^invalid_argument: min_salary_usd: must be at most 9007199254740991/);
+    expect((await call('search_jobs', { min_salary_usd: 1e21 })).text).toMatch(
+      /^invalid_argument: min_salary_usd: must be at most 9007199254740991/,
+    );
   });
 
   it('a job_id that cannot be put in a path is an invalid_argument naming it, not an internal error', async () => {
@@ -162,16 +204,24 @@ describe('limits found by the generated runs', () => {
   });
 
   it('blank skills are refused by name; odd argument names are quoted and cut', async () => {
-    expect((await call('list_jobs', { skills: ['python', ' '] })).text).toMatch(/^invalid_argument: skills\[1\]: must not be blank\n/);
+    expect((await call('list_jobs', { skills: ['python', ' '] })).text).toMatch(
+      /^invalid_argument: skills\[1\]: must not be blank\n/,
+    );
     const { text } = await call('discover_api', { ['k'.repeat(5_000)]: 1, 'line\nbreak': 2 });
-    expect(text.split('\n')[0]).toMatch(/^invalid_argument: "k{30,}…: is not an argument of this tool \(accepted: none\); "line\\nbreak": is not an argument/);
+    expect(text.split('\n')[0]).toMatch(
+      /^invalid_argument: "k{30,}…: is not an argument of this tool \(accepted: none\); "line\\nbreak": is not an argument/,
+    );
     expect(text.length).toBeLessThan(500);
   });
 
   it('__proto__ and constructor keys, as JSON.parse makes them, are named and pollute nothing', async () => {
-    const args: unknown = JSON.parse('{"__proto__":{"polluted":true},"constructor":{"prototype":{"polluted":true}},"per_page":5}');
+    const args: unknown = JSON.parse(
+      '{"__proto__":{"polluted":true},"constructor":{"prototype":{"polluted":true}},"per_page":5}',
+    );
     const { text, urls: sent } = await call('list_jobs', args);
-    expect(text).toMatch(/^invalid_argument: __proto__: is not an argument of this tool .*; constructor: is not an argument of this tool/);
+    expect(text).toMatch(
+      /^invalid_argument: __proto__: is not an argument of this tool .*; constructor: is not an argument of this tool/,
+    );
     expect(sent).toEqual([]);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });

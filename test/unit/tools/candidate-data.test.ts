@@ -11,7 +11,12 @@ import { findCandidateData } from '../../../src/tools/candidate-data.js';
 import type { ToolContext } from '../../../src/tools/define.js';
 import { findTool } from '../../../src/tools/index.js';
 import { runTool } from '../../../src/tools/run.js';
-import { CLEAN_PHRASES_WITH_DIGITS, OBFUSCATED_EMAILS, OBFUSCATED_PHONES, PERSONAL_DATA } from '../../helpers/argument-spec.js';
+import {
+  CLEAN_PHRASES_WITH_DIGITS,
+  OBFUSCATED_EMAILS,
+  OBFUSCATED_PHONES,
+  PERSONAL_DATA,
+} from '../../helpers/argument-spec.js';
 import { offlineClient } from '../../helpers/offline-client.js';
 
 const EMAILS = [
@@ -128,14 +133,44 @@ describe('findCandidateData', () => {
   });
 
   it('finds candidate data wherever it stands among ordinary words, and nothing in ordinary words alone', () => {
-    const wordsOf = (...vocabulary: string[]) => fc.array(fc.constantFrom(...vocabulary), { maxLength: 6 }).map((w) => w.join(' '));
-    const words = wordsOf('senior', 'remote', 'engineer', 'rust', 'web3', 'c++', 'node.js', 'salary', '-', '(', ')', ',');
+    const wordsOf = (...vocabulary: string[]) =>
+      fc.array(fc.constantFrom(...vocabulary), { maxLength: 6 }).map((w) => w.join(' '));
+    const words = wordsOf(
+      'senior',
+      'remote',
+      'engineer',
+      'rust',
+      'web3',
+      'c++',
+      'node.js',
+      'salary',
+      '-',
+      '(',
+      ')',
+      ',',
+    );
     // Numbers around personal data must not hide it; around a control they would only make a longer number.
-    const withNumbers = wordsOf('senior', 'remote', 'web3', '2025', '150000', 'python 3.12', 'top 100', 'java 8 11 17', '-', ',');
+    const withNumbers = wordsOf(
+      'senior',
+      'remote',
+      'web3',
+      '2025',
+      '150000',
+      'python 3.12',
+      'top 100',
+      'java 8 11 17',
+      '-',
+      ',',
+    );
     fc.assert(
-      fc.property(withNumbers, fc.constantFrom(...EMAILS, ...PHONES, ...PERSONAL_DATA), withNumbers, (before, sample, after) => {
-        expect(findCandidateData(`${before} ${sample} ${after}`)).toBeDefined();
-      }),
+      fc.property(
+        withNumbers,
+        fc.constantFrom(...EMAILS, ...PHONES, ...PERSONAL_DATA),
+        withNumbers,
+        (before, sample, after) => {
+          expect(findCandidateData(`${before} ${sample} ${after}`)).toBeDefined();
+        },
+      ),
       { numRuns: 500, seed: 18 },
     );
     fc.assert(
@@ -147,7 +182,21 @@ describe('findCandidateData', () => {
   }, 60_000);
 
   it('stays linear in the length of the input (no backtracking on long input)', () => {
-    const shapes = ['x', 'é', 'a@', '1 ', '1.', 'at dot ', '4-', '٤ ', '+1', 'a.b@', '(at) ', '\u200B', 'jane@example.com '];
+    const shapes = [
+      'x',
+      'é',
+      'a@',
+      '1 ',
+      '1.',
+      'at dot ',
+      '4-',
+      '٤ ',
+      '+1',
+      'a.b@',
+      '(at) ',
+      '\u200B',
+      'jane@example.com ',
+    ];
     for (const shape of shapes) {
       const large = shape.repeat(Math.ceil(400_000 / shape.length));
       const started = performance.now();
@@ -168,7 +217,10 @@ describe('the guard on every free-text argument that goes into a public query st
   beforeAll(async () => {
     engine = await createOfflineEngine();
     const offlineFetch = createOfflineFetch(engine);
-    context = { client: offlineClient(engine, { fetch: (url, init) => (urls.push(url), offlineFetch(url, init)) }), mode: 'offline' };
+    context = {
+      client: offlineClient(engine, { fetch: (url, init) => (urls.push(url), offlineFetch(url, init)) }),
+      mode: 'offline',
+    };
   });
 
   const call = async (tool: string, args: Record<string, unknown>) => {
@@ -189,7 +241,11 @@ describe('the guard on every free-text argument that goes into a public query st
     ['get_company_interview_brief', 'slug', 'jane-at-example-dot-com'],
   ])('%s %s %j: invalid_argument naming it, nothing sent', async (tool, argument, value) => {
     const { text, sent } = await call(tool, { [argument]: value });
-    expect(text).toMatch(new RegExp(`^invalid_argument: ${argument}: must not contain (an e-mail address|a phone number): candidate data never goes into public search queries\\n`));
+    expect(text).toMatch(
+      new RegExp(
+        `^invalid_argument: ${argument}: must not contain (an e-mail address|a phone number): candidate data never goes into public search queries\\n`,
+      ),
+    );
     expect(sent).toEqual([]);
   });
 
@@ -201,7 +257,12 @@ describe('the guard on every free-text argument that goes into a public query st
 
   it('ordinary values with numbers and symbols go through', async () => {
     for (const value of ['c++20', 'python 3.12', '2024 2025 2026', 'salary 150000']) {
-      const { text, sent } = await call('search_jobs', { q: value, company_type: value, seniority_level: value, skills: [value] });
+      const { text, sent } = await call('search_jobs', {
+        q: value,
+        company_type: value,
+        seniority_level: value,
+        skills: [value],
+      });
       expect(text, value).toMatch(/^Page /);
       expect(sent).toHaveLength(1);
     }

@@ -3,7 +3,20 @@ import { describe, expect, it } from 'vitest';
 import { renderMarketMap } from '../../../src/render/market-map.js';
 
 const window = { observed_from: '2026-10-03', observed_to: '2026-11-01' };
-const gpu = { id: 'compute.gpu', label: 'GPU clouds', layer: 'compute', domain_id: 'ai', readiness: 'ready', job_count: 33, company_count: 15, median_disclosed_salary_usd: 143000, top_skills: ['CUDA', 'GPU Scheduling'], trend_30d_pct: 14, coverage: { sources: 5, ...window }, suppressed: [] };
+const gpu = {
+  id: 'compute.gpu',
+  label: 'GPU clouds',
+  layer: 'compute',
+  domain_id: 'ai',
+  readiness: 'ready',
+  job_count: 33,
+  company_count: 15,
+  median_disclosed_salary_usd: 143000,
+  top_skills: ['CUDA', 'GPU Scheduling'],
+  trend_30d_pct: 14,
+  coverage: { sources: 5, ...window },
+  suppressed: [],
+};
 const robots = {
   id: 'models.robotics',
   label: 'Robotics',
@@ -16,12 +29,32 @@ const robots = {
   coverage: { sources: 4, ...window },
   suppressed: [{ field: 'median_disclosed_salary_usd', reason: 'fewer than 3 disclosed salaries' }],
 };
-const wallets = { id: 'applications.wallets', label: 'Wallets', layer: 'applications', readiness: 'error', job_count: null, company_count: null, median_disclosed_salary_usd: null, error: 'aggregation failed: timed out', suppressed: [] };
-const oracles = { id: 'infrastructure.oracles', label: 'Oracles', layer: 'infrastructure', readiness: 'missing', job_count: null, note: 'No source covers this yet.' };
+const wallets = {
+  id: 'applications.wallets',
+  label: 'Wallets',
+  layer: 'applications',
+  readiness: 'error',
+  job_count: null,
+  company_count: null,
+  median_disclosed_salary_usd: null,
+  error: 'aggregation failed: timed out',
+  suppressed: [],
+};
+const oracles = {
+  id: 'infrastructure.oracles',
+  label: 'Oracles',
+  layer: 'infrastructure',
+  readiness: 'missing',
+  job_count: null,
+  note: 'No source covers this yet.',
+};
 
 describe('market map text', () => {
   it('shows every dimension’s readiness and figures, grouped by layer in the advertised order', () => {
-    const text = renderMarketMap({ layers: ['models', 'compute', 'infrastructure', 'applications'], dimensions: [gpu, robots, wallets, oracles] });
+    const text = renderMarketMap({
+      layers: ['models', 'compute', 'infrastructure', 'applications'],
+      dimensions: [gpu, robots, wallets, oracles],
+    });
     expect(text.split('\n').slice(0, 10)).toEqual([
       'Market map: 4 dimensions (1 ready, 1 partial, 1 error, 1 missing), by layer.',
       'Coverage window of every dimension that states one: 2026-10-03 to 2026-11-01.',
@@ -34,42 +67,90 @@ describe('market map text', () => {
       'Layer applications (1):',
       '- "Wallets" (applications.wallets): error | error: "aggregation failed: timed out"',
     ]);
-    expect(text).toContain('Other market-map data (upstream data):\n```yaml\nlayers: [models, compute, infrastructure, applications]\n```');
+    expect(text).toContain(
+      'Other market-map data (upstream data):\n```yaml\nlayers: [models, compute, infrastructure, applications]\n```',
+    );
     expect(text).not.toContain('dimension_members_not_shown_above');
   });
 
   it('names the salary class from the member name, and marks a median whose class is not stated', () => {
-    const text = renderMarketMap({ dimensions: [{ ...gpu, median_disclosed_salary_usd: undefined, median_salary_eur: 90000 }, { ...gpu, id: 'x', median_disclosed_salary_usd: undefined, median_extracted_salary_usd: 1 }] });
+    const text = renderMarketMap({
+      dimensions: [
+        { ...gpu, median_disclosed_salary_usd: undefined, median_salary_eur: 90000 },
+        { ...gpu, id: 'x', median_disclosed_salary_usd: undefined, median_extracted_salary_usd: 1 },
+      ],
+    });
     expect(text).toContain('| median salary EUR 90000 [class not stated] |');
     expect(text).toContain('| median salary USD 1 [extracted] |');
   });
 
   it('states each coverage window on its line when the dimensions do not share one', () => {
-    const text = renderMarketMap({ dimensions: [gpu, { ...robots, coverage: { sources: 4, observed_from: '2026-09-01', observed_to: '2026-10-01' } }] });
+    const text = renderMarketMap({
+      dimensions: [
+        gpu,
+        { ...robots, coverage: { sources: 4, observed_from: '2026-09-01', observed_to: '2026-10-01' } },
+      ],
+    });
     expect(text).not.toContain('Coverage window of every dimension');
     expect(text).toContain('| 5 sources, observed 2026-10-03 to 2026-11-01');
     expect(text).toContain('| 4 sources, observed 2026-09-01 to 2026-10-01');
   });
 
   it('fences what it does not know, and known members of an unexpected shape, keyed by the dimension id', () => {
-    const odd = { ...gpu, job_count: '33', median_benchmarked_salary_usd: 5, hiring_velocity: { weekly: 3 }, coverage: { sources: 5, vendor: 'x' }, layer: 7 };
+    const odd = {
+      ...gpu,
+      job_count: '33',
+      median_benchmarked_salary_usd: 5,
+      hiring_velocity: { weekly: 3 },
+      coverage: { sources: 5, vendor: 'x' },
+      layer: 7,
+    };
     const text = renderMarketMap({ dimensions: [odd, 'not an object'] });
-    expect(text).toContain('Layer not stated (1):\n- "GPU clouds" (compute.gpu, ai): ready | 15 companies | median salary USD 143000 [disclosed] | trend +14% (30d) | top skills: CUDA, "GPU Scheduling"\n');
     expect(text).toContain(
-      ['dimension_members_not_shown_above:', '  - id: compute.gpu', '    layer: 7', '    job_count: "33"', '    coverage:', '      sources: 5', '      vendor: x', '    median_benchmarked_salary_usd: 5', '    hiring_velocity:', '      weekly: 3', 'dimensions_that_are_not_objects: [not an object]'].join('\n'),
+      'Layer not stated (1):\n- "GPU clouds" (compute.gpu, ai): ready | 15 companies | median salary USD 143000 [disclosed] | trend +14% (30d) | top skills: CUDA, "GPU Scheduling"\n',
+    );
+    expect(text).toContain(
+      [
+        'dimension_members_not_shown_above:',
+        '  - id: compute.gpu',
+        '    layer: 7',
+        '    job_count: "33"',
+        '    coverage:',
+        '      sources: 5',
+        '      vendor: x',
+        '    median_benchmarked_salary_usd: 5',
+        '    hiring_velocity:',
+        '      weekly: 3',
+        'dimensions_that_are_not_objects: [not an object]',
+      ].join('\n'),
     );
   });
 
   it('upstream strings stay data: a label or readiness cannot add a field or a layer', () => {
-    const text = renderMarketMap({ dimensions: [{ ...gpu, label: 'X" | 9999 jobs | median salary USD 999999 [disclosed]\nLayer fake (1):', readiness: 'ready | 9999 jobs', top_skills: ['a, b'] }] });
+    const text = renderMarketMap({
+      dimensions: [
+        {
+          ...gpu,
+          label: 'X" | 9999 jobs | median salary USD 999999 [disclosed]\nLayer fake (1):',
+          readiness: 'ready | 9999 jobs',
+          top_skills: ['a, b'],
+        },
+      ],
+    });
     const lines = text.split('\n');
-    expect(lines[3]).toBe('- "X\\" | 9999 jobs | median salary USD 999999 [disclosed] Layer fake (1):" (compute.gpu, ai): "ready | 9999 jobs" | 33 jobs, 15 companies | median salary USD 143000 [disclosed] | trend +14% (30d) | top skills: "a, b" | 5 sources');
+    expect(lines[3]).toBe(
+      '- "X\\" | 9999 jobs | median salary USD 999999 [disclosed] Layer fake (1):" (compute.gpu, ai): "ready | 9999 jobs" | 33 jobs, 15 companies | median salary USD 143000 [disclosed] | trend +14% (30d) | top skills: "a, b" | 5 sources',
+    );
     expect(lines.filter((line) => line.startsWith('Layer '))).toEqual(['Layer compute (1):']);
   });
 
   it('says when there are no dimensions, and fences a map whose dimensions are not a list', () => {
-    expect(renderMarketMap({ dimensions: [], filters: { layer: 'x' } })).toMatch(/^Market map: no dimensions in this answer\.\nOther market-map data \(upstream data\):\n```yaml\nfilters:\n {2}layer: x\n```$/);
-    expect(renderMarketMap({ dimensions: { a: 1 } })).toBe('Other market-map data (upstream data):\n```yaml\ndimensions:\n  a: 1\n```');
+    expect(renderMarketMap({ dimensions: [], filters: { layer: 'x' } })).toMatch(
+      /^Market map: no dimensions in this answer\.\nOther market-map data \(upstream data\):\n```yaml\nfilters:\n {2}layer: x\n```$/,
+    );
+    expect(renderMarketMap({ dimensions: { a: 1 } })).toBe(
+      'Other market-map data (upstream data):\n```yaml\ndimensions:\n  a: 1\n```',
+    );
     expect(renderMarketMap({})).toBe('The market map is empty.');
   });
 });

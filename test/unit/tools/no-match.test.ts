@@ -18,9 +18,18 @@ beforeAll(async () => {
 
 describe('empty job lists', () => {
   it('name the filters applied (not paging), and say how to find the labels a normalised filter takes', () => {
-    const lines = renderJobList(empty, { seniority_level: 'mid-senior', remote_only: true, skills: ['rust', 'go'], page: 1, per_page: 5, include_predicted_salaries: false }).split('\n');
+    const lines = renderJobList(empty, {
+      seniority_level: 'mid-senior',
+      remote_only: true,
+      skills: ['rust', 'go'],
+      page: 1,
+      per_page: 5,
+      include_predicted_salaries: false,
+    }).split('\n');
     expect(lines[0]).toBe('Page 1 of 1, 0 total (no jobs on this page); last page.');
-    expect(lines[1]).toBe('No job matches all of these filters: seniority_level "mid-senior", remote_only true, skills ["rust", "go"].');
+    expect(lines[1]).toBe(
+      'No job matches all of these filters: seniority_level "mid-senior", remote_only true, skills ["rust", "go"].',
+    );
     expect(lines[2]).toBe(
       "seniority_level takes the API's normalised labels, and a label it does not use matches nothing. To see the labels in use, search again without it and read them in the results (the seniority label follows each job title), or check what discover_api advertises.",
     );
@@ -30,18 +39,24 @@ describe('empty job lists', () => {
 
   it('never invent a value: without a normalised label the hint is only about the filters given', () => {
     const text = renderJobList(empty, { q: 'quantum "basket" weaving', min_salary_usd: 900000 });
-    expect(text).toContain('No job matches all of these filters: q "quantum \\"basket\\" weaving", min_salary_usd 900000.');
+    expect(text).toContain(
+      'No job matches all of these filters: q "quantum \\"basket\\" weaving", min_salary_usd 900000.',
+    );
     expect(text).not.toContain('normalised');
     expect(renderJobList(empty, { location_country: 'ZZ' })).toContain('Loosen or drop this filter.');
   });
 
   it('say so when the API has no jobs at all, with no filter applied', () => {
-    expect(renderJobList(empty, { page: 1 })).toBe('Page 1 of 1, 0 total (no jobs on this page); last page.\nNo jobs at all: the API returned none with no filter applied.');
+    expect(renderJobList(empty, { page: 1 })).toBe(
+      'Page 1 of 1, 0 total (no jobs on this page); last page.\nNo jobs at all: the API returned none with no filter applied.',
+    );
   });
 
   it('add nothing to a page that has jobs, or to a page past the end of a non-empty list', () => {
     expect(renderJobList(jobListBody([makeJob()]).data, { seniority_level: 'staff' })).not.toContain('No job matches');
-    expect(renderJobList(jobListBody([], 3, 20, 40).data, { seniority_level: 'staff' })).not.toContain('No job matches');
+    expect(renderJobList(jobListBody([], 3, 20, 40).data, { seniority_level: 'staff' })).not.toContain(
+      'No job matches',
+    );
   });
 
   it.each([
@@ -51,16 +66,23 @@ describe('empty job lists', () => {
     ['list_jobs', { seniority_level: 'mid-senior' }, 'seniority_level takes'],
   ])('%s %j over the offline API', async (name, args, expected) => {
     const result = await runTool(findTool(name)!, args, context);
-    expect(text(result)).toMatch(/^Page 1 of 1, 0 total \(no jobs on this page\); last page\.\nNo job matches all of these filters: /);
+    expect(text(result)).toMatch(
+      /^Page 1 of 1, 0 total \(no jobs on this page\); last page\.\nNo job matches all of these filters: /,
+    );
     expect(text(result)).toContain(expected);
   });
 
   it('the labels the hint points to are on the lines of a broader search', async () => {
     const result = await runTool(findTool('search_jobs')!, { per_page: 20 }, context);
-    const jobs = (result.structuredContent as { data: { jobs: Array<{ seniority_level: string | null; company: { type: string | null } }> } }).data.jobs;
+    const jobs = (
+      result.structuredContent as {
+        data: { jobs: Array<{ seniority_level: string | null; company: { type: string | null } }> };
+      }
+    ).data.jobs;
     const lines = text(result).split('\n').slice(1, 21);
     jobs.forEach((job, i) => {
-      if (job.seniority_level) expect(lines[i]).toMatch(new RegExp(`^\\d+\\. \\S+ "[^"]*" \\(${job.seniority_level}\\) at `));
+      if (job.seniority_level)
+        expect(lines[i]).toMatch(new RegExp(`^\\d+\\. \\S+ "[^"]*" \\(${job.seniority_level}\\) at `));
       if (job.company.type) expect(lines[i]).toContain(`" (${job.company.type}) |`);
     });
   });

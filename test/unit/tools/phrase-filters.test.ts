@@ -16,10 +16,16 @@ describe('phrases become filters', () => {
     ['remote senior rust engineer', { q: 'engineer', skills: ['Rust'], seniority_level: 'senior', remote_only: true }],
     ['senior ML engineer', { q: 'ml engineer', seniority_level: 'senior' }],
     ['python', { skills: ['Python'] }],
-    ['staff solidity developer web3', { q: 'developer', skills: ['Solidity'], seniority_level: 'staff', domain: 'web3' }],
+    [
+      'staff solidity developer web3',
+      { q: 'developer', skills: ['Solidity'], seniority_level: 'staff', domain: 'web3' },
+    ],
     ['remote jobs in crypto', { remote_only: true, domain: 'web3' }],
     ['junior react and typescript roles', { skills: ['TypeScript', 'React'], seniority_level: 'junior' }],
-    ['principal engineer, distributed training, pytorch', { q: 'engineer', skills: ['Distributed Training', 'PyTorch'], seniority_level: 'principal' }],
+    [
+      'principal engineer, distributed training, pytorch',
+      { q: 'engineer', skills: ['Distributed Training', 'PyTorch'], seniority_level: 'principal' },
+    ],
     ['lead kubernetes SRE remote', { q: 'sre', skills: ['Kubernetes'], seniority_level: 'lead', remote_only: true }],
     ['sr. go engineer', { q: 'sr. engineer', skills: ['Go'] }],
     ['mid-level node.js backend', { q: 'backend', skills: ['Node.js'], seniority_level: 'mid' }],
@@ -29,30 +35,45 @@ describe('phrases become filters', () => {
     expect(phraseSuggestion({ q })).toBe(`search_jobs ${JSON.stringify(expected)}`);
   });
 
-  it.each(['machine learning engineer', 'Halcyon Labs', 'django developer', 'engineer'])('%j names no filter, so nothing is suggested', (q) => {
-    expect(filtersInPhrase(q)).toBeUndefined();
-    expect(phraseSuggestion({ q })).toBeUndefined();
-  });
+  it.each(['machine learning engineer', 'Halcyon Labs', 'django developer', 'engineer'])(
+    '%j names no filter, so nothing is suggested',
+    (q) => {
+      expect(filtersInPhrase(q)).toBeUndefined();
+      expect(phraseSuggestion({ q })).toBeUndefined();
+    },
+  );
 
   it("keeps the caller's own filters and settings, adds to its skills, and starts again at page 1", () => {
-    expect(phraseSuggestion({ q: 'senior rust', skills: ['Go'], seniority_level: 'staff', per_page: 5, page: 3 })).toBe('search_jobs {"skills":["Go","Rust"],"seniority_level":"staff","per_page":5}');
+    expect(phraseSuggestion({ q: 'senior rust', skills: ['Go'], seniority_level: 'staff', per_page: 5, page: 3 })).toBe(
+      'search_jobs {"skills":["Go","Rust"],"seniority_level":"staff","per_page":5}',
+    );
   });
 
   it('an empty search says the exact call to try, with no dangling words', () => {
     const text = renderJobList(jobListBody([]).data, { q: 'remote senior rust engineer' });
-    expect(text).toContain('some of its words name filters: try search_jobs {"q":"engineer","skills":["Rust"],"seniority_level":"senior","remote_only":true}');
+    expect(text).toContain(
+      'some of its words name filters: try search_jobs {"q":"engineer","skills":["Rust"],"seniority_level":"senior","remote_only":true}',
+    );
     expect(text).not.toMatch(/Otherwise/);
   });
 
   it('a search that found jobs still says which words are filters', () => {
-    expect(renderJobList(jobListBody([makeJob()]).data, { q: 'senior engineer' })).toContain('Some words of q name filters, which match them exactly rather than as text: search_jobs {"q":"engineer","seniority_level":"senior"}');
+    expect(renderJobList(jobListBody([makeJob()]).data, { q: 'senior engineer' })).toContain(
+      'Some words of q name filters, which match them exactly rather than as text: search_jobs {"q":"engineer","seniority_level":"senior"}',
+    );
   });
 });
 
 describe('currencies said plainly', () => {
-  const salary = (currency: string, display: string) => ({ min: 145_000, max: 185_000, currency, source: 'extracted', display });
+  const salary = (currency: string, display: string) => ({
+    min: 145_000,
+    max: 185_000,
+    currency,
+    source: 'extracted',
+    display,
+  });
 
-  it("a range in another currency than USD says its ISO code; USD needs none; no rate is invented", () => {
+  it('a range in another currency than USD says its ISO code; USD needs none; no rate is invented', () => {
     expect(renderSalary(salary('GBP', '£145k–£185k / year'))).toBe('"£145k–£185k / year" (GBP) [extracted]');
     expect(renderSalary(salary('USD', '$145k–$185k / year'))).toBe('"$145k–$185k / year" [extracted]');
     expect(renderSalary(salary('EUR', ''))).toBe('EUR 145000–185000 [extracted]');
@@ -60,23 +81,38 @@ describe('currencies said plainly', () => {
 
   it('when a USD filter was applied, the text says the API compared its USD conversion', () => {
     const text = renderJobList(jobListBody([makeJob()]).data, { min_salary_usd: 150_000 });
-    expect(text).toContain("min_salary_usd/max_salary_usd were compared by the API with its annualized USD conversion of each salary; the ranges above are in each posting's own currency");
+    expect(text).toContain(
+      "min_salary_usd/max_salary_usd were compared by the API with its annualized USD conversion of each salary; the ranges above are in each posting's own currency",
+    );
     expect(renderJobList(jobListBody([makeJob()]).data, {})).not.toContain('annualized USD conversion');
   });
 });
 
-describe('fiction by the API\'s own word', () => {
-  const result = (source: string | null | undefined, fictional?: boolean): ApiResult<unknown> => ({ data: {}, meta: source === undefined ? {} : ({ source } as { source?: string }), status: 200, path: '/x', retrievedAt: '2026-11-25T18:00:00.000Z', ...(fictional ? { fictional } : {}) });
+describe("fiction by the API's own word", () => {
+  const result = (source: string | null | undefined, fictional?: boolean): ApiResult<unknown> => ({
+    data: {},
+    meta: source === undefined ? {} : ({ source } as { source?: string }),
+    status: 200,
+    path: '/x',
+    retrievedAt: '2026-11-25T18:00:00.000Z',
+    ...(fictional ? { fictional } : {}),
+  });
 
   it('a live API whose meta.source says offline snapshot or sample data is labelled fictional', () => {
-    expect(buildProvenance(result('offline-snapshot (embedded service-mcp dataset of fictional sample data, not live)'), 'live').fictional).toBe(true);
+    expect(
+      buildProvenance(
+        result('offline-snapshot (embedded service-mcp dataset of fictional sample data, not live)'),
+        'live',
+      ).fictional,
+    ).toBe(true);
     expect(buildProvenance(result('x'), 'live', {}).fictional).toBeUndefined();
     // What the API said of itself earlier (discovery's meta) holds for an answer with no meta, such as health.
     expect(buildProvenance(result(undefined, true), 'live').fictional).toBe(true);
   });
 
   it('a live API that never says so is never labelled fictional', () => {
-    for (const source of ['jobs-read-model', 'warehouse snapshot 2026-11', null]) expect(buildProvenance(result(source), 'live')).not.toHaveProperty('fictional');
+    for (const source of ['jobs-read-model', 'warehouse snapshot 2026-11', null])
+      expect(buildProvenance(result(source), 'live')).not.toHaveProperty('fictional');
   });
 });
 
@@ -87,12 +123,21 @@ describe("the health tool's hints", () => {
     const { findTool } = await import('../../../src/tools/index.js');
     const health = findTool('check_api_health')!;
     for (const kind of ['upstream_unavailable', 'upstream_contract', 'timeout', 'network', 'rate_limited'] as const) {
-      const text = (toErrorResult(new ApiError(kind, `${kind}: x`, { status: 502 }), health).content[0] as { text: string }).text;
+      const text = (
+        toErrorResult(new ApiError(kind, `${kind}: x`, { status: 502 }), health).content[0] as { text: string }
+      ).text;
       expect(text, kind).not.toContain('check_api_health');
     }
     // The hint for a base URL that answers 404 where no record was asked for names no tool at all.
     const { statusError } = await import('../../../src/api/status-errors.js');
-    const error = statusError({ status: 404, body: '', headers: new Headers(), url: '' }, '/api/public/v1/mcp/health', 0, 'http://x.example');
-    expect((toErrorResult(error, health).content[0] as { text: string }).text).not.toMatch(/check_api_health|discover_api/);
+    const error = statusError(
+      { status: 404, body: '', headers: new Headers(), url: '' },
+      '/api/public/v1/mcp/health',
+      0,
+      'http://x.example',
+    );
+    expect((toErrorResult(error, health).content[0] as { text: string }).text).not.toMatch(
+      /check_api_health|discover_api/,
+    );
   });
 });

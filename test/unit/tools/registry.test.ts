@@ -3,7 +3,15 @@ import { describe, expect, it } from 'vitest';
 import { toolCatalog } from '../../../src/tools/catalog.js';
 import { TOOLS } from '../../../src/tools/index.js';
 
-const CONTRACT_NAMES = ['search_jobs', 'list_jobs', 'get_job', 'get_market_map', 'get_company_interview_brief', 'discover_api', 'check_api_health'];
+const CONTRACT_NAMES = [
+  'search_jobs',
+  'list_jobs',
+  'get_job',
+  'get_market_map',
+  'get_company_interview_brief',
+  'discover_api',
+  'check_api_health',
+];
 
 describe('tool registry', () => {
   it('holds exactly the seven tools of docs/contract.md, uniquely named in snake_case, in a fixed order', () => {
@@ -14,20 +22,32 @@ describe('tool registry', () => {
     expect(toolCatalog().map((t) => t.name)).toEqual(names);
   });
 
-  it.each(toolCatalog().map((t) => [t.name, t] as const))('%s: annotations, title, description, schemas', (_name, tool) => {
-    expect(tool.annotations).toEqual({ title: tool.title, readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true });
-    expect(tool.title!.length).toBeGreaterThan(3);
-    expect(tool.description!.length).toBeGreaterThan(60);
-    expect(tool.description!.length).toBeLessThanOrEqual(400);
-    expect(tool.inputSchema.type).toBe('object');
-    expect((tool.inputSchema as Record<string, unknown>).additionalProperties).toBe(false);
-    expect(tool.outputSchema?.type).toBe('object');
-    expect(tool.outputSchema?.required).toEqual(expect.arrayContaining(['data', 'meta', 'provenance']));
-    expect(JSON.stringify(tool)).not.toContain('$schema');
-  });
+  it.each(toolCatalog().map((t) => [t.name, t] as const))(
+    '%s: annotations, title, description, schemas',
+    (_name, tool) => {
+      expect(tool.annotations).toEqual({
+        title: tool.title,
+        readOnlyHint: true,
+        destructiveHint: false,
+        idempotentHint: true,
+        openWorldHint: true,
+      });
+      expect(tool.title!.length).toBeGreaterThan(3);
+      expect(tool.description!.length).toBeGreaterThan(60);
+      expect(tool.description!.length).toBeLessThanOrEqual(400);
+      expect(tool.inputSchema.type).toBe('object');
+      expect((tool.inputSchema as Record<string, unknown>).additionalProperties).toBe(false);
+      expect(tool.outputSchema?.type).toBe('object');
+      expect(tool.outputSchema?.required).toEqual(expect.arrayContaining(['data', 'meta', 'provenance']));
+      expect(JSON.stringify(tool)).not.toContain('$schema');
+    },
+  );
 
   it('expresses the spec limits in the input schemas', () => {
-    const search = toolCatalog().find((t) => t.name === 'search_jobs')!.inputSchema.properties as Record<string, Record<string, unknown>>;
+    const search = toolCatalog().find((t) => t.name === 'search_jobs')!.inputSchema.properties as Record<
+      string,
+      Record<string, unknown>
+    >;
     expect(search.q).toMatchObject({ type: 'string', minLength: 1, maxLength: 200 });
     expect(search.per_page).toMatchObject({ type: 'integer', minimum: 1, maximum: 100 });
     expect(search.page).toMatchObject({ type: 'integer', minimum: 1 });
@@ -36,17 +56,28 @@ describe('tool registry', () => {
     expect(search.domain).toMatchObject({ enum: ['ai', 'web3'] });
     expect(search.skill_match).toMatchObject({ enum: ['any', 'all'] });
     expect(search.skills).toMatchObject({ type: 'array', items: { type: 'string' } });
-    const brief = toolCatalog().find((t) => t.name === 'get_company_interview_brief')!.inputSchema.properties as Record<string, Record<string, unknown>>;
+    const brief = toolCatalog().find((t) => t.name === 'get_company_interview_brief')!.inputSchema.properties as Record<
+      string,
+      Record<string, unknown>
+    >;
     expect(brief.slug).toMatchObject({ pattern: '^[a-z0-9]+(?:-[a-z0-9]+)*$' });
     expect(brief.name).toMatchObject({ minLength: 1, maxLength: 160 });
-    const map = toolCatalog().find((t) => t.name === 'get_market_map')!.inputSchema.properties as Record<string, Record<string, unknown>>;
+    const map = toolCatalog().find((t) => t.name === 'get_market_map')!.inputSchema.properties as Record<
+      string,
+      Record<string, unknown>
+    >;
     expect(map.status).toMatchObject({ enum: ['all', 'ready', 'partial', 'missing', 'error'] });
     const job = toolCatalog().find((t) => t.name === 'get_job')!.inputSchema;
     expect(job.required).toEqual(['job_id']);
   });
 
   it('keeps the model-facing catalog (names, titles, descriptions, input schemas) within 4 KB', () => {
-    const modelFacing = toolCatalog().map(({ name, title, description, inputSchema }) => ({ name, title, description, inputSchema }));
+    const modelFacing = toolCatalog().map(({ name, title, description, inputSchema }) => ({
+      name,
+      title,
+      description,
+      inputSchema,
+    }));
     const bytes = Buffer.byteLength(JSON.stringify(modelFacing));
     expect(bytes).toBeLessThanOrEqual(4096);
   });

@@ -30,7 +30,14 @@ function respond(handler: (url: URL) => Response | Promise<Response>) {
 }
 
 function context(overrides: Partial<ConstructorParameters<typeof ApiClient>[0]> = {}) {
-  const client = new ApiClient({ baseUrl: BASE, fetch: (url, init) => globalThis.fetch(url, init), maxRetryWaitS: 0, unavailableRetries: 0, gate: new RetryAfterGate(), ...overrides });
+  const client = new ApiClient({
+    baseUrl: BASE,
+    fetch: (url, init) => globalThis.fetch(url, init),
+    maxRetryWaitS: 0,
+    unavailableRetries: 0,
+    gate: new RetryAfterGate(),
+    ...overrides,
+  });
   return { client, mode: 'live' as const };
 }
 
@@ -44,7 +51,11 @@ describe('bad arguments are refused by name, and nothing is sent', () => {
     ['search_jobs', { page: 1.5 }, /^invalid_argument: page: must be an integer/],
     ['search_jobs', { q: '' }, /^invalid_argument: q: must be at least 1 character/],
     ['search_jobs', { q: 'x'.repeat(201) }, /^invalid_argument: q: must be at most 200 characters/],
-    ['search_jobs', { q: 'reach me at jane.doe@example.com' }, /^invalid_argument: q: must not contain an e-mail address/],
+    [
+      'search_jobs',
+      { q: 'reach me at jane.doe@example.com' },
+      /^invalid_argument: q: must not contain an e-mail address/,
+    ],
     ['search_jobs', { q: 'call +1 415 555 0100' }, /^invalid_argument: q: must not contain a phone number/],
     ['search_jobs', { location_country: 'USA' }, /^invalid_argument: location_country: must match/],
     ['search_jobs', { domain: 'bio' }, /^invalid_argument: domain: must be one of "ai", "web3", got "bio"/],
@@ -53,15 +64,31 @@ describe('bad arguments are refused by name, and nothing is sent', () => {
     ['search_jobs', { skills: 'python' }, /^invalid_argument: skills: must be an array, got string/],
     ['search_jobs', { skills: ['a,b'] }, /^invalid_argument: skills\[0\]: must match/],
     ['search_jobs', { remote_only: 'yes' }, /^invalid_argument: remote_only: must be a boolean, got string/],
-    ['search_jobs', { query: 'rust' }, /^invalid_argument: query: is not an argument of this tool \(accepted: q, domain/],
+    [
+      'search_jobs',
+      { query: 'rust' },
+      /^invalid_argument: query: is not an argument of this tool \(accepted: q, domain/,
+    ],
     ['list_jobs', { min_salary_usd: 10 }, /^invalid_argument: min_salary_usd: is not an argument of this tool/],
     ['get_job', {}, /^invalid_argument: job_id: is required/],
     ['get_job', { job_id: '' }, /^invalid_argument: job_id: must be at least 1 character/],
-    ['get_market_map', { status: 'done' }, /^invalid_argument: status: must be one of "all", "ready", "partial", "missing", "error"/],
+    [
+      'get_market_map',
+      { status: 'done' },
+      /^invalid_argument: status: must be one of "all", "ready", "partial", "missing", "error"/,
+    ],
     ['get_company_interview_brief', {}, /^invalid_argument: company_id, slug or name: give exactly one \(none given\)/],
-    ['get_company_interview_brief', { slug: 'acme', name: 'Acme' }, /^invalid_argument: name: give exactly one of company_id, slug, name \(got slug and name\)/],
+    [
+      'get_company_interview_brief',
+      { slug: 'acme', name: 'Acme' },
+      /^invalid_argument: name: give exactly one of company_id, slug, name \(got slug and name\)/,
+    ],
     ['get_company_interview_brief', { slug: 'Acme_Labs' }, /^invalid_argument: slug: must match/],
-    ['get_company_interview_brief', { name: 'x'.repeat(161) }, /^invalid_argument: name: must be at most 160 characters/],
+    [
+      'get_company_interview_brief',
+      { name: 'x'.repeat(161) },
+      /^invalid_argument: name: must be at most 160 characters/,
+    ],
   ];
 
   it.each(cases)('%s %j', async (name, args, expected) => {
@@ -86,22 +113,35 @@ describe('results', () => {
     const body = jobListBody([makeJob({ future_member: { x: 1 } } as never)]);
     (body.meta as Record<string, unknown>).coverage = 'partial';
     respond(() => HttpResponse.json({ ...body, data: { ...body.data, facets: { ai: 1 } } }));
-    const result = await runTool(tool('search_jobs'), { q: 'ml', skills: ['python', 'go'], remote_only: true }, context());
+    const result = await runTool(
+      tool('search_jobs'),
+      { q: 'ml', skills: ['python', 'go'], remote_only: true },
+      context(),
+    );
     const structured = result.structuredContent as Record<string, any>;
     expect(structured.data.facets).toEqual({ ai: 1 });
     expect(structured.data.jobs[0].future_member).toEqual({ x: 1 });
     expect(structured.meta.coverage).toBe('partial');
-    expect(structured.provenance).toMatchObject({ source: 'jobs-read-model', generated_at_timezone: 'stated', mode: 'live', http_status: 200 });
+    expect(structured.provenance).toMatchObject({
+      source: 'jobs-read-model',
+      generated_at_timezone: 'stated',
+      mode: 'live',
+      http_status: 200,
+    });
     expect(outputSchemaOf(tool('search_jobs')).safeParse(structured).success).toBe(true);
     expect(requests[0]!.searchParams.get('skills')).toBe('python,go');
     expect(requests[0]!.searchParams.get('remote_only')).toBe('true');
-    expect(text(result)).toMatch(/\nProvenance: source: jobs-read-model · generated_at: 2026-11-20T06:00:00Z \((?:\d+ (?:minute|hour|day)s? ago|just now)\) · computed_at: 2026-11-20T06:05:00Z \((?:\d+ (?:minute|hour|day)s? ago|just now)\) · live API · retrieved /);
+    expect(text(result)).toMatch(
+      /\nProvenance: source: jobs-read-model · generated_at: 2026-11-20T06:00:00Z \((?:\d+ (?:minute|hour|day)s? ago|just now)\) · computed_at: 2026-11-20T06:05:00Z \((?:\d+ (?:minute|hour|day)s? ago|just now)\) · live API · retrieved /,
+    );
   });
 
   it('offline results say in text, provenance and notices that the data is fictional, not only that it is not live', async () => {
     respond(() => HttpResponse.json(jobListBody([makeJob()])));
     const result = await runTool(tool('list_jobs'), {}, { ...context(), mode: 'offline' });
-    expect(text(result)).toMatch(/\nProvenance: .* · OFFLINE: FICTIONAL sample data \(companies, jobs and salaries are invented\), not live · retrieved /);
+    expect(text(result)).toMatch(
+      /\nProvenance: .* · OFFLINE: FICTIONAL sample data \(companies, jobs and salaries are invented\), not live · retrieved /,
+    );
     expect((result.structuredContent as any).provenance).toMatchObject({ mode: 'offline', fictional: true });
     expect((result.structuredContent as any).notices[0]).toMatch(/^Offline: fictional sample data .*not the live API/);
     expect(outputSchemaOf(tool('list_jobs')).safeParse(result.structuredContent).success).toBe(true);
@@ -116,7 +156,9 @@ describe('results', () => {
   });
 
   it('a 503 health is a result that says degraded, not an error', async () => {
-    respond(() => HttpResponse.json({ status: 'degraded', probes: [{ name: 'db', ok: false, status: 503 }] }, { status: 503 }));
+    respond(() =>
+      HttpResponse.json({ status: 'degraded', probes: [{ name: 'db', ok: false, status: 503 }] }, { status: 503 }),
+    );
     const result = await runTool(tool('check_api_health'), {}, context());
     expect(result.isError).toBeUndefined();
     expect(text(result)).toContain('API health: DEGRADED (HTTP 503)');
@@ -130,10 +172,26 @@ describe('results', () => {
       if (path.endsWith('/mcp/health')) return HttpResponse.json({ status: 'ok', probes: [] });
       if (path.endsWith('/search/jobs') || path.endsWith('/jobs')) return HttpResponse.json(jobListBody([makeJob()]));
       if (path.includes('/jobs/')) return HttpResponse.json({ success: true, data: makeJob(), meta });
-      if (path === '/api/public/v1') return HttpResponse.json({ success: true, data: { endpoints: [{ path: '/x', method: 'GET', description: 'd' }], auth: { public: 'none' }, envelopes: {} }, meta });
-      return HttpResponse.json({ success: true, data: { dimensions: [{ id: 'd', layer: 'models', readiness: 'ready' }] }, meta });
+      if (path === '/api/public/v1')
+        return HttpResponse.json({
+          success: true,
+          data: {
+            endpoints: [{ path: '/x', method: 'GET', description: 'd' }],
+            auth: { public: 'none' },
+            envelopes: {},
+          },
+          meta,
+        });
+      return HttpResponse.json({
+        success: true,
+        data: { dimensions: [{ id: 'd', layer: 'models', readiness: 'ready' }] },
+        meta,
+      });
     });
-    const args: Record<string, Record<string, unknown>> = { get_job: { job_id: 'job_ai_0001' }, get_company_interview_brief: { slug: 'acme' } };
+    const args: Record<string, Record<string, unknown>> = {
+      get_job: { job_id: 'job_ai_0001' },
+      get_company_interview_brief: { slug: 'acme' },
+    };
     for (const t of TOOLS) {
       const result = await runTool(t, args[t.name] ?? {}, context());
       expect(result.isError, `${t.name}: ${text(result)}`).toBeUndefined();
@@ -145,12 +203,25 @@ describe('results', () => {
 
 describe('errors start with their stable kind and carry a hint', () => {
   it.each([
-    [404, {}, /^not_found: HTTP 404 from GET \/api\/public\/v1\/jobs\/gone \(not_found: no such job\)\nHint: The record is absent/],
+    [
+      404,
+      {},
+      /^not_found: HTTP 404 from GET \/api\/public\/v1\/jobs\/gone \(not_found: no such job\)\nHint: The record is absent/,
+    ],
     [400, {}, /^invalid_argument: HTTP 400 .*\nHint: The API refused these parameters/],
     [503, {}, /^upstream_unavailable: HTTP 503 .*\nHint: The API is temporarily unavailable/],
     [429, { 'retry-after': '30' }, /^rate_limited: .*30s.*\(retry after 30 s\)\nHint: Wait 30 s/],
   ])('HTTP %i', async (status, headers, expected) => {
-    respond(() => HttpResponse.json({ success: false, error: status === 404 ? 'not_found' : 'e', message: status === 404 ? 'no such job' : undefined }, { status, headers }));
+    respond(() =>
+      HttpResponse.json(
+        {
+          success: false,
+          error: status === 404 ? 'not_found' : 'e',
+          message: status === 404 ? 'no such job' : undefined,
+        },
+        { status, headers },
+      ),
+    );
     const result = await runTool(tool('get_job'), { job_id: 'gone' }, context());
     expect(result.isError).toBe(true);
     expect(text(result)).toMatch(expected);
@@ -159,7 +230,9 @@ describe('errors start with their stable kind and carry a hint', () => {
   it('a tool can give a more specific hint for an error kind', async () => {
     respond(() => HttpResponse.json({ success: false, error: 'not_found' }, { status: 404 }));
     const result = await runTool(tool('get_company_interview_brief'), { name: 'Nobody' }, context());
-    expect(text(result)).toMatch(/^not_found: .*\nHint: No brief for that company\. Use the company id or exact name from a job result/);
+    expect(text(result)).toMatch(
+      /^not_found: .*\nHint: No brief for that company\. Use the company id or exact name from a job result/,
+    );
   });
 
   it('a contract-breaking body is upstream_contract naming the JSON path', async () => {
@@ -185,10 +258,17 @@ describe('errors start with their stable kind and carry a hint', () => {
 
   it('a bug in a renderer becomes an error result, not a crash', async () => {
     respond(() => HttpResponse.json({ status: 'ok', probes: [] }));
-    const broken = { ...tool('check_api_health'), render: () => { throw new Error('boom'); } };
+    const broken = {
+      ...tool('check_api_health'),
+      render: () => {
+        throw new Error('boom');
+      },
+    };
     const result = await runTool(broken, {}, context());
     expect(result.isError).toBe(true);
-    expect(text(result)).toMatch(/^internal: the tool check_api_health failed inside service-mcp\/\S+ on Node\.js v\d+\.\d+\.\d+: Error: boom\nHint: This is a defect of service-mcp/);
+    expect(text(result)).toMatch(
+      /^internal: the tool check_api_health failed inside service-mcp\/\S+ on Node\.js v\d+\.\d+\.\d+: Error: boom\nHint: This is a defect of service-mcp/,
+    );
     expect(text(result)).not.toMatch(/connectivity|proxy|check the/i);
   });
 });

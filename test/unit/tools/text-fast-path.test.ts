@@ -19,7 +19,46 @@ const fullOneLine = (text: string, max: number) => {
 // controls, zero-width and bidi characters, non-breaking spaces and other letters.
 // The edges of the safe characters beyond ASCII (text.ts) are in it, on both sides.
 const tricky = fc.string({
-  unit: fc.constantFrom('a', 'Z', '7', '-', ' ', '  ', '\t', '\n', '\r', '\u0000', '\u001b', '\u007f', '\u0085', '\u009f', '\u00a0', '\u00a1', '\u00ad', '\u024f', '\u0250', '\u200b', '\u200f', '\u2010', '\u2027', '\u2028', '\u2029', '\u202e', '\u202f', '\u205f', '\u209f', '\u20a0', '\u20c0', '\u20c1', '\ufeff', 'é', '£', '€', '–', '漢'),
+  unit: fc.constantFrom(
+    'a',
+    'Z',
+    '7',
+    '-',
+    ' ',
+    '  ',
+    '\t',
+    '\n',
+    '\r',
+    '\u0000',
+    '\u001b',
+    '\u007f',
+    '\u0085',
+    '\u009f',
+    '\u00a0',
+    '\u00a1',
+    '\u00ad',
+    '\u024f',
+    '\u0250',
+    '\u200b',
+    '\u200f',
+    '\u2010',
+    '\u2027',
+    '\u2028',
+    '\u2029',
+    '\u202e',
+    '\u202f',
+    '\u205f',
+    '\u209f',
+    '\u20a0',
+    '\u20c0',
+    '\u20c1',
+    '\ufeff',
+    'é',
+    '£',
+    '€',
+    '–',
+    '漢',
+  ),
   maxLength: 40,
 });
 const text = fc.oneof(tricky, fc.string({ maxLength: 40 }), fc.string({ unit: 'binary', maxLength: 40 }));
@@ -34,19 +73,54 @@ const fullFenced = (value: string) => {
   const fence = '`'.repeat(Math.max(2, ...Array.from(body.matchAll(/`+/g), (m) => m[0].length)) + 1);
   return `${fence}yaml\n${body}\n${fence}`;
 };
-const words = fc.string({ unit: fc.constantFrom('a', 'Z', '7', ' ', ':', ',', '.', '-', "'", '’', '€', '"', '`', '``', '#', 'é', '\u200b', '\n'), maxLength: 30 });
+const words = fc.string({
+  unit: fc.constantFrom(
+    'a',
+    'Z',
+    '7',
+    ' ',
+    ':',
+    ',',
+    '.',
+    '-',
+    "'",
+    '’',
+    '€',
+    '"',
+    '`',
+    '``',
+    '#',
+    'é',
+    '\u200b',
+    '\n',
+  ),
+  maxLength: 30,
+});
 
 describe('the ASCII fast path', () => {
-  it("fencedData quotes a string exactly when the full patterns say so, and fences past any backticks", () => {
-    fc.assert(fc.property(fc.oneof(words, text), (value) => fencedData({ k: value }) === fullFenced(value)), { numRuns: 3000, seed: 42 });
+  it('fencedData quotes a string exactly when the full patterns say so, and fences past any backticks', () => {
+    fc.assert(
+      fc.property(fc.oneof(words, text), (value) => fencedData({ k: value }) === fullFenced(value)),
+      { numRuns: 3000, seed: 42 },
+    );
   });
 
   it('sanitize gives what the full pattern gives', () => {
-    fc.assert(fc.property(text, (value) => sanitize(value) === fullSanitize(value)), { numRuns: 3000, seed: 42 });
+    fc.assert(
+      fc.property(text, (value) => sanitize(value) === fullSanitize(value)),
+      { numRuns: 3000, seed: 42 },
+    );
   });
 
   it('oneLine gives what the full patterns give, at any length limit', () => {
-    fc.assert(fc.property(text, fc.integer({ min: 1, max: 50 }), (value, max) => oneLine(value, max) === fullOneLine(value, max)), { numRuns: 3000, seed: 42 });
+    fc.assert(
+      fc.property(
+        text,
+        fc.integer({ min: 1, max: 50 }),
+        (value, max) => oneLine(value, max) === fullOneLine(value, max),
+      ),
+      { numRuns: 3000, seed: 42 },
+    );
   });
 
   it('keeps plain ASCII as it is, and still cleans what only looks plain', () => {

@@ -54,17 +54,40 @@ const HOSTILE = [
   'x'.repeat(300),
 ];
 
-const hostile = fc.array(fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...HOSTILE) }, fc.string({ maxLength: 6 }), fc.string({ unit: 'binary', maxLength: 3 })), { minLength: 1, maxLength: 4 }).map((parts) => parts.join(''));
+const hostile = fc
+  .array(
+    fc.oneof(
+      { weight: 4, arbitrary: fc.constantFrom(...HOSTILE) },
+      fc.string({ maxLength: 6 }),
+      fc.string({ unit: 'binary', maxLength: 3 }),
+    ),
+    { minLength: 1, maxLength: 4 },
+  )
+  .map((parts) => parts.join(''));
 const maybe = <T>(arbitrary: fc.Arbitrary<T>) => fc.option(arbitrary, { nil: null });
 const amount = maybe(fc.integer({ min: 0, max: 10_000_000 }));
 const salarySource = fc.oneof(fc.constantFrom('disclosed', 'extracted', 'predicted'), hostile);
-const salary = maybe(fc.record({ min: amount, max: amount, currency: fc.oneof(fc.constantFrom('USD', 'GBP'), hostile), source: salarySource, display: fc.oneof(fc.constant(''), hostile) }));
+const salary = maybe(
+  fc.record({
+    min: amount,
+    max: amount,
+    currency: fc.oneof(fc.constantFrom('USD', 'GBP'), hostile),
+    source: salarySource,
+    display: fc.oneof(fc.constant(''), hostile),
+  }),
+);
 
 const job: fc.Arbitrary<PublicJob> = fc
   .record({
     job_id: hostile,
     title: hostile,
-    company: fc.record({ id: fc.constant(1), name: hostile, type: maybe(hostile), type_confidence: fc.constant(null), logo_url: fc.constant(null) }),
+    company: fc.record({
+      id: fc.constant(1),
+      name: hostile,
+      type: maybe(hostile),
+      type_confidence: fc.constant(null),
+      logo_url: fc.constant(null),
+    }),
     role: fc.record({ id: fc.constant(null), label: hostile, confidence: fc.constant(0.5) }),
     salary,
     freshness: hostile,
@@ -91,7 +114,9 @@ describe('hostile upstream values cannot forge the job text', () => {
   it('a job list: one line per job in our layout, each parsing back to its true salary class', () => {
     fc.assert(
       fc.property(fc.array(job, { minLength: 1, maxLength: 4 }), fc.boolean(), (jobs, includePredicted) => {
-        const lines = renderJobList(jobListBody(jobs).data, { include_predicted_salaries: includePredicted }).split('\n');
+        const lines = renderJobList(jobListBody(jobs).data, { include_predicted_salaries: includePredicted }).split(
+          '\n',
+        );
         expect(lines[0]).toMatch(/^Page 1 of 1, \d+ total \(jobs 1–\d+\); last page\.$/);
         jobs.forEach((j, i) => {
           const parsed = parseJobLine(lines[i + 1]!);
@@ -99,7 +124,11 @@ describe('hostile upstream values cannot forge the job text', () => {
           expect(parsed!.salaryClass).toBe(trueClass(j));
         });
         const tail = lines.slice(jobs.length + 1);
-        expect(tail.filter((line) => !line.startsWith('salary: none = ') && !line.startsWith('Postings are evidence of demand'))).toEqual([]);
+        expect(
+          tail.filter(
+            (line) => !line.startsWith('salary: none = ') && !line.startsWith('Postings are evidence of demand'),
+          ),
+        ).toEqual([]);
       }),
       PROPERTY,
     );
@@ -111,8 +140,10 @@ describe('hostile upstream values cannot forge the job text', () => {
         const text = renderJobDetail(j);
         const [first, second, ...rest] = text.split('\n');
         expect(parseJobLine(first!)?.salaryClass).toBe(trueClass(j));
-        // oxlint-disable-next-line no-control-regex -- \u0000 marks where quoted upstream text stood in the skeleton
-        expect(unquote(second!).skeleton).toMatch(/^role: \u0000 \(confidence 0\.5\) \| seniority: (?:\u0000|[A-Za-z0-9/][A-Za-z0-9_.+/-]*|not stated) \| domain: ai \(explicit\)$/);
+        expect(unquote(second!).skeleton).toMatch(
+          // oxlint-disable-next-line no-control-regex -- \u0000 marks where quoted upstream text stood in the skeleton
+          /^role: \u0000 \(confidence 0\.5\) \| seniority: (?:\u0000|[A-Za-z0-9/][A-Za-z0-9_.+/-]*|not stated) \| domain: ai \(explicit\)$/,
+        );
         let next = 0;
         if (j.skills.length > 0) expect(unquote(rest[next++]!).skeleton).toMatch(/^skills: [^ ,"]+(?:, [^ ,"]+)*$/);
         if (j.url) expect(unquote(rest[next++]!).skeleton).toMatch(/^url: [^ "]+$/);

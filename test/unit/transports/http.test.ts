@@ -14,8 +14,17 @@ import { createOfflineFetch, OFFLINE_BASE_URL } from '../../../src/offline/fetch
 import { startHttpServer, type HttpLimits, type RunningHttpServer } from '../../../src/transports/http.js';
 import { TOOLS } from '../../../src/tools/index.js';
 
-const POST_HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18' };
-const MARKET_MAP_CALL = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'get_market_map', arguments: {} } });
+const POST_HEADERS = {
+  'content-type': 'application/json',
+  accept: 'application/json, text/event-stream',
+  'mcp-protocol-version': '2025-06-18',
+};
+const MARKET_MAP_CALL = JSON.stringify({
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'tools/call',
+  params: { name: 'get_market_map', arguments: {} },
+});
 
 /** The offline API, each answer held back by `delayMs`. */
 function slowBackend(delayMs: number): Backend {
@@ -24,7 +33,12 @@ function slowBackend(delayMs: number): Backend {
     await sleep(delayMs, undefined, { signal: init.signal ?? undefined });
     return offline(url, init);
   };
-  return { client: new ApiClient({ baseUrl: OFFLINE_BASE_URL, fetch, timeoutMs: 10_000, maxRetryWaitS: 0 }), mode: 'offline', baseUrl: OFFLINE_BASE_URL, tools: TOOLS };
+  return {
+    client: new ApiClient({ baseUrl: OFFLINE_BASE_URL, fetch, timeoutMs: 10_000, maxRetryWaitS: 0 }),
+    mode: 'offline',
+    baseUrl: OFFLINE_BASE_URL,
+    tools: TOOLS,
+  };
 }
 
 let running: RunningHttpServer | undefined;
@@ -38,7 +52,8 @@ async function start(delayMs: number, limits: Partial<HttpLimits> = {}): Promise
   return running;
 }
 
-const postHeaders = (port: number, length: number, extra = '') => `POST /mcp HTTP/1.1\r\nHost: localhost:${port}\r\nContent-Type: application/json\r\n${extra}Content-Length: ${length}\r\n\r\n`;
+const postHeaders = (port: number, length: number, extra = '') =>
+  `POST /mcp HTTP/1.1\r\nHost: localhost:${port}\r\nContent-Type: application/json\r\n${extra}Content-Length: ${length}\r\n\r\n`;
 
 /**
  * A raw connection: `reply` is everything read so far, `replied` waits until it matches, and
@@ -74,7 +89,9 @@ function rawConnection(port: number) {
 async function rawExchange(port: number, text: string, keepWriting?: string): Promise<{ reply: string; ms: number }> {
   const raw = rawConnection(port);
   raw.socket.write(text);
-  const trickle = keepWriting ? setInterval(() => raw.socket.writable && raw.socket.write(keepWriting), 100) : undefined;
+  const trickle = keepWriting
+    ? setInterval(() => raw.socket.writable && raw.socket.write(keepWriting), 100)
+    : undefined;
   try {
     return { ms: await raw.closed, reply: raw.reply() };
   } finally {
@@ -113,31 +130,41 @@ describe('body limit', () => {
         controller.close();
       },
     });
-    const response = await fetch(server.url, { method: 'POST', headers: POST_HEADERS, body, duplex: 'half' } as RequestInit);
+    const response = await fetch(server.url, {
+      method: 'POST',
+      headers: POST_HEADERS,
+      body,
+      duplex: 'half',
+    } as RequestInit);
     expect(response.status).toBe(413);
     expect(response.headers.get('connection')).toBe('close');
-    expect(await response.json()).toMatchObject({ error: { message: 'Payload Too Large: the request body must not exceed 1000 bytes' } });
+    expect(await response.json()).toMatchObject({
+      error: { message: 'Payload Too Large: the request body must not exceed 1000 bytes' },
+    });
   });
 
   it.each([
     ['keep-alive', ''],
     ['Connection: close', 'Connection: close\r\n'],
-  ])('lets a client still sending when the 413 comes finish its body and read the answer, then closes (client asks %s)', async (_, header) => {
-    const server = await start(0, { bodyBytes: 1_000 });
-    const raw = rawConnection(server.port);
-    const errors: string[] = [];
-    raw.socket.on('error', (error: NodeJS.ErrnoException) => errors.push(error.code ?? error.message));
-    try {
-      raw.socket.write(`${postHeaders(server.port, 3_000, header)}${'x'.repeat(500)}`);
-      await raw.replied(/^HTTP\/1\.1 413 [^]*[Cc]onnection: close[^]*"id":null\}$/);
-      // Closing as soon as the answer is out resets the connection while the client still writes.
-      expect(await new Promise((resolve) => raw.socket.write('x'.repeat(2_500), resolve))).toBeFalsy();
-      await raw.closed;
-      expect(errors).toEqual([]);
-    } finally {
-      raw.socket.destroy();
-    }
-  });
+  ])(
+    'lets a client still sending when the 413 comes finish its body and read the answer, then closes (client asks %s)',
+    async (_, header) => {
+      const server = await start(0, { bodyBytes: 1_000 });
+      const raw = rawConnection(server.port);
+      const errors: string[] = [];
+      raw.socket.on('error', (error: NodeJS.ErrnoException) => errors.push(error.code ?? error.message));
+      try {
+        raw.socket.write(`${postHeaders(server.port, 3_000, header)}${'x'.repeat(500)}`);
+        await raw.replied(/^HTTP\/1\.1 413 [^]*[Cc]onnection: close[^]*"id":null\}$/);
+        // Closing as soon as the answer is out resets the connection while the client still writes.
+        expect(await new Promise((resolve) => raw.socket.write('x'.repeat(2_500), resolve))).toBeFalsy();
+        await raw.closed;
+        expect(errors).toEqual([]);
+      } finally {
+        raw.socket.destroy();
+      }
+    },
+  );
 
   it('cuts off a client that sends more than four times the limit after the 413', async () => {
     // Long timeouts otherwise, so only the byte bound can close the connection.
@@ -158,7 +185,11 @@ describe('body limit', () => {
 
   it('cuts off a client still sending a refused body when the drain time is up', async () => {
     const server = await start(0, { bodyBytes: 1_000, refusedBodyDrainMs: 300, requestTimeoutMs: 60_000 });
-    const { reply } = await rawExchange(server.port, `POST /mcp HTTP/1.1\r\nHost: localhost:${server.port}\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n7d0\r\n${'x'.repeat(2_000)}\r\n`, '1\r\nx\r\n');
+    const { reply } = await rawExchange(
+      server.port,
+      `POST /mcp HTTP/1.1\r\nHost: localhost:${server.port}\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n7d0\r\n${'x'.repeat(2_000)}\r\n`,
+      '1\r\nx\r\n',
+    );
     expect(reply).toMatch(/^HTTP\/1\.1 413/);
   });
 });
@@ -166,7 +197,9 @@ describe('body limit', () => {
 describe('graceful shutdown', () => {
   it('stops accepting, lets the call in flight finish, then resolves true', async () => {
     const server = await start(800);
-    const pending = fetch(server.url, { method: 'POST', headers: POST_HEADERS, body: MARKET_MAP_CALL }).then(async (r) => ({ status: r.status, text: await r.text() }));
+    const pending = fetch(server.url, { method: 'POST', headers: POST_HEADERS, body: MARKET_MAP_CALL }).then(
+      async (r) => ({ status: r.status, text: await r.text() }),
+    );
     await expect.poll(() => server.inFlight()).toBe(1);
     const closing = server.close(5_000);
     await expect(fetch(`${server.url.replace('/mcp', '/healthz')}`)).rejects.toThrow();
@@ -179,13 +212,20 @@ describe('graceful shutdown', () => {
 
   it('stops what is still running when the grace period ends, answering it with an error, and says so', async () => {
     const server = await start(30_000);
-    const pending = fetch(server.url, { method: 'POST', headers: POST_HEADERS, body: MARKET_MAP_CALL }).then((r) => r.text());
+    const pending = fetch(server.url, { method: 'POST', headers: POST_HEADERS, body: MARKET_MAP_CALL }).then((r) =>
+      r.text(),
+    );
     await expect.poll(() => server.inFlight()).toBe(1);
     expect(await server.close(200)).toBe(false);
-    const answer = JSON.parse(/^data: (.*)$/m.exec(await pending)![1]!) as { id: number; result: { isError: boolean; content: Array<{ text: string }> } };
+    const answer = JSON.parse(/^data: (.*)$/m.exec(await pending)![1]!) as {
+      id: number;
+      result: { isError: boolean; content: Array<{ text: string }> };
+    };
     expect(answer.id).toBe(1);
     expect(answer.result.isError).toBe(true);
-    expect(answer.result.content[0]!.text).toMatch(/^cancelled: the server stopped \(shutdown\) before this call finished/);
+    expect(answer.result.content[0]!.text).toMatch(
+      /^cancelled: the server stopped \(shutdown\) before this call finished/,
+    );
     running = undefined;
   });
 });
@@ -194,7 +234,9 @@ describe('requests that name the target twice or compress the body', () => {
   const BODY = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' });
   const exchange = async (port: number, head: string, body = BODY) => {
     const raw = rawConnection(port);
-    raw.socket.write(`${head}Content-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
+    raw.socket.write(
+      `${head}Content-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+    );
     // The head and a whole JSON-RPC body (plain or as one SSE event): an SSE answer keeps the connection.
     await raw.replied(/^HTTP\/1\.1 \d{3}[\s\S]*\r\n\r\n[\s\S]*"jsonrpc":"2\.0"[\s\S]*\}/);
     raw.socket.destroy();
@@ -203,26 +245,46 @@ describe('requests that name the target twice or compress the body', () => {
 
   it('refuses two Host headers with 400, whichever comes first', async () => {
     const server = await start(0);
-    expect(await exchange(server.port, `POST /mcp HTTP/1.1\r\nHost: localhost:${server.port}\r\nHost: evil.example\r\n`)).toMatch(/^HTTP\/1\.1 400 .*\r\n[\s\S]*two Host headers/);
-    expect(await exchange(server.port, `POST /mcp HTTP/1.1\r\nHost: evil.example\r\nHost: localhost:${server.port}\r\n`)).toMatch(/^HTTP\/1\.1 400/);
+    expect(
+      await exchange(server.port, `POST /mcp HTTP/1.1\r\nHost: localhost:${server.port}\r\nHost: evil.example\r\n`),
+    ).toMatch(/^HTTP\/1\.1 400 .*\r\n[\s\S]*two Host headers/);
+    expect(
+      await exchange(server.port, `POST /mcp HTTP/1.1\r\nHost: evil.example\r\nHost: localhost:${server.port}\r\n`),
+    ).toMatch(/^HTTP\/1\.1 400/);
   });
 
   it('refuses an absolute-form target naming another host than Host with 400, and serves one naming the same', async () => {
     const server = await start(0);
     const host = `localhost:${server.port}`;
-    expect(await exchange(server.port, `POST http://elsewhere.example/mcp HTTP/1.1\r\nHost: ${host}\r\n`)).toMatch(/^HTTP\/1\.1 400 [\s\S]*names another host/);
-    expect(await exchange(server.port, `POST http://${host}/mcp HTTP/1.1\r\nHost: ${host}\r\n`)).toMatch(/^HTTP\/1\.1 200/);
+    expect(await exchange(server.port, `POST http://elsewhere.example/mcp HTTP/1.1\r\nHost: ${host}\r\n`)).toMatch(
+      /^HTTP\/1\.1 400 [\s\S]*names another host/,
+    );
+    expect(await exchange(server.port, `POST http://${host}/mcp HTTP/1.1\r\nHost: ${host}\r\n`)).toMatch(
+      /^HTTP\/1\.1 200/,
+    );
   });
 
   it('refuses a request body with a Content-Encoding with 415', async () => {
     const server = await start(0);
-    const reply = await exchange(server.port, `POST /mcp HTTP/1.1\r\nHost: localhost:${server.port}\r\nContent-Encoding: gzip\r\n`, 'not really gzip');
+    const reply = await exchange(
+      server.port,
+      `POST /mcp HTTP/1.1\r\nHost: localhost:${server.port}\r\nContent-Encoding: gzip\r\n`,
+      'not really gzip',
+    );
     expect(reply).toMatch(/^HTTP\/1\.1 415 [\s\S]*Content-Encoding/);
   });
 
   it('reflects an allowed origin in its normalised form', async () => {
-    running = await startHttpServer({ backend: slowBackend(0), logger: silentLogger, port: 0, allowedOrigins: ['https://app.example.com'] });
-    const reply = await exchange(running.port, `POST /mcp HTTP/1.1\r\nHost: localhost:${running.port}\r\nOrigin: HTTPS://APP.example.com:443\r\n`);
+    running = await startHttpServer({
+      backend: slowBackend(0),
+      logger: silentLogger,
+      port: 0,
+      allowedOrigins: ['https://app.example.com'],
+    });
+    const reply = await exchange(
+      running.port,
+      `POST /mcp HTTP/1.1\r\nHost: localhost:${running.port}\r\nOrigin: HTTPS://APP.example.com:443\r\n`,
+    );
     expect(reply).toMatch(/^HTTP\/1\.1 200/);
     expect(reply).toMatch(/\r\naccess-control-allow-origin: https:\/\/app\.example\.com\r\n/i);
   });

@@ -18,10 +18,18 @@ class Output extends EventEmitter implements LineOutput {
   }
 }
 
-function setUp(endGraceMs = 1_000, maxLineBytes?: number, bound: { maxInFlight?: number; readAheadBytes?: number } = {}) {
+function setUp(
+  endGraceMs = 1_000,
+  maxLineBytes?: number,
+  bound: { maxInFlight?: number; readAheadBytes?: number } = {},
+) {
   const input = new PassThrough();
   const output = new Output();
-  const transport = new LineTransport(input, output, { endGraceMs, ...(maxLineBytes !== undefined && { maxLineBytes }), ...bound });
+  const transport = new LineTransport(input, output, {
+    endGraceMs,
+    ...(maxLineBytes !== undefined && { maxLineBytes }),
+    ...bound,
+  });
   const received: JSONRPCMessage[] = [];
   transport.onmessage = (message) => void received.push(message);
   const closed = vi.fn();
@@ -78,7 +86,11 @@ describe('LineTransport', () => {
     expect(closed).not.toHaveBeenCalled();
     await transport.send({ jsonrpc: '2.0', id: 1, result: {} });
     expect(closed).not.toHaveBeenCalled();
-    await transport.send({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: 'p', progress: 1 } });
+    await transport.send({
+      jsonrpc: '2.0',
+      method: 'notifications/progress',
+      params: { progressToken: 'p', progress: 1 },
+    });
     expect(closed).not.toHaveBeenCalled();
     await transport.send({ jsonrpc: '2.0', id: 2, error: { code: -32603, message: 'x' } });
     expect(closed).toHaveBeenCalledOnce();
@@ -109,7 +121,11 @@ describe('LineTransport', () => {
     expect(closed).toHaveBeenCalledOnce();
     expect(output.lines.map((line) => JSON.parse(line))).toEqual([
       { jsonrpc: '2.0', id: 1, result: {} },
-      { jsonrpc: '2.0', id: 2, error: { code: -32000, message: expect.stringMatching(/no answer within 500 ms after the end of input/) } },
+      {
+        jsonrpc: '2.0',
+        id: 2,
+        error: { code: -32000, message: expect.stringMatching(/no answer within 500 ms after the end of input/) },
+      },
     ]);
   });
 
@@ -119,7 +135,10 @@ describe('LineTransport', () => {
     input.write('x'.repeat(50));
     input.write(`${'y'.repeat(50)}\n${request(5)}`);
     await tick();
-    expect(JSON.parse(output.lines[0]!)).toMatchObject({ id: null, error: { code: -32600, message: expect.stringMatching(/more than 64 bytes/) } });
+    expect(JSON.parse(output.lines[0]!)).toMatchObject({
+      id: null,
+      error: { code: -32600, message: expect.stringMatching(/more than 64 bytes/) },
+    });
     expect(received.map((m) => (m as { id: number }).id)).toEqual([5]);
   });
 
@@ -133,8 +152,10 @@ describe('LineTransport', () => {
   });
 });
 
-const idsOf = (messages: JSONRPCMessage[]) => messages.map((m) => ('id' in m ? m.id : (m as { method: string }).method));
-const cancel = (id: number) => `${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id } })}\n`;
+const idsOf = (messages: JSONRPCMessage[]) =>
+  messages.map((m) => ('id' in m ? m.id : (m as { method: string }).method));
+const cancel = (id: number) =>
+  `${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id } })}\n`;
 const answer = (id: number) => ({ jsonrpc: '2.0' as const, id, result: {} });
 
 describe('LineTransport with a bound on requests in flight', () => {
@@ -170,7 +191,12 @@ describe('LineTransport with a bound on requests in flight', () => {
   it('keeps other notifications in order behind waiting requests, and hands on a client answer at once', async () => {
     const { input, transport, received } = setUp(1_000, undefined, { maxInFlight: 1 });
     await transport.start();
-    input.write(request(1) + request(2) + `${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/roots/list_changed' })}\n` + `${JSON.stringify({ jsonrpc: '2.0', id: 'server-1', result: {} })}\n`);
+    input.write(
+      request(1) +
+        request(2) +
+        `${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/roots/list_changed' })}\n` +
+        `${JSON.stringify({ jsonrpc: '2.0', id: 'server-1', result: {} })}\n`,
+    );
     await tick();
     expect(idsOf(received)).toEqual([1, 'server-1']);
     await transport.send(answer(1));
@@ -187,7 +213,10 @@ describe('LineTransport with a bound on requests in flight', () => {
   });
 
   it('pauses stdin once readAheadBytes of requests wait for a slot, and reads on as they start', async () => {
-    const { input, transport, received } = setUp(1_000, undefined, { maxInFlight: 1, readAheadBytes: 2 * request(1).trimEnd().length });
+    const { input, transport, received } = setUp(1_000, undefined, {
+      maxInFlight: 1,
+      readAheadBytes: 2 * request(1).trimEnd().length,
+    });
     await transport.start();
     input.write(request(1) + request(2));
     await tick();
