@@ -17,7 +17,7 @@ const MAX_BODY_LINES = 6;
  * The clock the generated reference is made at: its ages ("6 days ago") must read the same on any
  * day the readme test runs, or CI goes red overnight with no change.
  */
-export const DOCS_CLOCK = Date.parse('2026-11-25T12:00:00Z');
+const DOCS_CLOCK = Date.parse('2026-11-25T12:00:00Z');
 
 function trim(text: string): string {
   const lines = text.split('\n');
