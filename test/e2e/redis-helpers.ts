@@ -68,7 +68,10 @@ export async function startRedis(
     args.push('--port', String(port));
   }
   if (options.password) args.push('--requirepass', options.password);
-  const child = spawn('redis-server', args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  // Without libfaketime's preload: the shifted-clock CI run (.ci/run) moves only our clock, and
+  // redis-server does not start under it (its clock_gettime recursion). Redis keeps relative TTLs.
+  const { LD_PRELOAD: _preload, ...env } = process.env;
+  const child = spawn('redis-server', args, { stdio: ['ignore', 'pipe', 'pipe'], env });
   let out = '';
   await new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`redis-server did not start: ${out}`)), 10_000);
