@@ -11,7 +11,7 @@ import { registerAppResources } from './mcp/app-resources.js';
 import { LIST_CACHE_HINTS } from './mcp/cache-hints.js';
 import { SERVER_CAPABILITIES, SERVER_INFO } from './mcp/capabilities.js';
 import { instructionsFor } from './mcp/instructions.js';
-import { registerPrompts } from './mcp/prompts.js';
+import { PROMPT_NAMES, registerPrompts } from './mcp/prompts.js';
 import { registerResources } from './mcp/resources.js';
 import { registerTools } from './mcp/tools.js';
 import { telemetry } from './telemetry/hooks.js';
@@ -37,6 +37,6 @@ export function createServer({ backend, logger = silentLogger, stopping }: Creat
   registerResources(mcp, client, mode);
   registerAppResources(mcp);
   registerPrompts(mcp, client, tools);
-  telemetry().instrumentServer(mcp);
+  telemetry().instrumentServer(mcp, { tools: tools.map((tool) => tool.name), prompts: PROMPT_NAMES });
   return mcp;
 }
