@@ -22,6 +22,7 @@ import type { Mode } from './api/provenance.js';
 
 export interface Backend {
   client: ApiClient;
+  /** How the API is reached: embedded (in-process) or over HTTP from the base URL. */
   mode: Mode;
   /** The tools exposed over this client (`--tools`; all by default), chosen once per process. */
   tools: readonly AnyTool[];
@@ -77,7 +78,7 @@ export function createBackend(
     gate,
     checkCatalog: true,
   });
-  return { client, mode: offline ? 'offline' : 'live', baseUrl, tools: toolSet(config.tools) };
+  return { client, mode: offline ? 'embedded' : 'http', baseUrl, tools: toolSet(config.tools) };
 }
 
 /**

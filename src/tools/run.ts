@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { passes } from '../api/compiled.js';
 import { ApiError, internalError, type ErrorKind } from '../api/errors.js';
 import { ResponseMetaSchema } from '../api/schemas.js';
-import { renderProvenance } from '../render/provenance.js';
+import { fictionNotice, renderProvenance } from '../render/provenance.js';
 import { escapeInvisible, oneLine } from '../render/text.js';
 import type { AnyTool, ToolContext } from './define.js';
 import { describeIssues } from './issues.js';
@@ -116,14 +116,11 @@ export async function runTool(tool: AnyTool, rawArgs: unknown, context: ToolCont
   try {
     const result = await tool.call(parsed.args, context);
     const provenance = buildProvenance(result, context.mode, tool.freshness?.(result.data));
-    const notices: string[] = [];
-    if (provenance.fictional)
-      notices.push(
-        context.mode === 'offline'
-          ? 'Offline: fictional sample data from the embedded snapshot (invented companies, jobs and salaries), not the live API.'
-          : "Fictional sample data, by the API's own word (its meta.source says so): invented companies, jobs and salaries, not real.",
-      );
-    const text = `${tool.render(result.data, parsed.args, result)}\n${renderProvenance(provenance)}`;
+    // Fiction is said first, before any figure, and in the same words in structuredContent.notices.
+    const fiction = fictionNotice(provenance);
+    const notices = fiction ? [fiction] : [];
+    const body = `${tool.render(result.data, parsed.args, result)}\n${renderProvenance(provenance)}`;
+    const text = fiction ? `${fiction}\n${body}` : body;
     return {
       content: [{ type: 'text', text }],
       structuredContent: {

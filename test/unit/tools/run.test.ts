@@ -38,7 +38,7 @@ function context(overrides: Partial<ConstructorParameters<typeof ApiClient>[0]> 
     gate: new RetryAfterGate(),
     ...overrides,
   });
-  return { client, mode: 'live' as const };
+  return { client, mode: 'http' as const };
 }
 
 const tool = (name: string) => findTool(name)!;
@@ -125,33 +125,59 @@ describe('results', () => {
     expect(structured.provenance).toMatchObject({
       source: 'jobs-read-model',
       generated_at_timezone: 'stated',
-      mode: 'live',
+      reached: 'http',
+      fictional: false,
       http_status: 200,
     });
     expect(outputSchemaOf(tool('search_jobs')).safeParse(structured).success).toBe(true);
     expect(requests[0]!.searchParams.get('skills')).toBe('python,go');
     expect(requests[0]!.searchParams.get('remote_only')).toBe('true');
     expect(text(result)).toMatch(
-      /\nProvenance: source: jobs-read-model · generated_at: 2026-11-20T06:00:00Z \((?:\d+ (?:minute|hour|day)s? ago|just now)\) · computed_at: 2026-11-20T06:05:00Z \((?:\d+ (?:minute|hour|day)s? ago|just now)\) · live API · retrieved /,
+      /\nProvenance: source: jobs-read-model · generated_at: 2026-11-20T06:00:00Z \((?:\d+ (?:minute|hour|day)s? ago|just now)\) · computed_at: 2026-11-20T06:05:00Z \((?:\d+ (?:minute|hour|day)s? ago|just now)\) · reached: http \(over HTTP from the base URL\) · fictional: no \(the API does not say so\) · retrieved /,
     );
   });
 
-  it('offline results say in text, provenance and notices that the data is fictional, not only that it is not live', async () => {
+  it('embedded results say first, before any figure, that the data is fictional; the last line keeps the full provenance', async () => {
     respond(() => HttpResponse.json(jobListBody([makeJob()])));
-    const result = await runTool(tool('list_jobs'), {}, { ...context(), mode: 'offline' });
-    expect(text(result)).toMatch(
-      /\nProvenance: .* · OFFLINE: FICTIONAL sample data \(companies, jobs and salaries are invented\), not live · retrieved /,
+    const result = await runTool(tool('list_jobs'), {}, { ...context(), mode: 'embedded' });
+    const lines = text(result).split('\n');
+    expect(lines[0]).toBe(
+      "FICTIONAL sample data, by the API's own word: invented companies, jobs and salaries, not real; reached: embedded (the offline API inside service-mcp).",
     );
-    expect((result.structuredContent as any).provenance).toMatchObject({ mode: 'offline', fictional: true });
-    expect((result.structuredContent as any).notices[0]).toMatch(/^Offline: fictional sample data .*not the live API/);
+    expect(lines[0]).not.toMatch(/\d/);
+    expect(lines.at(-1)).toMatch(
+      /^Provenance: source: .* · reached: embedded \(the offline API inside service-mcp\) · fictional: yes, by the API's own word \(invented companies, jobs and salaries, not real\) · retrieved /,
+    );
+    // The same words in structuredContent: the notice is the first line, the two facts apart.
+    expect((result.structuredContent as any).provenance).toMatchObject({ reached: 'embedded', fictional: true });
+    expect((result.structuredContent as any).notices).toEqual([lines[0]]);
     expect(outputSchemaOf(tool('list_jobs')).safeParse(result.structuredContent).success).toBe(true);
   });
 
-  it('live results say nothing of fiction: no fictional member, no notice', async () => {
+  it('over HTTP, an API whose meta.source says fictional (mock-api) is http and fictional, in the text and structuredContent alike', async () => {
+    const body = jobListBody([makeJob()]);
+    (body.meta as Record<string, unknown>).source = 'offline-snapshot (served by mock-api: fictional sample data)';
+    respond(() => HttpResponse.json(body));
+    const result = await runTool(tool('list_jobs'), {}, context());
+    const lines = text(result).split('\n');
+    expect(lines[0]).toMatch(
+      /^FICTIONAL sample data, by the API's own word: .*; reached: http \(over HTTP from the base URL\)\.$/,
+    );
+    expect(lines.at(-1)).toContain(
+      " · reached: http (over HTTP from the base URL) · fictional: yes, by the API's own word ",
+    );
+    expect(lines.at(-1)).not.toMatch(/\blive\b/);
+    expect((result.structuredContent as any).provenance).toMatchObject({ reached: 'http', fictional: true });
+    expect((result.structuredContent as any).notices).toEqual([lines[0]]);
+  });
+
+  it('results over HTTP that the API does not call fictional say so only in the last line: no notice', async () => {
     respond(() => HttpResponse.json(jobListBody([makeJob()])));
     const result = await runTool(tool('list_jobs'), {}, context());
-    expect(text(result)).not.toMatch(/fictional/i);
-    expect((result.structuredContent as any).provenance).not.toHaveProperty('fictional');
+    expect(text(result)).toMatch(/^Page 1 /);
+    expect(text(result).match(/fictional/gi)).toEqual(['fictional']);
+    expect(text(result)).toContain(' · fictional: no (the API does not say so) · ');
+    expect((result.structuredContent as any).provenance).toMatchObject({ reached: 'http', fictional: false });
     expect(result.structuredContent).not.toHaveProperty('notices');
   });
 
@@ -252,7 +278,7 @@ describe('errors start with their stable kind and carry a hint', () => {
   it('an unreachable API is a network error naming the cause', async () => {
     const client = new ApiClient({ baseUrl: 'http://127.0.0.1:9', fetch: (url, init) => globalThis.fetch(url, init) });
     server.use(http.get('http://127.0.0.1:9/*', () => HttpResponse.error()));
-    const result = await runTool(tool('discover_api'), {}, { client, mode: 'live' });
+    const result = await runTool(tool('discover_api'), {}, { client, mode: 'http' });
     expect(text(result)).toMatch(/^network: GET \/api\/public\/v1 failed: /);
   });
 
