@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { ApiClient, ApiResult } from '../api/client.js';
 import { HealthResponseSchema, type HealthResponse } from '../api/schemas.js';
-import { renderHealth, renderServerState } from '../render/health.js';
+import { failedHealthSide, renderHealth, renderServerState, serverTroubles } from '../render/health.js';
 import { VERSION } from '../version.js';
 import { defineTool } from './define.js';
 import { callsInFlight } from './run.js';
@@ -69,8 +69,16 @@ export const checkApiHealth = defineTool({
     ...(await client.getHealth(options)),
     server: serverState(client),
   }),
-  render: (data, _args, result) =>
-    `${renderHealth(data, result.status)}\n${renderServerState((result as HealthResult).server)}`,
+  render: (data, _args, result) => {
+    const { server } = result as HealthResult;
+    return `${renderHealth(data, result.status, serverTroubles(server))}\n${renderServerState(server)}`;
+  },
+  // Most wanted when the API fails: the error says whose problem it is, and this server's state follows.
+  failed: (kind, { client }) => {
+    if (kind === 'cancelled') return undefined;
+    const server = serverState(client);
+    return { side: failedHealthSide(kind, serverTroubles(server)), more: renderServerState(server) };
+  },
   extra: { key: 'server', schema: ServerStateSchema, build: (_data, result) => (result as HealthResult).server },
   // The generic hints send the reader here; from here they must point elsewhere.
   hints: {

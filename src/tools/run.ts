@@ -10,7 +10,7 @@ import { ApiError, internalError, type ErrorKind } from '../api/errors.js';
 import { ResponseMetaSchema } from '../api/schemas.js';
 import { fictionNotice, renderProvenance } from '../render/provenance.js';
 import { escapeInvisible, oneLine } from '../render/text.js';
-import type { AnyTool, ToolContext } from './define.js';
+import type { AnyTool, FailureNote, ToolContext } from './define.js';
 import { describeIssues } from './issues.js';
 import { buildProvenance, ProvenanceSchema } from '../api/provenance.js';
 
@@ -44,25 +44,29 @@ const INTERNAL_HINT =
 /** Longest error line: it quotes upstream words (the error envelope's message), which are not ours to bound. */
 const MAX_ERROR_CHARS = 1_000;
 
-export function errorResult(kind: ErrorKind, message: string, hint: string): CallToolResult {
+/** `note`, when the tool can say more: whose problem it is (before the message) and lines after the hint. */
+export function errorResult(kind: ErrorKind, message: string, hint: string, note?: FailureNote): CallToolResult {
   // One line, and nothing invisible: a character no one can see is written as its escape, so an id
   // that failed because of one says why (cleaned away, it would read as the id that exists).
-  const clean = oneLine(escapeInvisible(message), MAX_ERROR_CHARS);
+  const said = note ? `${note.side}: ${stripKind(message, kind)}` : message;
+  const clean = oneLine(escapeInvisible(said), MAX_ERROR_CHARS);
   const body = clean.startsWith(`${kind}:`) ? clean : `${kind}: ${clean}`;
-  return { content: [{ type: 'text', text: `${body}\nHint: ${hint}` }], isError: true };
+  return { content: [{ type: 'text', text: `${body}\nHint: ${hint}${note ? `\n${note.more}` : ''}` }], isError: true };
 }
 
-export function toErrorResult(error: unknown, tool?: AnyTool): CallToolResult {
+export function toErrorResult(error: unknown, tool?: AnyTool, context?: ToolContext): CallToolResult {
+  const note = (kind: ErrorKind) => (context ? tool?.failed?.(kind, context) : undefined);
   if (error instanceof ApiError) {
     const message =
       error.kind === 'rate_limited' && error.retryAfterS !== undefined
         ? `${stripKind(error.message, error.kind)} (retry after ${error.retryAfterS} s)`
         : error.message;
-    return errorResult(error.kind, message, error.hint ?? tool?.hints?.[error.kind] ?? HINTS[error.kind](error));
+    const hint = error.hint ?? tool?.hints?.[error.kind] ?? HINTS[error.kind](error);
+    return errorResult(error.kind, message, hint, note(error.kind));
   }
   // A bug of ours must not take the process down or pass for an API answer: say so plainly.
   const defect = internalError(tool ? `the tool ${tool.name}` : 'the call', error);
-  return errorResult('internal', defect.message, INTERNAL_HINT);
+  return errorResult('internal', defect.message, INTERNAL_HINT, note('internal'));
 }
 
 /** Drops a leading kind, also as words ("rate limited: "), so the text never reads "rate_limited: rate limited: …". */
@@ -132,7 +136,7 @@ export async function runTool(tool: AnyTool, rawArgs: unknown, context: ToolCont
       },
     };
   } catch (error) {
-    return toErrorResult(error, tool);
+    return toErrorResult(error, tool, context);
   } finally {
     running--;
   }

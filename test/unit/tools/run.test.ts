@@ -293,8 +293,67 @@ describe('errors start with their stable kind and carry a hint', () => {
     const result = await runTool(broken, {}, context());
     expect(result.isError).toBe(true);
     expect(text(result)).toMatch(
-      /^internal: the tool check_api_health failed inside service-mcp\/\S+ on Node\.js v\d+\.\d+\.\d+: Error: boom\nHint: This is a defect of service-mcp/,
+      /^internal: a defect of this server \(service-mcp\), not the API's: the tool check_api_health failed inside service-mcp\/\S+ on Node\.js v\d+\.\d+\.\d+: Error: boom\nHint: This is a defect of service-mcp/,
     );
     expect(text(result)).not.toMatch(/connectivity|proxy|check the/i);
+  });
+});
+
+describe('check_api_health explains this server whatever the API does, and says first whose problem it is', () => {
+  const health = () => tool('check_api_health');
+  const lines = (result: { content: unknown[] }) => text(result).split('\n');
+  const SERVER_SECTION =
+    /\nThis server \(service-mcp [^)]+\): 1 tool call\(s\) in flight, this one included\.\n- Rate limit: /;
+
+  it('unreachable: a network error naming the API as the problem, then this server section', async () => {
+    const refused = Object.assign(new TypeError('fetch failed'), {
+      cause: Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:1'), { code: 'ECONNREFUSED' }),
+    });
+    const result = await runTool(health(), {}, context({ fetch: () => Promise.reject(refused) }));
+    expect(result.isError).toBe(true);
+    expect(lines(result)[0]).toMatch(
+      /^network: the API did not answer \(the problem is the API, or the way to it, not this server\): GET \/api\/public\/v1\/mcp\/health failed: .*ECONNREFUSED/,
+    );
+    expect(lines(result)[1]).toMatch(/^Hint: /);
+    expect(text(result)).toMatch(SERVER_SECTION);
+    expect(text(result)).toContain('- Cache: ');
+  });
+
+  it('failing: a 503 that is not the health response is the API failing, with this server section', async () => {
+    respond(
+      () => new HttpResponse('<html>bad gateway</html>', { status: 503, headers: { 'content-type': 'text/html' } }),
+    );
+    const result = await runTool(health(), {}, context());
+    expect(result.isError).toBe(true);
+    expect(lines(result)[0]).toMatch(
+      /^\w+: the API's health endpoint (?:failed|broke its contract) \(the problem is the API's, not this server's\): /,
+    );
+    expect(text(result)).toMatch(SERVER_SECTION);
+  });
+
+  it("rate-limited: the API's limit, and this server's cool-down and last 429 in its section", async () => {
+    respond(() =>
+      HttpResponse.json({ success: false, error: 'rate_limited' }, { status: 429, headers: { 'retry-after': '30' } }),
+    );
+    const result = await runTool(health(), {}, context());
+    expect(result.isError).toBe(true);
+    expect(lines(result)[0]).toMatch(
+      /^rate_limited: the API is rate-limiting this server \(the API's limit, not a fault here; this server waits as asked\): /,
+    );
+    expect(text(result)).toMatch(SERVER_SECTION);
+    expect(text(result)).toMatch(/- Rate limit: .*; last 429 at \S+ \(Retry-After 30 s\)\./);
+  });
+
+  it('answered: the first line says which side has the problem, or that neither has', async () => {
+    respond(() => HttpResponse.json({ status: 'ok', probes: [{ name: 'db', ok: true }] }));
+    expect(lines(await runTool(health(), {}, context()))[0]).toBe(
+      'API health: OK (HTTP 200); 1 of 1 probes passing. No problem on either side.',
+    );
+    respond(() => HttpResponse.json({ status: 'degraded', probes: [{ name: 'db', ok: false }] }, { status: 503 }));
+    const degraded = await runTool(health(), {}, context());
+    expect(lines(degraded)[0]).toBe(
+      "API health: DEGRADED (HTTP 503); 0 of 1 probes passing. The problem is the API's, not this server's.",
+    );
+    expect(text(degraded)).toMatch(SERVER_SECTION);
   });
 });
