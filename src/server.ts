@@ -14,6 +14,7 @@ import { instructionsFor } from './mcp/instructions.js';
 import { PROMPT_NAMES, registerPrompts } from './mcp/prompts.js';
 import { registerResources } from './mcp/resources.js';
 import { registerTools } from './mcp/tools.js';
+import { nameToolsOnUnknown } from './mcp/unknown-tool.js';
 import { telemetry } from './telemetry/hooks.js';
 
 export interface CreateServerOptions {
@@ -37,6 +38,8 @@ export function createServer({ backend, logger = silentLogger, stopping }: Creat
   registerResources(mcp, client, mode);
   registerAppResources(mcp);
   registerPrompts(mcp, client, tools);
-  telemetry().instrumentServer(mcp, { tools: tools.map((tool) => tool.name), prompts: PROMPT_NAMES });
+  const names = tools.map((tool) => tool.name);
+  nameToolsOnUnknown(mcp, names);
+  telemetry().instrumentServer(mcp, { tools: names, prompts: PROMPT_NAMES });
   return mcp;
 }

@@ -75,7 +75,9 @@ export function renderJobList(data: JobListData, args: JobListArgs = {}, at?: nu
   }
   const suggestion = data.jobs.length > 0 ? phraseSuggestion(args) : undefined;
   if (suggestion)
-    lines.push(`Some words of q name filters, which match them exactly rather than as text: ${suggestion}`);
+    lines.push(
+      `The jobs above did not use the filters some words of q name (q matched them as text only); the call with those filters: ${suggestion}`,
+    );
   if (data.jobs.length > 0)
     lines.push('Postings are evidence of demand, not of hires. Fetch a job with get_job before recommending it.');
   return lines.join('\n');

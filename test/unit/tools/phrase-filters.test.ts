@@ -57,9 +57,9 @@ describe('phrases become filters', () => {
     expect(text).not.toMatch(/Otherwise/);
   });
 
-  it('a search that found jobs still says which words are filters', () => {
+  it('a search that found jobs says they did not use the filters its words name, and gives the call that would', () => {
     expect(renderJobList(jobListBody([makeJob()]).data, { q: 'senior engineer' })).toContain(
-      'Some words of q name filters, which match them exactly rather than as text: search_jobs {"q":"engineer","seniority_level":"senior"}',
+      'The jobs above did not use the filters some words of q name (q matched them as text only); the call with those filters: search_jobs {"q":"engineer","seniority_level":"senior"}',
     );
   });
 });

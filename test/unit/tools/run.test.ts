@@ -357,3 +357,16 @@ describe('check_api_health explains this server whatever the API does, and says 
     expect(text(degraded)).toMatch(SERVER_SECTION);
   });
 });
+
+describe('one wording for every length limit', () => {
+  it.each([
+    [{ q: '' }, 'q: must be at least 1 character long'],
+    [{ q: 'x'.repeat(201) }, 'q: must be at most 200 characters long'],
+    [{ skills: [] }, 'skills: must have at least 1 item'],
+    [{ skills: Array.from({ length: 21 }, (_, i) => `s${i}`) }, 'skills: must have at most 20 items'],
+    [{ skills: ['x'.repeat(61)] }, 'skills[0]: must be at most 60 characters long'],
+  ])('%j', async (args, expected) => {
+    const result = await runTool(tool('search_jobs'), args, context());
+    expect(text(result).split('\n')[0]).toBe(`invalid_argument: ${expected}`);
+  });
+});
