@@ -59,12 +59,12 @@ interface ServerStateView {
   redis?: { connected: boolean } | undefined;
 }
 
-/** What is wrong on this server's side, in words for the first line; none when it is working. */
+/**
+ * What is wrong on this server's own side, in words for the first line; none when it is working. A
+ * catalog that could not be read is not one: it failed for the API's reasons, said on its own line.
+ */
 export function serverTroubles(state: ServerStateView): string[] {
-  const troubles: string[] = [];
-  if (state.redis && !state.redis.connected) troubles.push('Redis unreachable (this replica uses its own state)');
-  if (state.catalog?.failure) troubles.push(`the deployed catalog could not be read (${state.catalog.failure})`);
-  return troubles;
+  return state.redis && !state.redis.connected ? ['Redis unreachable (this replica uses its own state)'] : [];
 }
 
 /** Whose problem a failed health call is, by its error kind: the words after the kind on the first line. */

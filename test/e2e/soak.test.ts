@@ -47,13 +47,17 @@ function nth(i: number): { name: string; arguments: Record<string, unknown>; exp
   switch (i % 10) {
     case 0:
     case 1:
-      return { name: 'list_jobs', arguments: { per_page: 5, page }, expect: new RegExp(`^Page ${page} of `) };
+      return {
+        name: 'list_jobs',
+        arguments: { per_page: 5, page },
+        expect: new RegExp(`^FICTIONAL [^\\n]*\\nPage ${page} of `),
+      };
     case 2:
     case 3:
       return {
         name: 'search_jobs',
         arguments: { q: 'engineer', per_page: 3, page: (i % 5) + 1 },
-        expect: new RegExp(`^Page ${(i % 5) + 1} of `),
+        expect: new RegExp(`^FICTIONAL [^\\n]*\\nPage ${(i % 5) + 1} of `),
       };
     case 4:
       return { name: 'get_job', arguments: { job_id: activeJob.job_id }, expect: new RegExp(`^${activeJob.job_id} `) };
