@@ -28,7 +28,7 @@ describe('renderServerState', () => {
 });
 
 describe("the health tool's first line says whose problem it is", () => {
-  const ok = { status: 'ok', probes: [{ name: 'db', ok: true }] };
+  const ok = { status: 'ok' as const, probes: [{ name: 'db', ok: true }] };
   it("names this server's own problem when the API is fine: Redis unreachable", () => {
     const troubles = serverTroubles({ ...base, redis: { connected: false } });
     expect(renderHealth(ok, 200, troubles).split('\n')[0]).toBe(
