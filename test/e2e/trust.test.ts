@@ -102,7 +102,7 @@ describe('the smaller defects', () => {
         cleanEnv(),
       );
       expect(code).toBe(0);
-      expect(stdout).toMatch(/^job_ai_0013 /);
+      expect(stdout).toMatch(/^FICTIONAL [^\n]*\njob_ai_0013 /);
       expect(stderr).toContain('is unavailable (no connection within 250 ms)');
     } finally {
       for (const socket of sockets) socket.destroy();
