@@ -9,22 +9,32 @@ import { ProtocolErrorCode, type McpServer, type Transport } from '@modelcontext
 
 const UNKNOWN_TOOL = /^Tool (.*) not found$/s;
 
+/**
+ * A view of `transport` whose send adds the names; the transport itself is left as it is, so that
+ * another view of it (telemetry's) sends through its own send, not through this one and back.
+ */
 function namingTools(transport: Transport, names: readonly string[]): Transport {
-  const send = transport.send.bind(transport);
   const list = names.join(', ');
-  transport.send = (message, options) => {
+  const send: Transport['send'] = (message, options) => {
     const error = (message as { error?: { code?: number; message?: string } }).error;
-    if (error?.code === ProtocolErrorCode.InvalidParams && typeof error.message === 'string') {
-      const match = UNKNOWN_TOOL.exec(error.message);
-      if (match)
-        return send(
-          { ...message, error: { ...error, message: `${error.message}; the tools are ${list}` } } as typeof message,
-          options,
-        );
-    }
-    return send(message, options);
+    if (
+      error?.code === ProtocolErrorCode.InvalidParams &&
+      typeof error.message === 'string' &&
+      UNKNOWN_TOOL.test(error.message)
+    )
+      return transport.send(
+        { ...message, error: { ...error, message: `${error.message}; the tools are ${list}` } } as typeof message,
+        options,
+      );
+    return transport.send(message, options);
   };
-  return transport;
+  return new Proxy(transport, {
+    get(target, key) {
+      if (key === 'send') return send;
+      const value: unknown = Reflect.get(target, key, target);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
 }
 
 /** Every transport `mcp` connects to answers an unknown tool with the names of `tools`. */
