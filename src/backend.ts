@@ -19,6 +19,7 @@ import { OFFLINE_BASE_URL } from './offline/fetch.js';
 import type { AnyTool } from './tools/define.js';
 import { toolSet } from './tools/index.js';
 import type { Mode } from './api/provenance.js';
+import { LocalBudget, type UpstreamBudget } from './api/fair-share.js';
 
 export interface Backend {
   client: ApiClient;
@@ -47,9 +48,13 @@ async function loadOfflineFetch(engine?: OfflineEngine): Promise<FetchLike> {
   return createOfflineFetch(engine ?? createOfflineEngine());
 }
 
-async function loadLiveFetch(config: Config, store: BackendOptions['store']): Promise<FetchLike> {
+async function loadLiveFetch(
+  config: Config,
+  store: BackendOptions['store'],
+  budget: UpstreamBudget | undefined,
+): Promise<FetchLike> {
   const { createApiFetch } = await import('./api/dispatcher.js');
-  return createApiFetch({ timeoutMs: config.timeoutMs, cache: config.cache, store });
+  return createApiFetch({ timeoutMs: config.timeoutMs, cache: config.cache, store, budget });
 }
 
 export interface BackendOptions {
@@ -58,16 +63,20 @@ export interface BackendOptions {
   engine?: OfflineEngine;
   /** Where the response cache keeps entries, given the process's memory store (--redis-url). */
   store?: (memory: CacheStore) => CacheStore;
+  /** Each caller's share (--per-client-rate); the process's own buckets unless Redis shares them. */
+  budget?: UpstreamBudget;
 }
 
 export function createBackend(
   config: Config,
   logger: Logger,
-  { gate = new RetryAfterGate(), engine, store }: BackendOptions = {},
+  { gate = new RetryAfterGate(), engine, store, budget }: BackendOptions = {},
 ): Backend {
   const offline = engine !== undefined || config.offline || config.baseUrl === undefined;
   const baseUrl = offline ? OFFLINE_BASE_URL : config.baseUrl!;
-  const fetch = lazyFetch(offline ? () => loadOfflineFetch(engine) : () => loadLiveFetch(config, store));
+  // The embedded API is answered in-process: no upstream, so no share to keep.
+  const share = offline || !config.perClientRate ? undefined : (budget ?? new LocalBudget(config.perClientRate));
+  const fetch = lazyFetch(offline ? () => loadOfflineFetch(engine) : () => loadLiveFetch(config, store, share));
   const client = new ApiClient({
     baseUrl,
     fetch,
@@ -76,6 +85,7 @@ export function createBackend(
     logger,
     gate,
     checkCatalog: true,
+    budget: share,
   });
   return { client, mode: offline ? 'offline' : 'live', baseUrl, tools: toolSet(config.tools) };
 }
@@ -108,7 +118,11 @@ export async function startBackend(
     ...(redisWaitMs === undefined ? {} : { connectWaitMs: redisWaitMs }),
   });
   return {
-    ...createBackend(config, logger, { gate: shared.gate, store: config.cache ? shared.cacheStore : undefined }),
+    ...createBackend(config, logger, {
+      gate: shared.gate,
+      store: config.cache ? shared.cacheStore : undefined,
+      ...(config.perClientRate ? { budget: shared.budget(config.perClientRate) } : {}),
+    }),
     redisReady: shared.ready,
   };
 }

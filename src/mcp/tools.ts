@@ -97,7 +97,7 @@ function callSignal(request: AbortSignal, stopping: AbortSignal | undefined): { 
 const STOPPED_HINT = 'Nothing was wrong with the call; send it again once the server (or another replica) is serving.';
 
 /**
- * Registers the backend's tools. `stopping` aborts when the process stops and its grace period is
+ * Registers the backend's tools, their calls going on `caller`'s share. `stopping` aborts when the process stops and its grace period is
  * over: calls still running then end at once with an error result, so every client gets an answer.
  */
 export function registerTools(
@@ -105,6 +105,7 @@ export function registerTools(
   { client, mode, tools }: Backend,
   logger: Logger,
   stopping?: AbortSignal,
+  caller?: string,
 ): void {
   for (const tool of tools)
     register(mcp, tool, async (args, ctx) => {
@@ -112,7 +113,7 @@ export function registerTools(
       const progress = progressReporter(ctx.mcpReq._meta?.progressToken, ctx);
       const { signal, release } = callSignal(ctx.mcpReq.signal, stopping);
       try {
-        const result = await runTool(tool, args, { client, mode, signal, onWait: progress.onWait, logSink });
+        const result = await runTool(tool, args, { client, mode, signal, onWait: progress.onWait, logSink, caller });
         if (stopping?.aborted && !ctx.mcpReq.signal.aborted && result.isError)
           return errorResult(
             'cancelled',

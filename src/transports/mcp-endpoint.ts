@@ -6,13 +6,15 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { toNodeHandler, type NodeIncomingMessageLike } from '@modelcontextprotocol/node';
-import { createMcpHandler } from '@modelcontextprotocol/server';
+import { createMcpHandler, type AuthInfo } from '@modelcontextprotocol/server';
 import type { Backend } from '../backend.js';
 import type { Logger } from '../log.js';
 import { createServer } from '../server.js';
-import { readBody, refuseTooLarge } from './http-body.js';
+import type { AuthCheck } from './auth/gate.js';
+import { callerOf } from './auth/caller.js';
+import { readBody, refuseTooLarge, refuseUnread } from './http-body.js';
 import { checkHost, checkOrigin, checkSingleTarget, normalisedOrigin, type AccessPolicy } from './http-guard.js';
-import { sendJson, sendRpcError, TRANSPORT_ERROR, type Headers } from './http-reply.js';
+import { rpcError, sendJson, sendRpcError, TRANSPORT_ERROR, type Headers } from './http-reply.js';
 import { Slots, type Release } from './slots.js';
 
 /** The path the hosted service answers at (the spec's `POST /api/public/v1/mcp`). */
@@ -47,6 +49,8 @@ export interface McpEndpointOptions {
   maxInFlight?: number;
   /** Aborted when shutdown's grace period is over: calls still running answer with an error. */
   stopping?: AbortSignal;
+  /** Who is calling, from the request's head, before any other work (auth/gate.ts); anyone when absent. */
+  authenticate?: (req: IncomingMessage) => Promise<AuthCheck>;
 }
 
 type RequestId = string | number;
@@ -123,13 +127,15 @@ function surfaceRefusal(target: string | undefined): string | undefined {
 }
 
 /** The request with its body already read (under our limits), for the SDK's Node adapter to read again. */
-function withBody(req: IncomingMessage, body: Buffer): NodeIncomingMessageLike {
+function withBody(req: IncomingMessage, body: Buffer, auth: AuthInfo | undefined): NodeIncomingMessageLike {
   // In origin form: an absolute-form target (checked to name this host) would be joined to Host again.
   const target = new URL(req.url ?? '/', 'http://localhost');
   return {
     method: req.method,
     url: `${target.pathname}${target.search}`,
     headers: req.headers,
+    // The SDK hands it to the server factory as `authInfo`: how the caller's name reaches its tools.
+    ...(auth ? { auth } : {}),
     async *[Symbol.asyncIterator]() {
       yield body;
     },
@@ -138,7 +144,10 @@ function withBody(req: IncomingMessage, body: Buffer): NodeIncomingMessageLike {
 
 export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
   const { backend, logger, limits, stopping } = options;
-  const mcpHandler = createMcpHandler(() => createServer({ backend, logger, stopping }), { legacy: 'stateless' });
+  const mcpHandler = createMcpHandler(
+    ({ authInfo }) => createServer({ backend, logger, stopping, caller: callerOf(authInfo) }),
+    { legacy: 'stateless' },
+  );
   // As many may wait as run: a burst of an agent's calls is served, a flood is turned away.
   const slots = options.maxInFlight === undefined ? undefined : new Slots(options.maxInFlight, options.maxInFlight);
 
@@ -204,6 +213,19 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
       req.resume();
       return sendRpcError(res, 400, wrongSurface, cors);
     }
+    // Before any other work: a caller refused here takes no slot and has no byte of its body read.
+    const who = options.authenticate ? await options.authenticate(req) : { ok: true as const, auth: undefined };
+    if (!who.ok) {
+      refuseUnread(
+        req,
+        res,
+        who.status,
+        rpcError(who.message),
+        { ...cors, ...who.headers },
+        { limit: limits.bodyBytes, drainMs: limits.refusedBodyDrainMs },
+      );
+      return;
+    }
     for (const [name, value] of Object.entries(cors)) res.setHeader(name, value);
     // Any other method is the SDK's to answer (a stateless server: 405, Allow: POST).
     if (req.method !== 'POST') return serveMcp(req, res);
@@ -224,7 +246,7 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
       return;
     }
     if ((await slotFor(res, body.bytes, cors)) === undefined) return;
-    await serveMcp(withBody(req, body.bytes), res);
+    await serveMcp(withBody(req, body.bytes, who.auth), res);
   }
 
   return { serve, refuseWaiting: () => slots?.clearQueue(), close: () => mcpHandler.close() };

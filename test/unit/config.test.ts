@@ -219,6 +219,11 @@ describe('the result', () => {
       ['--metrics-port', 'SERVICE_MCP_METRICS_PORT'],
       ['--metrics-host', 'SERVICE_MCP_METRICS_HOST'],
       ['--log-format', 'SERVICE_MCP_LOG_FORMAT'],
+      ['--auth-tokens-file', 'SERVICE_MCP_AUTH_TOKENS_FILE'],
+      ['--auth-issuer', 'SERVICE_MCP_AUTH_ISSUER'],
+      ['--auth-audience', 'SERVICE_MCP_AUTH_AUDIENCE'],
+      ['--auth-scopes', 'SERVICE_MCP_AUTH_SCOPES'],
+      ['--per-client-rate', 'SERVICE_MCP_PER_CLIENT_RATE'],
       ['--tools', 'SERVICE_MCP_TOOLS'],
     ]);
   });
