@@ -87,7 +87,7 @@ export class JwtVerifier implements OAuthTokenVerifier {
 
   constructor(private readonly options: OAuthOptions) {
     this.fetchImpl = options.fetch ?? globalThis.fetch;
-    this.now = options.now ?? Date.now;
+    this.now = options.now ?? (() => Date.now());
   }
 
   /** The issuer's metadata and key set, read once; after a failure, again once DISCOVERY_RETRY_MS has passed. */
