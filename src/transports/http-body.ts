@@ -66,7 +66,7 @@ export function refuseTooLarge(req: IncomingMessage, res: ServerResponse, limit:
 
 /**
  * Answers a request whose body is not read (413, or a caller refused before any work: 401, 403)
- * and closes the connection once the rest of the body has been read and thrown away.
+ * once the rest of the body has been read and thrown away, closing the connection unless `keepAlive`.
  * Node closes a `Connection: close` response's socket as soon as the response ends, and closing a
  * socket whose input is unread resets it: a client still writing its body then gets EPIPE or
  * ECONNRESET, often before it has read the answer. So the whole answer is written at once (its
@@ -80,10 +80,12 @@ export function refuseUnread(
   status: number,
   answer: unknown,
   headers: Record<string, string>,
-  { limit, drainMs }: { limit: number; drainMs: number },
+  { limit, drainMs, keepAlive = false }: { limit: number; drainMs: number; keepAlive?: boolean },
 ): void {
-  if (req.complete) return sendJson(res, status, answer, { ...headers, connection: 'close' });
-  if (!writeJson(res, status, answer, { ...headers, connection: 'close' })) return;
+  // A body within bounds is read to its end, after which the connection can serve the next request.
+  const all = keepAlive ? headers : { ...headers, connection: 'close' };
+  if (req.complete) return sendJson(res, status, answer, all);
+  if (!writeJson(res, status, answer, all)) return;
   let discarded = 0;
   const stop = (how: () => void) => () => {
     clearTimeout(timer);

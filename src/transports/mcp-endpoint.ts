@@ -222,7 +222,11 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
         who.status,
         rpcError(who.message),
         { ...cors, ...who.headers },
-        { limit: limits.bodyBytes, drainMs: limits.refusedBodyDrainMs },
+        {
+          limit: limits.bodyBytes,
+          drainMs: limits.refusedBodyDrainMs,
+          keepAlive: true,
+        },
       );
       return;
     }
