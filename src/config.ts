@@ -15,7 +15,7 @@ export type LogFormat = (typeof LOG_FORMATS)[number];
  * Each caller's share of upstream requests when auth is on and --per-client-rate is not given:
  * see docs/deploy.md for how it was measured (a research turn of an agent fits in the burst).
  */
-export const DEFAULT_PER_CLIENT_RATE = { perMinute: 60, burst: 30 } as const;
+const DEFAULT_PER_CLIENT_RATE = { perMinute: 60, burst: 30 } as const;
 
 /** Raw values as commander hands them over (strings, or booleans for switches). */
 export interface RawOptions {

@@ -11,7 +11,7 @@ import Provider from 'oidc-provider';
 
 export const CLIENT = { id: 'agent', secret: 'agent-secret-for-tests-only-0123456789' };
 /** Scopes the resource server is given in tokens, when the client asks for them. */
-export const SCOPES = ['mcp:read', 'mcp:admin'];
+const SCOPES = ['mcp:read', 'mcp:admin'];
 
 export async function signingKey(kid: string): Promise<JWK> {
   const { privateKey } = await generateKeyPair('ES256', { extractable: true });
