@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { Client, ClientCredentialsProvider, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLIENT, signingKey, startIssuer, type Issuer } from '../helpers/issuer.js';
-import { closedPort } from './helpers.js';
+import { closedPort, runCli } from './helpers.js';
 import { INITIALIZE, MCP_POST_HEADERS, rawRequest, startHttpServer, type HttpServerProcess } from './http-helpers.js';
 
 const ALICE = `alice-${randomBytes(16).toString('hex')}`;
@@ -150,6 +150,18 @@ describe('static tokens (--auth-tokens-file)', () => {
     await expect.poll(() => server.stderr(), { timeout: 15_000 }).toMatch(/SIGHUP: .*tokens:1: the token of carol/);
     expect((await post(server.origin, { authorization: `Bearer ${CAROL}` })).status).toBe(200);
     expect(server.process.exitCode).toBeNull();
+  });
+
+  it('a tokens file that cannot be used is bad usage before anything listens, naming the line, never a token', async () => {
+    const missing = await runCli(['serve', '--http', '--port', '0', '--auth-tokens-file', `${file}.missing`]);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toMatch(/--auth-tokens-file: .*tokens\.missing: cannot be read \(ENOENT\)/);
+    const bad = `${file}.bad`;
+    writeFileSync(bad, `alice:${ALICE}\nbob:${ALICE}\n`);
+    const twice = await runCli(['serve', '--http', '--port', '0', '--auth-tokens-file', bad]);
+    expect(twice.code).toBe(2);
+    expect(twice.stderr).toMatch(/tokens\.bad:2: the token of bob is another name's too/);
+    expect(twice.stdout + twice.stderr).not.toContain(ALICE);
   });
 
   it("no token appears in any log line; the callers' names do", () => {
