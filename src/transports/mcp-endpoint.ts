@@ -130,10 +130,12 @@ function surfaceRefusal(target: string | undefined): string | undefined {
 function withBody(req: IncomingMessage, body: Buffer, auth: AuthInfo | undefined): NodeIncomingMessageLike {
   // In origin form: an absolute-form target (checked to name this host) would be joined to Host again.
   const target = new URL(req.url ?? '/', 'http://localhost');
+  // The token was checked at the door: nothing past it needs the header, so nothing past it holds it.
+  const { authorization: _checked, ...headers } = req.headers;
   return {
     method: req.method,
     url: `${target.pathname}${target.search}`,
-    headers: req.headers,
+    headers,
     // The SDK hands it to the server factory as `authInfo`: how the caller's name reaches its tools.
     ...(auth ? { auth } : {}),
     async *[Symbol.asyncIterator]() {
