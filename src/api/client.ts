@@ -5,7 +5,6 @@
 import type { z } from 'zod';
 import { isRecord } from '../is-record.js';
 import { silentLogger, type Logger } from '../log.js';
-import { cacheHitOf } from './cache.js';
 import { DeployedCatalog, operationOf, type CatalogCheck } from './catalog.js';
 import { contractError, envelopeSchema, parseJson, validate } from './decode.js';
 import { ApiError } from './errors.js';
@@ -416,7 +415,7 @@ export class ApiClient {
     raw: RawResponse,
     meta: ResponseMeta,
   ): Pick<ApiResult<unknown>, 'cache' | 'answeredBy' | 'fictional'> {
-    const hit = cacheHitOf(raw.headers);
+    const hit = raw.cache;
     this.answers++;
     if (hit) this.cacheHits++;
     const elsewhere = raw.url !== '' && !raw.url.startsWith(this.ownOrigin);

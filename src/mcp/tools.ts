@@ -22,7 +22,9 @@ import type { LogLevel } from '../config.js';
 import type { Logger, LogSink } from '../log.js';
 import { toolCatalog } from '../tools/catalog.js';
 import type { AnyTool } from '../tools/define.js';
+import { newCallRecord } from '../tools/call-record.js';
 import { errorResult, runTool } from '../tools/run.js';
+import { telemetry } from '../telemetry/hooks.js';
 import { PACKAGE_NAME } from '../version.js';
 import type { LoggingLevel } from '@modelcontextprotocol/server';
 
@@ -112,20 +114,23 @@ export function registerTools(
       const logSink = sinkFor(ctx);
       const progress = progressReporter(ctx.mcpReq._meta?.progressToken, ctx);
       const { signal, release } = callSignal(ctx.mcpReq.signal, stopping);
+      const record = newCallRecord(tool.name);
       try {
-        const result = await runTool(tool, args, { client, mode, signal, onWait: progress.onWait, logSink, caller });
+        let result = await runTool(
+          tool,
+          args,
+          { client, mode, signal, onWait: progress.onWait, logSink, caller },
+          record,
+        );
         if (stopping?.aborted && !ctx.mcpReq.signal.aborted && result.isError)
-          return errorResult(
+          result = errorResult(
             'cancelled',
             `the server stopped (${String(stopping.reason)}) before this call finished`,
             STOPPED_HINT,
+            record,
           );
-        if (result.isError)
-          logger.info(
-            `${tool.name} failed: ${String((result.content[0] as { text?: string } | undefined)?.text ?? '').split('\n')[0]}`,
-            undefined,
-            logSink,
-          );
+        else if (record.error) logger.info(`${tool.name} failed: ${record.error.message}`, undefined, logSink);
+        telemetry().toolCallEnded(record);
         return result;
       } finally {
         release();

@@ -12,8 +12,8 @@ import { startHttpServer, type RunningHttpServer } from '../../../src/transports
 
 const handed: unknown[] = [];
 
-const backend = () => ({
-  client: offlineClient(createOfflineEngine()),
+const backend = async () => ({
+  client: offlineClient(await createOfflineEngine()),
   mode: 'offline' as const,
   baseUrl: OFFLINE_BASE_URL,
   tools: TOOLS,
@@ -53,7 +53,7 @@ const post = (url: string, body: string) =>
 
 describe('the MCP endpoint', () => {
   it('hands the SDK the body it parsed, and the SDK answers from it', async () => {
-    running = await startHttpServer({ backend: backend(), logger: silentLogger, port: 0 });
+    running = await startHttpServer({ backend: await backend(), logger: silentLogger, port: 0 });
     const call = { jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'discover_api', arguments: {} } };
     const response = await post(running.url, JSON.stringify(call));
     expect(response.status).toBe(200);
@@ -62,7 +62,7 @@ describe('the MCP endpoint', () => {
   });
 
   it('leaves a body that is not JSON for the SDK to refuse in its own words', async () => {
-    running = await startHttpServer({ backend: backend(), logger: silentLogger, port: 0 });
+    running = await startHttpServer({ backend: await backend(), logger: silentLogger, port: 0 });
     const response = await post(running.url, '{"jsonrpc":');
     expect(response.status).toBe(400);
     expect(((await response.json()) as { error: { code: number } }).error.code).toBe(-32700);
