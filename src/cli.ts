@@ -3,6 +3,7 @@
  * subcommand it runs the stdio MCP server; heavier modes are imported only when chosen.
  */
 import { Command, CommanderError, Option } from 'commander';
+import { DEFAULTS } from './defaults.js';
 import { ConfigError, OPTION_TABLE, resolveConfig, type Config, type RawOptions } from './config.js';
 import type { Backend } from './backend.js';
 import { isRecord } from './is-record.js';
@@ -47,14 +48,17 @@ function parsePort(value: string): number {
   return Number(value);
 }
 
+/** A port taken, or an address this machine does not have or may not bind: the caller's to change. */
+const BIND_ERRORS = new Set(['EADDRINUSE', 'EACCES', 'EADDRNOTAVAIL', 'ENOTFOUND']);
+const isBindError = (error: unknown) => BIND_ERRORS.has(String((error as NodeJS.ErrnoException).code));
+
 /** Traces and metrics when asked for (nothing is loaded otherwise); a metrics port taken is bad usage. */
 async function telemetryFor(config: Config, logger: Logger, backend: Backend): Promise<void> {
   const { startTelemetry } = await import('./telemetry/start.js');
   try {
     await startTelemetry({ config, logger, redisReady: backend.redisReady });
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'EADDRINUSE' || code === 'EACCES' || code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND')
+    if (isBindError(error))
       throw new UsageError(
         `--metrics-port: cannot listen on ${config.metricsHost}:${config.metricsPort}: ${(error as Error).message}`,
       );
@@ -207,8 +211,8 @@ export function buildProgram(): Command {
     .description(
       'serve the embedded offline API over HTTP (same paths as the hosted API, the tool endpoint POST /api/public/v1/mcp included)',
     )
-    .option('--port <n>', 'port to listen on (0 picks a free one)', '4010')
-    .option('--host <host>', 'interface to bind', '127.0.0.1')
+    .option('--port <n>', 'port to listen on (0 picks a free one)', String(DEFAULTS.mockApiPort))
+    .option('--host <host>', 'interface to bind', DEFAULTS.host)
     .action(async (options: { port: string; host: string }, command: Command) => {
       const { config, logger } = configFrom(command);
       const port = parsePort(options.port);
@@ -231,8 +235,8 @@ export function buildProgram(): Command {
       'serve MCP over stateless Streamable HTTP at POST /mcp and POST /api/public/v1/mcp (loopback only unless --host says otherwise)',
     )
     .option('--http', 'use the Streamable HTTP transport (required: stdio is the default command)')
-    .option('--host <host>', 'interface to bind (0.0.0.0 exposes it beyond this machine)', '127.0.0.1')
-    .option('--port <n>', 'port to listen on (0 picks a free one)', '3333')
+    .option('--host <host>', 'interface to bind (0.0.0.0 exposes it beyond this machine)', DEFAULTS.host)
+    .option('--port <n>', 'port to listen on (0 picks a free one)', String(DEFAULTS.httpPort))
     .option(
       '--allowed-hosts <list>',
       'comma-separated extra Host names (name or name:port) accepted besides localhost, 127.0.0.1, [::1]',
@@ -274,8 +278,7 @@ export function buildProgram(): Command {
         } catch (error) {
           if (error instanceof HttpOptionError) throw new UsageError(error.message);
           // A taken port or an address this machine does not have is the caller's to change.
-          const code = (error as NodeJS.ErrnoException).code;
-          if (code === 'EADDRINUSE' || code === 'EACCES' || code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND')
+          if (isBindError(error))
             throw new UsageError(`cannot listen on ${options.host}:${options.port}: ${(error as Error).message}`);
           throw error;
         }

@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { ageSeconds, cadenceSeconds } from './age.js';
-import type { ApiResult } from './client.js';
+import type { ApiResult } from './result.js';
 
 export const ProvenanceSchema = z.object({
   source: z.string().nullable(),

@@ -6,6 +6,7 @@
  * (status-errors.ts). Knows nothing of what the answer holds.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
+import { DEFAULTS } from '../defaults.js';
 import { silentLogger, type Logger, type LogSink } from '../log.js';
 import { USER_AGENT } from '../version.js';
 import { RequestEnded, withDeadline } from './abort.js';
@@ -99,8 +100,8 @@ export class RequestPolicy {
     this.baseUrl = options.baseUrl;
     this.origin = new URL(options.baseUrl).origin;
     this.fetchImpl = options.fetch;
-    this.timeoutMs = options.timeoutMs ?? 15_000;
-    this.maxRetryWaitS = options.maxRetryWaitS ?? 20;
+    this.timeoutMs = options.timeoutMs ?? DEFAULTS.timeoutMs;
+    this.maxRetryWaitS = options.maxRetryWaitS ?? DEFAULTS.maxRetryWaitS;
     this.maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
     this.unavailableRetries = options.unavailableRetries ?? 2;
     this.unavailableBudgetMs = options.unavailableBudgetMs ?? 5_000;

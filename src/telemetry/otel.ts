@@ -30,6 +30,7 @@ import {
 } from '@modelcontextprotocol/server';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Logger } from '../log.js';
+import { isRecord } from '../is-record.js';
 import { redactSecrets } from '../redact.js';
 import { VERSION } from '../version.js';
 import type { UpstreamExchange } from '../api/exchanges.js';
@@ -163,8 +164,7 @@ function instrumentsOf(meter: Meter, redisReady: (() => boolean) | undefined): I
 }
 
 type Meta = Record<string, unknown>;
-const asRecord = (value: unknown): Meta | undefined =>
-  typeof value === 'object' && value !== null ? (value as Meta) : undefined;
+const asRecord = (value: unknown): Meta | undefined => (isRecord(value) ? value : undefined);
 
 /** The caller's trace: `params._meta.traceparent` first, else (over HTTP) the traceparent header. */
 function parentContext(meta: Meta | undefined, extra: MessageExtraInfo | undefined): Context {

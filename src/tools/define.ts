@@ -4,7 +4,8 @@
  * these definitions through the registry in index.ts.
  */
 import type { z } from 'zod';
-import type { ApiClient, ApiResult } from '../api/client.js';
+import type { ApiClient } from '../api/client.js';
+import type { ApiResult } from '../api/result.js';
 import type { CallOptions } from '../api/request-policy.js';
 import type { ErrorKind } from '../api/errors.js';
 import type { OperationId } from '../api/operations.js';

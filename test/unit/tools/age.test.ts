@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { ageSeconds, cadenceSeconds } from '../../../src/api/age.js';
-import type { ApiResult } from '../../../src/api/client.js';
+import type { ApiResult } from '../../../src/api/result.js';
 import { buildProvenance } from '../../../src/api/provenance.js';
 import { describeAge, describeCadence } from '../../../src/render/age.js';
 import { renderInterviewBrief } from '../../../src/render/interview-brief.js';
