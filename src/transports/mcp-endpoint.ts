@@ -14,7 +14,8 @@ import type { AuthCheck } from './auth/gate.js';
 import { callerOf } from './auth/caller.js';
 import { readBody, refuseTooLarge, refuseUnread } from './http-body.js';
 import { checkHost, checkOrigin, checkSingleTarget, normalisedOrigin, type AccessPolicy } from './http-guard.js';
-import { rpcError, sendJson, sendRpcError, TRANSPORT_ERROR, type Headers } from './http-reply.js';
+import { rpcError, sendJson, sendRpcError, type Headers } from './http-reply.js';
+import { SERVER_ERROR } from './server-error.js';
 import { Slots, type Release } from './slots.js';
 
 /** The path the hosted service answers at (the spec's `POST /api/public/v1/mcp`). */
@@ -77,7 +78,7 @@ function sendUnavailable(res: ServerResponse, message: string, id: RequestId | n
   sendJson(
     res,
     503,
-    { jsonrpc: '2.0', id, error: { code: TRANSPORT_ERROR, message } },
+    { jsonrpc: '2.0', id, error: { code: SERVER_ERROR, message } },
     { ...headers, 'retry-after': '1' },
   );
 }
