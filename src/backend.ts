@@ -59,7 +59,10 @@ async function loadLiveFetch(
 
 export interface BackendOptions {
   gate?: RetryAfterGate;
-  /** Serve this offline engine in-process (mock-api's MCP endpoint shares the engine, faults and all, with its REST routes). */
+  /**
+   * Serve this offline engine in-process (mock-api's MCP endpoint shares the engine, faults and all,
+   * with its REST routes).
+   */
   engine?: OfflineEngine;
   /** Where the response cache keeps entries, given the process's memory store (--redis-url). */
   store?: (memory: CacheStore) => CacheStore;

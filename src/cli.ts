@@ -1,6 +1,8 @@
 /**
  * The commander front-end, and the only module that writes to stdout on purpose. With no
  * subcommand it runs the stdio MCP server; heavier modes are imported only when chosen.
+ * Over 250 lines: one commander definition per subcommand, each short; they share the option
+ * wiring.
  */
 import { Command, CommanderError, Option } from 'commander';
 import { DEFAULTS } from './defaults.js';

@@ -1,6 +1,8 @@
 /**
  * The one place configuration is decided: flags > environment > defaults, validated by zod into
  * one frozen Config. Each step is a pure function so it can be tested without a process.
+ * Over 250 lines: the option table is most of it, one entry per flag, and keeping it in one place
+ * is the point.
  */
 import { z } from 'zod';
 import { API_PREFIX } from './api/operations.js';
@@ -357,7 +359,8 @@ export function resolveConfig(flags: RawOptions = {}, env: NodeJS.ProcessEnv = p
     });
     throw new ConfigError(`invalid configuration: ${messages.join('; ')}`);
   }
-  // Offline answers from the embedded fictional data: with a base URL too, one of them is a mistake, and guessing which would hide it.
+  // Offline answers from the embedded fictional data: with a base URL too, one of them is a mistake,
+  // and guessing which would hide it.
   if (parsed.data.offlineReason === 'requested' && parsed.data.baseUrl !== undefined) {
     throw new ConfigError(
       `invalid configuration: ${flagName('offline')} / ${envName('offline')} and ${flagName('baseUrl')} / ${envName('baseUrl')} are both set; --offline answers from the embedded fictional data and would ignore the base URL: set one of them`,

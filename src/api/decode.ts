@@ -18,7 +18,10 @@ import {
   type ResponseMeta,
 } from './schemas.js';
 
-/** Envelope schemas, built once per data schema: zod compiles a schema on first use, so a fresh one per call costs every call. */
+/**
+ * Envelope schemas, built once per data schema: zod compiles a schema on first use, so a fresh one per
+ * call costs every call.
+ */
 const envelopes = new WeakMap<z.ZodType, z.ZodType>();
 export function envelopeSchema<T extends z.ZodType>(data: T): ReturnType<typeof envelopeOf<T>> {
   let schema = envelopes.get(data);

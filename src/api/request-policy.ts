@@ -4,6 +4,8 @@
  * retried with backoff a bounded number of times, and a request that was shared with a caller who
  * left sent again. Any other status the caller does not accept becomes an ApiError
  * (status-errors.ts). Knows nothing of what the answer holds.
+ * Over 250 lines: the retry loop and the one exchange it repeats share their state (deadline, gate
+ * ticket, attempts).
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { DEFAULTS } from '../defaults.js';
@@ -293,7 +295,10 @@ export class RequestPolicy {
     }
   }
 
-  /** What a failed exchange is, for the caller: a refusal as it is, else a timeout, a cancellation, a network failure or a defect. */
+  /**
+   * What a failed exchange is, for the caller: a refusal as it is, else a timeout, a cancellation, a
+   * network failure or a defect.
+   */
   private exchangeError(
     path: string,
     signal: AbortSignal | undefined,

@@ -21,7 +21,10 @@ export interface ApiResult<T> {
   answeredBy?: string | undefined;
   /** Whether the deployed catalog was read and lists the operation (absent for discovery itself). */
   catalog?: CatalogCheck | undefined;
-  /** The API has said, in this answer's or an earlier one's meta.source (discovery's included), that its data is fictional. */
+  /**
+   * The API has said, in this answer's or an earlier one's meta.source (discovery's included), that
+   * its data is fictional.
+   */
   fictional?: boolean | undefined;
   /** Discovery only: which operation of this client each catalog endpoint is, in the catalog's order. */
   endpointOperations?: Array<OperationId | undefined> | undefined;

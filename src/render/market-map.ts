@@ -146,7 +146,8 @@ function groupByLayer(dimensions: readonly Member[], advertised: unknown): Map<s
 
 /**
  * The generation metadata's age and cadence, first, so no reader takes an old map for a current
- * one: `Generated 2026-11-02 06:00:00 (no timezone stated, read as UTC), 23 days ago; weekly cadence: 16 days past due, treat as stale.`
+ * one: `Generated 2026-11-02 06:00:00 (no timezone stated, read as UTC), 23 days ago; weekly cadence:
+ * 16 days past due, treat as stale.`
  */
 function renderGeneration(generation: unknown, at: number | undefined): string | undefined {
   if (!isRecord(generation) || at === undefined) return undefined;

@@ -5,6 +5,8 @@
  * span and `http.client.request.duration`; what they do not name is prefixed `service_mcp.`.
  * Traces are OTLP over HTTP (OTEL_EXPORTER_OTLP_PROTOCOL: http/protobuf, the default, or
  * http/json); metrics are Prometheus text at GET /metrics on a listener of their own.
+ * Over 250 lines: the tracing, metrics and hooks of one optional, lazily loaded dependency, kept
+ * in one chunk that loads only when asked for.
  */
 import {
   context,

@@ -33,7 +33,10 @@ export interface ToolDefinition<Input extends z.ZodObject = z.ZodObject, Data = 
   /** Recovery hints that say more than the generic one for an error kind, for this tool. */
   hints?: Partial<Record<ErrorKind, string>>;
   render(data: Data, args: z.output<Input>, result: ApiResult<Data>): string;
-  /** What the data says of its own freshness beyond the meta (a stated cadence, each job's last_seen), for the provenance. */
+  /**
+   * What the data says of its own freshness beyond the meta (a stated cadence, each job's last_seen),
+   * for the provenance.
+   */
   freshness?(data: Data): Freshness;
   /** A member of structuredContent besides data, meta and provenance: its key, schema and making. */
   extra?: { key: string; schema: z.ZodType; build(data: Data, result: ApiResult<Data>): unknown };
