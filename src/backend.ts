@@ -18,7 +18,7 @@ import type { OfflineEngine } from './offline/engine.js';
 import { OFFLINE_BASE_URL } from './offline/fetch.js';
 import type { AnyTool } from './tools/define.js';
 import { toolSet } from './tools/index.js';
-import type { Mode } from './api/provenance.js';
+import type { Mode } from './api/provenance-record.js';
 import { LocalBudget, type UpstreamBudget } from './api/fair-share.js';
 
 export interface Backend {

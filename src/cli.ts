@@ -160,7 +160,7 @@ export function buildProgram(): Command {
       const { config } = configFrom(command); // a bad global option is bad usage here too
       const [{ toolSet }, { toolCatalog }] = await Promise.all([
         import('./tools/index.js'),
-        import('./tools/catalog.js'),
+        import('./tools/tools-list.js'),
       ]);
       const tools = toolSet(config.tools);
       if (options.json) return print(JSON.stringify(toolCatalog(tools), null, 2));

@@ -4,8 +4,8 @@
  * the base URL's did, and whether the API has said (now or in an earlier answer) that its data is
  * fictional; and the counts check_api_health reports.
  */
-import type { CatalogCheck } from './catalog.js';
-import { sourceSaysFictional } from './provenance.js';
+import type { CatalogCheck } from './deployed-catalog.js';
+import { sourceSaysFictional } from './provenance-record.js';
 import type { RawResponse } from './request-policy.js';
 import type { ApiResult } from './result.js';
 import type { ResponseMeta } from './schemas.js';

@@ -6,7 +6,7 @@ import type { z } from 'zod';
 import { isRecord } from '../is-record.js';
 import { Answers } from './answers.js';
 import { silentLogger, type Logger } from '../log.js';
-import { DeployedCatalog, operationOf, type CatalogCheck } from './catalog.js';
+import { DeployedCatalog, operationOf, type CatalogCheck } from './deployed-catalog.js';
 import { contractError, decodeHealth, envelopeSchema, parseJson, validate } from './decode.js';
 import { ApiError } from './errors.js';
 import { OPERATIONS, type OperationId } from './operations.js';
@@ -41,7 +41,7 @@ interface How extends GetOptions {
 
 export interface ApiClientOptions extends RequestPolicyOptions {
   /**
-   * Check each operation against the deployed catalog (catalog.ts) before calling it. The backend
+   * Check each operation against the deployed catalog (deployed-catalog.ts) before calling it. The backend
    * turns it on; off, every request the client sends is one its caller asked for (request-level tests).
    */
   checkCatalog?: boolean;

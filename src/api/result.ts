@@ -2,7 +2,7 @@
  * What the API client hands back: a call's validated data with what is known of its answer, and
  * the client's own state for check_api_health.
  */
-import type { CatalogCheck } from './catalog.js';
+import type { CatalogCheck } from './deployed-catalog.js';
 import type { OperationId } from './operations.js';
 import type { ResponseMeta } from './schemas.js';
 

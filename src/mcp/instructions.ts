@@ -4,7 +4,7 @@
  */
 import type { AnyTool } from '../tools/define.js';
 import { TOOLS } from '../tools/index.js';
-import type { Mode } from '../api/provenance.js';
+import type { Mode } from '../api/provenance-record.js';
 
 const INTRO = 'Read-only tools over a public hiring-intelligence API for the AI and web3 job market.';
 

@@ -1,7 +1,7 @@
 /**
  * The tools, registered on McpServer: it answers tools/list and tools/call, unknown and disabled
  * tools included. Each tool's schemas are the JSON Schemas converted once per process
- * (tools/catalog.ts), handed over through the SDK's fromJsonSchema with a validator that accepts
+ * (tools/tools-list.ts), handed over through the SDK's fromJsonSchema with a validator that accepts
  * every value: arguments are validated once, in tools/run.ts, the boundary every surface shares,
  * so a bad one is an `invalid_argument` result that names it and sends nothing; and the
  * structuredContent we build is ours, made from data the API client has already validated.
@@ -20,7 +20,7 @@ import type { GateWaitInfo } from '../api/retry-after-gate.js';
 import type { Backend } from '../backend.js';
 import type { LogLevel } from '../config.js';
 import type { Logger, LogSink } from '../log.js';
-import { toolCatalog } from '../tools/catalog.js';
+import { toolCatalog } from '../tools/tools-list.js';
 import type { AnyTool } from '../tools/define.js';
 import { newCallRecord } from '../tools/call-record.js';
 import { errorResult, runTool } from '../tools/run.js';

@@ -6,7 +6,7 @@
  * map into the fenced upstream data, so nothing the API sent is left out of the text.
  */
 import { ageSeconds, cadenceSeconds } from '../api/age.js';
-import { timezoneState } from '../api/provenance.js';
+import { timezoneState } from '../api/provenance-record.js';
 import type { MarketMapData } from '../api/schemas.js';
 import { describeAge, describeCadence } from './age.js';
 import { isRecord } from '../is-record.js';

@@ -10,7 +10,7 @@ import type { CallOptions } from '../api/request-policy.js';
 import type { ErrorKind } from '../api/errors.js';
 import type { OperationId } from '../api/operations.js';
 import type { ViewDefinition } from '../apps/views.js';
-import type { Freshness, Mode } from '../api/provenance.js';
+import type { Freshness, Mode } from '../api/provenance-record.js';
 
 export interface ToolContext extends CallOptions {
   client: ApiClient;

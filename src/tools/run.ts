@@ -8,12 +8,12 @@ import { z } from 'zod';
 import { passes } from '../api/compiled.js';
 import { ApiError, internalError, type ErrorKind } from '../api/errors.js';
 import { ResponseMetaSchema } from '../api/schemas.js';
-import { renderProvenance } from '../render/provenance.js';
+import { renderProvenance } from '../render/provenance-line.js';
 import { escapeInvisible, oneLine } from '../render/text.js';
 import { newCallRecord, type CallRecord } from './call-record.js';
 import type { AnyTool, ToolContext } from './define.js';
 import { describeIssues } from './issues.js';
-import { buildProvenance, ProvenanceSchema } from '../api/provenance.js';
+import { buildProvenance, ProvenanceSchema } from '../api/provenance-record.js';
 
 /** For arguments refused here, before any request. */
 const LOCAL_ARGUMENT_HINT = 'Fix the argument named above and call again; nothing was sent to the API.';

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { ApiResult } from '../../../src/api/result.js';
-import { buildProvenance } from '../../../src/api/provenance.js';
+import { buildProvenance } from '../../../src/api/provenance-record.js';
 import { filtersInPhrase } from '../../../src/render/filter-words.js';
 import { renderJobList } from '../../../src/render/jobs.js';
 import { phraseSuggestion } from '../../../src/render/no-match.js';
