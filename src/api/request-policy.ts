@@ -12,7 +12,7 @@ import { DEFAULTS } from '../defaults.js';
 import { silentLogger, type Logger, type LogSink } from '../log.js';
 import { USER_AGENT } from '../version.js';
 import { RequestEnded, withDeadline } from './abort.js';
-import { DEFAULT_MAX_BODY_BYTES, readBody } from './body.js';
+import { DEFAULT_MAX_BODY_BYTES, readAnswerBody } from './body.js';
 import { cacheHitOf, type CacheHit } from './cache.js';
 import { ApiError, describeNetworkCause, internalError, isTransportFailure } from './errors.js';
 import { BudgetExceeded } from './fair-share.js';
@@ -264,7 +264,7 @@ export class RequestPolicy {
           redirect: 'follow',
           caller,
         });
-        const body = await readBody(answer, this.maxBodyBytes, path);
+        const body = await readAnswerBody(answer, this.maxBodyBytes, path);
         const cache = cacheHitOf(answer.headers);
         const exchange: UpstreamExchange = { operation, status: answer.status, cacheHit: cache !== undefined };
         log?.upstream.push(exchange);

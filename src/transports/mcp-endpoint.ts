@@ -12,7 +12,7 @@ import type { Logger } from '../log.js';
 import { createServer } from '../server.js';
 import type { AuthCheck } from './auth/gate.js';
 import { callerOf } from './auth/caller.js';
-import { readBody, refuseTooLarge, refuseUnread } from './http-body.js';
+import { readRequestBody, refuseTooLarge, refuseUnread } from './http-body.js';
 import { checkHost, checkOrigin, checkSingleTarget, normalisedOrigin, type AccessPolicy } from './http-guard.js';
 import { rpcError, sendJson, sendRpcError, type Headers } from './http-reply.js';
 import { SERVER_ERROR } from './server-error.js';
@@ -250,7 +250,7 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
         cors,
       );
     }
-    const body = await readBody(req, limits.bodyBytes);
+    const body = await readRequestBody(req, limits.bodyBytes);
     if (!body.ok) {
       if (body.reason === 'too_large') refuseTooLarge(req, res, limits.bodyBytes, limits.refusedBodyDrainMs);
       else res.destroy();
