@@ -3,6 +3,8 @@
  * eras) behind the checks every address it is served at shares: one target, Host and Origin,
  * the surface asked for, CORS, the body limit and Content-Encoding. `serve --http` mounts it at
  * /mcp and at the hosted path; `mock-api` mounts it at the hosted path beside the offline API.
+ * Over 250 lines: every check a request passes before the SDK (target, Host, Origin, surface,
+ * CORS, encoding, auth, body, slot) in the order it passes them, each short.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { toNodeHandler, type NodeIncomingMessageLike } from '@modelcontextprotocol/node';
