@@ -5,7 +5,7 @@
  * the CLI bundle (tsup.config.ts).
  */
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
-import { build, transform, type Plugin } from 'esbuild';
+import { build, transform, type Metafile, type Plugin } from 'esbuild';
 import { VIEW_LIST, type ViewDefinition } from '../src/apps/views.js';
 
 const ROOT = new URL('../', import.meta.url);
@@ -85,11 +85,12 @@ export interface BuildViewsOptions {
   define: Record<string, string>;
 }
 
-export async function buildViews({ outDir, define }: BuildViewsOptions): Promise<void> {
+/** Builds every view; returns esbuild's metafiles, whose inputs the notices and the SBOM list (scripts/third-party.ts). */
+export async function buildViews({ outDir, define }: BuildViewsOptions): Promise<Metafile[]> {
   const stylesheet = await readFile(new URL('src/apps/shared/styles.css', ROOT), 'utf8');
   const { code: css } = await transform(stylesheet, { loader: 'css', minify: true });
   await mkdir(outDir, { recursive: true });
-  await Promise.all(
+  return Promise.all(
     VIEW_LIST.map(async (view) => {
       const result = await build({
         entryPoints: [new URL(`src/apps/${view.id}/main.ts`, ROOT).pathname],
@@ -99,12 +100,14 @@ export async function buildViews({ outDir, define }: BuildViewsOptions): Promise
         target: 'es2022',
         minify: true,
         write: false,
+        metafile: true,
         define,
         plugins: [zodNamespaceImport, sdkWithoutSideEffects],
         logLevel: 'warning',
       });
       const js = result.outputFiles[0]!.text.trimEnd();
       await writeFile(new URL(`${view.id}.html`, outDir), page(view, css.trimEnd(), js));
+      return result.metafile;
     }),
   );
 }
