@@ -5,9 +5,19 @@ import { defineConfig } from 'tsup';
 import { buildViews } from './scripts/build-views.js';
 import { minifyDependencies } from './scripts/minify-dependencies.js';
 import { writeThirdParty } from './scripts/third-party.js';
+import { buildToolCatalog } from './scripts/tool-catalog.js';
+import { withoutSideEffects } from './scripts/without-side-effects.js';
 
-const define = buildDefines();
+const defines = buildDefines();
+// What tools/list answers is the same on every start: converted from the zod schemas here, once.
+const define = { ...defines, __SERVICE_MCP_TOOL_CATALOG__: JSON.stringify(await buildToolCatalog(defines)) };
 const root = fileURLToPath(new URL('./', import.meta.url));
+/**
+ * The SDK's server side declares no `sideEffects`, so esbuild would keep, and every start would run,
+ * each of its top-level zod schemas and its default JSON Schema validator (Ajv), used or not. It has
+ * no side effects at import; saying so lets esbuild drop what we never reach.
+ */
+const SDK_SERVER = /[\\/]node_modules[\\/]@modelcontextprotocol[\\/](?:server|core|node|ext-apps)[\\/]/;
 
 // The CLI with every dependency bundled: the package has no runtime dependencies, so users run
 // exactly what CI tested. Code splitting keeps each dynamic import() a chunk of its own, loaded
@@ -24,7 +34,7 @@ export default defineConfig({
   sourcemap: false,
   splitting: true,
   noExternal: [/.*/],
-  esbuildPlugins: [minifyDependencies],
+  esbuildPlugins: [withoutSideEffects(SDK_SERVER), minifyDependencies],
   // Bundled CommonJS (undici, @redis/client) calls require() for Node's built-ins.
   banner: {
     js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",
@@ -36,7 +46,7 @@ export default defineConfig({
   onSuccess: async () => {
     mkdirSync(`${root}build`, { recursive: true });
     renameSync(`${root}dist/metafile-esm.json`, `${root}build/metafile.json`);
-    const views = await buildViews({ outDir: new URL('./dist/apps/', import.meta.url), define });
+    const views = await buildViews({ outDir: new URL('./dist/apps/', import.meta.url), define: defines });
     const inputs = Object.assign({}, ...views.map((metafile) => metafile.inputs)) as Record<string, unknown>;
     writeFileSync(`${root}build/metafile-views.json`, JSON.stringify({ inputs }));
     const cli = JSON.parse(readFileSync(`${root}build/metafile.json`, 'utf8')) as { inputs: Record<string, unknown> };

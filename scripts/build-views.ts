@@ -7,8 +7,16 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { build, transform, type Metafile, type Plugin } from 'esbuild';
 import { VIEW_LIST, type ViewDefinition } from '../src/apps/views.js';
+import { withoutSideEffects } from './without-side-effects.js';
 
 const ROOT = new URL('../', import.meta.url);
+
+/**
+ * The SDK's client package does not declare itself free of side effects, so esbuild keeps every
+ * module of it that ext-apps' App reaches, used or not (OAuth, JSON Schema validators). It has
+ * none at import time; saying so lets esbuild drop what the view never calls (about 70 KB).
+ */
+const SDK_CLIENT = /[\\/]node_modules[\\/]@modelcontextprotocol[\\/](?:client|core)[\\/]/;
 
 /**
  * ext-apps imports zod as `import { z } from "zod/v4"` and reads every schema off that namespace
@@ -26,27 +34,6 @@ const zodNamespaceImport: Plugin = {
       if (/import\s*\{[^}]*\bz\b[^}]*\}\s*from\s*["']zod\/v4["']/.test(contents))
         throw new Error(`${path}: its zod import changed shape; update zodNamespaceImport in scripts/build-views.ts`);
       return { contents, loader: 'js' };
-    });
-  },
-};
-
-/**
- * The SDK's client package does not declare itself free of side effects, so esbuild keeps every
- * module of it that ext-apps' App reaches, used or not (OAuth, JSON Schema validators). It has
- * none at import time; saying so lets esbuild drop what the view never calls (about 70 KB).
- */
-const sdkWithoutSideEffects: Plugin = {
-  name: 'sdk-without-side-effects',
-  setup(build) {
-    build.onResolve({ filter: /.*/ }, async ({ path, kind, resolveDir, importer, pluginData }) => {
-      if ((pluginData as { inner?: boolean } | undefined)?.inner) return undefined;
-      const resolved = await build.resolve(path, { kind, resolveDir, importer, pluginData: { inner: true } });
-      if (
-        resolved.errors.length > 0 ||
-        !/[\\/]node_modules[\\/]@modelcontextprotocol[\\/](?:client|core)[\\/]/.test(resolved.path)
-      )
-        return resolved;
-      return { ...resolved, sideEffects: false };
     });
   },
 };
@@ -102,7 +89,7 @@ export async function buildViews({ outDir, define }: BuildViewsOptions): Promise
         write: false,
         metafile: true,
         define,
-        plugins: [zodNamespaceImport, sdkWithoutSideEffects],
+        plugins: [zodNamespaceImport, withoutSideEffects(SDK_CLIENT)],
         logLevel: 'warning',
       });
       const js = result.outputFiles[0]!.text.trimEnd();

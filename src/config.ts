@@ -2,7 +2,7 @@
  * The one place configuration is decided: flags > environment > defaults, validated by zod into
  * one frozen Config. Each step is a pure function so it can be tested without a process.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { API_PREFIX } from './api/operations.js';
 import { redactSecrets } from './redact.js';
 

@@ -3,7 +3,7 @@
  * engine answer the way a failing upstream would, so the client's handling of every failure can
  * be tested and demonstrated without a real outage. See README.md beside this file.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { isRecord } from '../is-record.js';
 import { bytesResponse, errorResponse, JSON_TYPE, jsonResponse } from './responses.js';
