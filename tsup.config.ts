@@ -34,6 +34,11 @@ export default defineConfig({
   sourcemap: false,
   splitting: true,
   noExternal: [/.*/],
+  // A package's ES build where it has one (most OpenTelemetry packages): esbuild can shake it, and
+  // import() of it gives its named exports, which import() of CommonJS does not (Node's rule).
+  esbuildOptions: (options) => {
+    options.mainFields = ['module', 'main'];
+  },
   esbuildPlugins: [withoutSideEffects(SDK_SERVER), minifyDependencies],
   // Bundled CommonJS (undici, @redis/client) calls require() for Node's built-ins.
   banner: {
