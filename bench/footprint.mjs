@@ -249,10 +249,18 @@ const f1 = (x) => x.toFixed(1);
 const row = (cells) => `| ${cells.join(' | ')} |`;
 const verdict = (ok) => (ok ? 'met' : '**missed**');
 
+/** A row setting ours against another figure: the ratio, and whether it is within `limit` (when given). */
+function ratioRow(label, ours, theirs, { limit, format = f1, theirsText = format(theirs) } = {}) {
+  const ratio = ours / theirs;
+  const target = limit === undefined ? ['', ''] : [`≤ ${limit}x`, verdict(ratio <= limit)];
+  return row([label, format(ours), theirsText, ratio.toFixed(2), ...target]);
+}
+
 export function footprintMarkdown(r) {
-  const ratio = (a, b) => a / b;
   const settled = (points) => Math.max(...points.slice(-3).map((p) => p.rssMb));
   const heapGrowth = (points) => points.at(-1).heapAfterGcMb - points[1].heapAfterGcMb;
+  const s2 = (x) => x.toFixed(2);
+  const ms = (x) => x.toFixed(0);
   const lines = [
     `Measured ${r.date.slice(0, 10)} on Node ${r.node}, ${r.cores} cores shared with other work (load ${r.loadavg.map(f1).join(', ')} at the end)${r.quick ? ', BENCH_QUICK: a smoke, not figures' : ''}. Each ratio is taken within this run: absolute times move with the machine's load, ratios much less.`,
     '',
@@ -266,77 +274,45 @@ export function footprintMarkdown(r) {
       '≤ 6 MB',
       verdict(r.ours.installedMb <= 6),
     ]),
-    row([
-      'install time, empty npm cache (s)',
-      r.ours.installSeconds.toFixed(2),
-      r.peer.installSeconds.toFixed(2),
-      ratio(r.ours.installSeconds, r.peer.installSeconds).toFixed(2),
-      '≤ 0.6x',
-      verdict(ratio(r.ours.installSeconds, r.peer.installSeconds) <= 0.6),
-    ]),
-    row([
-      'first `npx -y` start → tools/list, empty npm cache (s)',
-      r.ours.npxSeconds.toFixed(2),
-      r.peer.npxSeconds.toFixed(2),
-      ratio(r.ours.npxSeconds, r.peer.npxSeconds).toFixed(2),
-      '≤ 0.7x',
-      verdict(ratio(r.ours.npxSeconds, r.peer.npxSeconds) <= 0.7),
-    ]),
-    row(['`.mcpb` (MB)', r.mcpbMb.toFixed(2), '', '', '≤ 2 MB', verdict(r.mcpbMb <= 2)]),
-    row(['packed tarball (KB)', r.tarballKb.toFixed(0), '', '', '', '']),
-    row([
-      'cold start, spawn → tools/list (ms, median)',
-      r.cold.ms.service.toFixed(0),
-      `${r.cold.ms.floor.toFixed(0)} (SDK v2 floor, compile cache)`,
-      ratio(r.cold.ms.service, r.cold.ms.floor).toFixed(2),
-      '≤ 0.6x',
-      verdict(ratio(r.cold.ms.service, r.cold.ms.floor) <= 0.6),
-    ]),
-    row([
-      'cold start against a bare Node process answering one line (ms)',
-      r.cold.ms.service.toFixed(0),
-      r.cold.ms.bare.toFixed(0),
-      ratio(r.cold.ms.service, r.cold.ms.bare).toFixed(2),
-      'reported',
-      '',
-    ]),
-    row([
-      'RSS right after tools/list (MB)',
-      f1(r.cold.rssMb.service),
-      f1(r.cold.rssMb.floor),
-      ratio(r.cold.rssMb.service, r.cold.rssMb.floor).toFixed(2),
-      '≤ 0.8x',
-      verdict(ratio(r.cold.rssMb.service, r.cold.rssMb.floor) <= 0.8),
-    ]),
-    row([
+    ratioRow('install time, empty npm cache (s)', r.ours.installSeconds, r.peer.installSeconds, {
+      limit: 0.6,
+      format: s2,
+    }),
+    ratioRow('first `npx -y` start → tools/list, empty npm cache (s)', r.ours.npxSeconds, r.peer.npxSeconds, {
+      limit: 0.7,
+      format: s2,
+    }),
+    row(['`.mcpb` (MB)', s2(r.mcpbMb), '', '', '≤ 2 MB', verdict(r.mcpbMb <= 2)]),
+    row(['packed tarball (KB)', ms(r.tarballKb), '', '', '', '']),
+    ratioRow('cold start, spawn → tools/list (ms, median)', r.cold.ms.service, r.cold.ms.floor, {
+      limit: 0.6,
+      format: ms,
+      theirsText: `${ms(r.cold.ms.floor)} (SDK v2 floor, compile cache)`,
+    }),
+    ratioRow('cold start against a bare Node process answering one line (ms)', r.cold.ms.service, r.cold.ms.bare, {
+      format: ms,
+    }),
+    ratioRow('RSS right after tools/list (MB)', r.cold.rssMb.service, r.cold.rssMb.floor, { limit: 0.8 }),
+    ratioRow(
       `RSS after ${r.plan.warm.calls.toLocaleString('en')} warm calls (MB)`,
-      f1(r.warm.service.rssMb),
-      f1(r.warm.floor.rssMb),
-      ratio(r.warm.service.rssMb, r.warm.floor.rssMb).toFixed(2),
-      '≤ 0.9x',
-      verdict(ratio(r.warm.service.rssMb, r.warm.floor.rssMb) <= 0.9),
-    ]),
-    row([
-      `… with V8's default heap settings (MB)`,
-      f1(r.warm.v8Defaults.rssMb),
-      f1(r.warm.floor.rssMb),
-      ratio(r.warm.v8Defaults.rssMb, r.warm.floor.rssMb).toFixed(2),
-      '',
-      '',
-    ]),
-    row([
-      'CPU per warm call (µs): the bin’s heap settings / V8 defaults / floor',
-      r.warm.service.cpuUsPerCall.toFixed(0),
-      `${r.warm.v8Defaults.cpuUsPerCall.toFixed(0)} / ${r.warm.floor.cpuUsPerCall.toFixed(0)}`,
-      ratio(r.warm.service.cpuUsPerCall, r.warm.v8Defaults.cpuUsPerCall).toFixed(2),
-      'no worse',
-      '',
-    ]),
+      r.warm.service.rssMb,
+      r.warm.floor.rssMb,
+      {
+        limit: 0.9,
+      },
+    ),
+    ratioRow("… with V8's default heap settings (MB)", r.warm.v8Defaults.rssMb, r.warm.floor.rssMb),
+    ratioRow(
+      'CPU per warm call (µs): the bin’s heap settings, against V8 defaults (the floor’s after the slash)',
+      r.warm.service.cpuUsPerCall,
+      r.warm.v8Defaults.cpuUsPerCall,
+      { format: ms, theirsText: `${ms(r.warm.v8Defaults.cpuUsPerCall)} / ${ms(r.warm.floor.cpuUsPerCall)}` },
+    ),
     row([
       `stdio soak, RSS settled after ${r.plan.soak.calls.toLocaleString('en')} calls (MB; max of the last 3 readings)`,
       f1(settled(r.soak.service)),
       f1(settled(r.soak.floor)),
-      ratio(settled(r.soak.service), settled(r.soak.floor)).toFixed(2),
+      s2(settled(r.soak.service) / settled(r.soak.floor)),
       '≤ 120 MB',
       verdict(settled(r.soak.service) <= 120),
     ]),
