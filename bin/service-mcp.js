@@ -1,9 +1,7 @@
 #!/usr/bin/env node
 // Thin launcher: check the Node version, enable Node's on-disk compile cache (faster cold starts
-// under npx), size V8's heap for a small server, then load the bundle. Plain JavaScript that older
-// Node versions can still run.
+// under npx), then load the bundle. Plain JavaScript that older Node versions can still run.
 import module from 'node:module';
-import v8 from 'node:v8';
 
 // The lowest Node that every dependency runs on (undici 8 needs 22.19); package.json's `engines`
 // says the same (a test holds the two together).
@@ -41,14 +39,5 @@ if (older(process.versions.node, NEEDED)) {
   process.stdin.on('end', () => (buffered.trim() ? answer(buffered) : process.exit(1)));
 } else {
   module.enableCompileCache?.();
-  // V8 sizes its heap for a busy application and keeps what it once grew: a server that answers one
-  // call at a time settled near 230 MB of RSS with a heap of 25 MB in use. A young generation that
-  // does not grow and a heap that grows in small steps hold it near 100 MB, at no measurable cost
-  // per call (docs/benchmarks.md). Both are read by V8 at each collection, so setting them here,
-  // before anything is loaded, takes effect with no second process. Whoever tunes the heap
-  // themselves (NODE_OPTIONS or node's own flags) gets exactly their settings.
-  const tuned = /--(?:max-semi-space-size|semi-space-growth-factor|max-old-space-size|optimize-for-size)\b/;
-  if (!tuned.test(`${process.execArgv.join(' ')} ${process.env.NODE_OPTIONS ?? ''}`))
-    v8.setFlagsFromString('--semi-space-growth-factor=1 --optimize-for-size');
   await import('../dist/cli.js');
 }
