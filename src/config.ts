@@ -4,7 +4,7 @@
  * Over 250 lines: the option table is most of it, one entry per flag, and keeping it in one place
  * is the point.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { API_PREFIX } from './api/operations.js';
 import { DEFAULTS } from './defaults.js';
 import { redactSecrets } from './redact.js';

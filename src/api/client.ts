@@ -2,7 +2,7 @@
  * One typed method per REST operation of the public read API. Knows nothing of MCP: it returns
  * validated data with its meta, or throws an ApiError with a stable kind.
  */
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { isRecord } from '../is-record.js';
 import { Answers } from './answers.js';
 import { silentLogger, type Logger } from '../log.js';

@@ -3,7 +3,7 @@
  * validated against the operation's schema, a failure naming the JSON path of the first member
  * that breaks the contract.
  */
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { passes } from './compiled.js';
 import { jsonTooDeep, MAX_JSON_DEPTH } from './body.js';
 import { ApiError } from './errors.js';

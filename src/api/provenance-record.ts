@@ -3,7 +3,7 @@
  * at retrieval (against the cadence the API states, when it states one), whether the generation
  * time states a timezone, whether the data is live or fictional, and when it was retrieved.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { ageSeconds, cadenceSeconds } from './age.js';
 import type { ApiResult } from './result.js';
 

@@ -4,7 +4,7 @@
  * be tested and demonstrated without a real outage. See README.md beside this file.
  * Over 250 lines: one parser and one answer per fault kind, so a new fault is added in one place.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { isRecord } from '../is-record.js';
 import { bytesResponse, errorResponse, JSON_TYPE, jsonResponse } from './responses.js';

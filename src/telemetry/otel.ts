@@ -81,7 +81,8 @@ async function startTracing(resource: Awaited<ReturnType<typeof resourceFor>>): 
     { BasicTracerProvider, BatchSpanProcessor },
     { W3CTraceContextPropagator },
   ] = await Promise.all([
-    import('@opentelemetry/context-async-hooks'),
+    // CommonJS only: its exports are the module's default, as Node's import() gives them (and the bundle keeps).
+    import('@opentelemetry/context-async-hooks').then((module) => module.default),
     import('@opentelemetry/sdk-trace-base'),
     import('@opentelemetry/core'),
   ]);
@@ -111,7 +112,7 @@ async function startMetrics(
 ): Promise<Meter> {
   const [{ MeterProvider }, { PrometheusExporter }] = await Promise.all([
     import('@opentelemetry/sdk-metrics'),
-    import('@opentelemetry/exporter-prometheus'),
+    import('@opentelemetry/exporter-prometheus').then((module) => module.default), // CommonJS only, as above
   ]);
   const exporter = await new Promise<InstanceType<typeof PrometheusExporter>>((resolve, reject) => {
     const made: InstanceType<typeof PrometheusExporter> = new PrometheusExporter(

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { ApiClient } from '../api/client.js';
 import type { ApiResult } from '../api/result.js';
 import type { ShareState } from '../api/fair-share.js';

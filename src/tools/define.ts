@@ -3,7 +3,7 @@
  * one client call it makes and its renderer. Every surface (stdio, HTTP, `tools`, `call`) reads
  * these definitions through the registry in index.ts.
  */
-import type { z } from 'zod';
+import type * as z from 'zod';
 import type { ApiClient } from '../api/client.js';
 import type { ApiResult } from '../api/result.js';
 import type { CallOptions } from '../api/request-policy.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { InterviewBriefDataSchema } from '../api/schemas.js';
 import { VIEWS } from '../apps/views.js';
 import { renderInterviewBrief } from '../render/interview-brief.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { isRecord } from '../is-record.js';
 import { MarketMapDataSchema } from '../api/schemas.js';
 import { VIEWS } from '../apps/views.js';

@@ -3,7 +3,7 @@
  * a bad argument is refused before any request is sent. Descriptions stay short: the catalog is
  * paid for in every conversation.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { COUNTRY_PATTERN, DOMAINS, MARKET_MAP_STATUSES, SKILL_MATCHES, SLUG_PATTERN } from '../api/schemas.js';
 import { findCandidateData } from './candidate-data.js';
 

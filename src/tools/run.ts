@@ -4,7 +4,7 @@
  * error into an `isError` result whose text starts with its stable kind and a recovery hint.
  */
 import type { CallToolResult } from '@modelcontextprotocol/server';
-import { z } from 'zod';
+import * as z from 'zod';
 import { passes } from '../api/compiled.js';
 import { ApiError, internalError, type ErrorKind } from '../api/errors.js';
 import { ResponseMetaSchema } from '../api/schemas.js';
