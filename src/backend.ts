@@ -18,7 +18,8 @@ import type { OfflineEngine } from './offline/engine.js';
 import { OFFLINE_BASE_URL } from './offline/fetch.js';
 import type { AnyTool } from './tools/define.js';
 import { toolSet } from './tools/index.js';
-import type { Mode } from './api/provenance.js';
+import type { Mode } from './api/provenance-record.js';
+import { LocalBudget, type UpstreamBudget } from './api/fair-share.js';
 
 export interface Backend {
   client: ApiClient;
@@ -48,27 +49,38 @@ async function loadOfflineFetch(engine?: OfflineEngine): Promise<FetchLike> {
   return createOfflineFetch(engine ?? createOfflineEngine());
 }
 
-async function loadLiveFetch(config: Config, store: BackendOptions['store']): Promise<FetchLike> {
+async function loadLiveFetch(
+  config: Config,
+  store: BackendOptions['store'],
+  budget: UpstreamBudget | undefined,
+): Promise<FetchLike> {
   const { createApiFetch } = await import('./api/dispatcher.js');
-  return createApiFetch({ timeoutMs: config.timeoutMs, cache: config.cache, store });
+  return createApiFetch({ timeoutMs: config.timeoutMs, cache: config.cache, store, budget });
 }
 
 export interface BackendOptions {
   gate?: RetryAfterGate;
-  /** Serve this offline engine in-process (mock-api's MCP endpoint shares the engine, faults and all, with its REST routes). */
+  /**
+   * Serve this offline engine in-process (mock-api's MCP endpoint shares the engine, faults and all,
+   * with its REST routes).
+   */
   engine?: OfflineEngine;
   /** Where the response cache keeps entries, given the process's memory store (--redis-url). */
   store?: (memory: CacheStore) => CacheStore;
+  /** Each caller's share (--per-client-rate); the process's own buckets unless Redis shares them. */
+  budget?: UpstreamBudget;
 }
 
 export function createBackend(
   config: Config,
   logger: Logger,
-  { gate = new RetryAfterGate(), engine, store }: BackendOptions = {},
+  { gate = new RetryAfterGate(), engine, store, budget }: BackendOptions = {},
 ): Backend {
   const offline = engine !== undefined || config.offline || config.baseUrl === undefined;
   const baseUrl = offline ? OFFLINE_BASE_URL : config.baseUrl!;
-  const fetch = lazyFetch(offline ? () => loadOfflineFetch(engine) : () => loadLiveFetch(config, store));
+  // The embedded API is answered in-process: no upstream, so no share to keep.
+  const share = offline || !config.perClientRate ? undefined : (budget ?? new LocalBudget(config.perClientRate));
+  const fetch = lazyFetch(offline ? () => loadOfflineFetch(engine) : () => loadLiveFetch(config, store, share));
   const client = new ApiClient({
     baseUrl,
     fetch,
@@ -77,6 +89,7 @@ export function createBackend(
     logger,
     gate,
     checkCatalog: true,
+    budget: share,
   });
   return { client, mode: offline ? 'embedded' : 'http', baseUrl, tools: toolSet(config.tools) };
 }
@@ -109,7 +122,11 @@ export async function startBackend(
     ...(redisWaitMs === undefined ? {} : { connectWaitMs: redisWaitMs }),
   });
   return {
-    ...createBackend(config, logger, { gate: shared.gate, store: config.cache ? shared.cacheStore : undefined }),
+    ...createBackend(config, logger, {
+      gate: shared.gate,
+      store: config.cache ? shared.cacheStore : undefined,
+      ...(config.perClientRate ? { budget: shared.budget(config.perClientRate) } : {}),
+    }),
     redisReady: shared.ready,
   };
 }

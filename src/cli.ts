@@ -1,8 +1,11 @@
 /**
  * The commander front-end, and the only module that writes to stdout on purpose. With no
  * subcommand it runs the stdio MCP server; heavier modes are imported only when chosen.
+ * Over 250 lines: one commander definition per subcommand, each short; they share the option
+ * wiring.
  */
 import { Command, CommanderError, Option } from 'commander';
+import { DEFAULTS } from './defaults.js';
 import { ConfigError, OPTION_TABLE, resolveConfig, type Config, type RawOptions } from './config.js';
 import type { Backend } from './backend.js';
 import { isRecord } from './is-record.js';
@@ -47,14 +50,17 @@ function parsePort(value: string): number {
   return Number(value);
 }
 
+/** A port taken, or an address this machine does not have or may not bind: the caller's to change. */
+const BIND_ERRORS = new Set(['EADDRINUSE', 'EACCES', 'EADDRNOTAVAIL', 'ENOTFOUND']);
+const isBindError = (error: unknown) => BIND_ERRORS.has(String((error as NodeJS.ErrnoException).code));
+
 /** Traces and metrics when asked for (nothing is loaded otherwise); a metrics port taken is bad usage. */
 async function telemetryFor(config: Config, logger: Logger, backend: Backend): Promise<void> {
   const { startTelemetry } = await import('./telemetry/start.js');
   try {
     await startTelemetry({ config, logger, redisReady: backend.redisReady });
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'EADDRINUSE' || code === 'EACCES' || code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND')
+    if (isBindError(error))
       throw new UsageError(
         `--metrics-port: cannot listen on ${config.metricsHost}:${config.metricsPort}: ${(error as Error).message}`,
       );
@@ -72,6 +78,35 @@ async function backendFor(
     return await start(config, logger);
   } catch (error) {
     if ((error as Error).name === 'RedisAuthError') throw new UsageError((error as Error).message);
+    throw error;
+  }
+}
+
+/** Who may call `serve --http`; a tokens file that cannot be used is bad usage (exit 2), before anything listens. */
+async function authGateFor(
+  create: typeof import('./transports/auth/gate.js').createAuthGate,
+  config: Config,
+  logger: Logger,
+) {
+  if (config.perClientRate && config.offline && !config.authTokensFile && !config.authIssuer)
+    logger.warn(
+      '--per-client-rate is ignored: the embedded offline API is answered in-process, with no upstream to share',
+    );
+  try {
+    return await create(
+      {
+        tokensFile: config.authTokensFile,
+        oauth:
+          config.authIssuer && config.authAudience
+            ? { issuer: config.authIssuer, audience: config.authAudience, scopes: config.authScopes }
+            : undefined,
+        byAddress: config.perClientRate !== undefined,
+      },
+      logger,
+    );
+  } catch (error) {
+    if ((error as Error).name === 'TokensFileError')
+      throw new UsageError(`--auth-tokens-file: ${(error as Error).message}`);
     throw error;
   }
 }
@@ -125,7 +160,7 @@ export function buildProgram(): Command {
       const { config } = configFrom(command); // a bad global option is bad usage here too
       const [{ toolSet }, { toolCatalog }] = await Promise.all([
         import('./tools/index.js'),
-        import('./tools/catalog.js'),
+        import('./tools/tools-list.js'),
       ]);
       const tools = toolSet(config.tools);
       if (options.json) return print(JSON.stringify(toolCatalog(tools), null, 2));
@@ -178,8 +213,8 @@ export function buildProgram(): Command {
     .description(
       'serve the embedded offline API over HTTP (same paths as the hosted API, the tool endpoint POST /api/public/v1/mcp included)',
     )
-    .option('--port <n>', 'port to listen on (0 picks a free one)', '4010')
-    .option('--host <host>', 'interface to bind', '127.0.0.1')
+    .option('--port <n>', 'port to listen on (0 picks a free one)', String(DEFAULTS.mockApiPort))
+    .option('--host <host>', 'interface to bind', DEFAULTS.host)
     .action(async (options: { port: string; host: string }, command: Command) => {
       const { config, logger } = configFrom(command);
       const port = parsePort(options.port);
@@ -202,8 +237,8 @@ export function buildProgram(): Command {
       'serve MCP over stateless Streamable HTTP at POST /mcp and POST /api/public/v1/mcp (loopback only unless --host says otherwise)',
     )
     .option('--http', 'use the Streamable HTTP transport (required: stdio is the default command)')
-    .option('--host <host>', 'interface to bind (0.0.0.0 exposes it beyond this machine)', '127.0.0.1')
-    .option('--port <n>', 'port to listen on (0 picks a free one)', '3333')
+    .option('--host <host>', 'interface to bind (0.0.0.0 exposes it beyond this machine)', DEFAULTS.host)
+    .option('--port <n>', 'port to listen on (0 picks a free one)', String(DEFAULTS.httpPort))
     .option(
       '--allowed-hosts <list>',
       'comma-separated extra Host names (name or name:port) accepted besides localhost, 127.0.0.1, [::1]',
@@ -220,11 +255,14 @@ export function buildProgram(): Command {
         if (!options.http) throw new UsageError('serve needs --http (for stdio, run service-mcp with no command)');
         const port = parsePort(options.port);
         const { config, logger } = configFrom(command);
-        const [{ startBackend }, http, { HttpOptionError, splitList }] = await Promise.all([
-          import('./backend.js'),
-          import('./transports/http.js'),
-          import('./transports/http-guard.js'),
-        ]);
+        const [{ startBackend }, http, { HttpOptionError, splitList }, { createAuthGate, reloadOnHangup }] =
+          await Promise.all([
+            import('./backend.js'),
+            import('./transports/http.js'),
+            import('./transports/http-guard.js'),
+            import('./transports/auth/gate.js'),
+          ]);
+        const auth = await authGateFor(createAuthGate, config, logger);
         const backend = await backendFor(startBackend, config, logger);
         await telemetryFor(config, logger, backend);
         let running;
@@ -237,16 +275,17 @@ export function buildProgram(): Command {
             allowedHosts: splitList(options.allowedHosts),
             allowedOrigins: splitList(options.allowedOrigins),
             maxInFlight: config.maxInFlight,
+            auth,
           });
         } catch (error) {
           if (error instanceof HttpOptionError) throw new UsageError(error.message);
           // A taken port or an address this machine does not have is the caller's to change.
-          const code = (error as NodeJS.ErrnoException).code;
-          if (code === 'EADDRINUSE' || code === 'EACCES' || code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND')
+          if (isBindError(error))
             throw new UsageError(`cannot listen on ${options.host}:${options.port}: ${(error as Error).message}`);
           throw error;
         }
         http.stopOnSignals(running, logger);
+        if (auth.required) reloadOnHangup(auth, logger);
         await print(`${PACKAGE_NAME} HTTP listening on ${running.url}`);
         logger.info(`HTTP server ready (${config.offline ? 'offline snapshot' : config.baseUrl})`);
       },

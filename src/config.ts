@@ -1,15 +1,24 @@
 /**
  * The one place configuration is decided: flags > environment > defaults, validated by zod into
  * one frozen Config. Each step is a pure function so it can be tested without a process.
+ * Over 250 lines: the option table is most of it, one entry per flag, and keeping it in one place
+ * is the point.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { API_PREFIX } from './api/operations.js';
+import { DEFAULTS } from './defaults.js';
 import { redactSecrets } from './redact.js';
 
 const LOG_LEVELS = ['error', 'warn', 'info', 'debug'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 const LOG_FORMATS = ['text', 'json'] as const;
 export type LogFormat = (typeof LOG_FORMATS)[number];
+
+/**
+ * Each caller's share of upstream requests when auth is on and --per-client-rate is not given:
+ * see docs/deploy.md for how it was measured (a research turn of an agent fits in the burst).
+ */
+const DEFAULT_PER_CLIENT_RATE = { perMinute: 60, burst: 30 } as const;
 
 /** Raw values as commander hands them over (strings, or booleans for switches). */
 export interface RawOptions {
@@ -26,6 +35,11 @@ export interface RawOptions {
   metricsPort?: string | number | undefined;
   metricsHost?: string | undefined;
   logFormat?: string | undefined;
+  authTokensFile?: string | undefined;
+  authIssuer?: string | undefined;
+  authAudience?: string | undefined;
+  authScopes?: string | undefined;
+  perClientRate?: string | number | undefined;
 }
 
 /** Each option, its flag, its environment variable and its default: the table of docs/contract.md. */
@@ -48,21 +62,21 @@ export const OPTION_TABLE = [
     flag: '--timeout-ms <n>',
     env: 'SERVICE_MCP_TIMEOUT_MS',
     description: 'per-request timeout in milliseconds',
-    default: 15_000,
+    default: DEFAULTS.timeoutMs,
   },
   {
     key: 'maxRetryWaitS',
     flag: '--max-retry-wait-s <n>',
     env: 'SERVICE_MCP_MAX_RETRY_WAIT_S',
     description: 'longest Retry-After waited out inside one tool call, in seconds',
-    default: 20,
+    default: DEFAULTS.maxRetryWaitS,
   },
   {
     key: 'logLevel',
     flag: '--log-level <level>',
     env: 'SERVICE_MCP_LOG_LEVEL',
     description: 'error, warn, info or debug, to stderr',
-    default: 'warn',
+    default: DEFAULTS.logLevel,
   },
   {
     key: 'cache',
@@ -76,7 +90,7 @@ export const OPTION_TABLE = [
     env: 'SERVICE_MCP_MAX_IN_FLIGHT',
     description:
       'requests served at once per process; over stdio later ones wait (stdin is read only so far ahead), over HTTP as many more wait in a queue and the rest get 503',
-    default: 64,
+    default: DEFAULTS.maxInFlight,
   },
   {
     key: 'redisUrl',
@@ -97,14 +111,46 @@ export const OPTION_TABLE = [
     flag: '--metrics-host <host>',
     env: 'SERVICE_MCP_METRICS_HOST',
     description: 'interface the metrics listener binds',
-    default: '127.0.0.1',
+    default: DEFAULTS.host,
   },
   {
     key: 'logFormat',
     flag: '--log-format <format>',
     env: 'SERVICE_MCP_LOG_FORMAT',
     description: 'text, or json: one object per stderr line, with trace_id and span_id inside a traced request',
-    default: 'text',
+    default: DEFAULTS.logFormat,
+  },
+  {
+    key: 'authTokensFile',
+    flag: '--auth-tokens-file <path>',
+    env: 'SERVICE_MCP_AUTH_TOKENS_FILE',
+    description:
+      'serve --http: require a bearer token from this file (one name:token a line; re-read on SIGHUP); see docs/deploy.md',
+  },
+  {
+    key: 'authIssuer',
+    flag: '--auth-issuer <url>',
+    env: 'SERVICE_MCP_AUTH_ISSUER',
+    description:
+      'serve --http: require OAuth access tokens (JWTs) from this authorization server, checked against its published keys (needs --auth-audience)',
+  },
+  {
+    key: 'authAudience',
+    flag: '--auth-audience <url>',
+    env: 'SERVICE_MCP_AUTH_AUDIENCE',
+    description: "serve --http: this server's public URL, the resource (RFC 8707) its access tokens must be issued for",
+  },
+  {
+    key: 'authScopes',
+    flag: '--auth-scopes <list>',
+    env: 'SERVICE_MCP_AUTH_SCOPES',
+    description: 'serve --http: comma-separated scopes every access token must carry (default: none)',
+  },
+  {
+    key: 'perClientRate',
+    flag: '--per-client-rate <n[:burst]>',
+    env: 'SERVICE_MCP_PER_CLIENT_RATE',
+    description: `serve --http: upstream requests a minute for each caller (cache hits free), with a burst; default ${DEFAULT_PER_CLIENT_RATE.perMinute}:${DEFAULT_PER_CLIENT_RATE.burst} with auth, off without; off turns it off`,
   },
   {
     key: 'tools',
@@ -124,6 +170,25 @@ const integerFrom = (min: number, max: number) =>
     .pipe(
       z.number().int('must be a whole number').min(min, `must be at least ${min}`).max(max, `must be at most ${max}`),
     );
+
+/** An absolute URL naming a server of ours or an issuer: https, or http on loopback only, with no credentials, query or fragment. */
+function publicUrl(what: string) {
+  return z
+    .string()
+    .trim()
+    .refine((value) => URL.canParse(value), `must be an absolute URL (${what})`)
+    .refine((value) => {
+      if (!URL.canParse(value)) return true;
+      const url = new URL(value);
+      const loopback = ['localhost', '127.0.0.1', '[::1]'].includes(url.hostname);
+      return url.protocol === 'https:' || (url.protocol === 'http:' && loopback);
+    }, 'must be https (plain http only on localhost, 127.0.0.1 or [::1])')
+    .refine(
+      (value) => !URL.canParse(value) || (new URL(value).username === '' && new URL(value).password === ''),
+      'must not carry credentials',
+    )
+    .refine((value) => !value.includes('?') && !value.includes('#'), 'must not have a query string or fragment');
+}
 
 const ConfigSchema = z
   .object({
@@ -192,9 +257,40 @@ const ConfigSchema = z
     metricsPort: integerFrom(1, 65_535).optional(),
     metricsHost: z.string().trim().min(1, 'must name an interface'),
     logFormat: z.enum(LOG_FORMATS, { error: `must be one of ${LOG_FORMATS.join(', ')}` }),
+    authTokensFile: z.string().trim().min(1, 'must name a file').optional(),
+    authIssuer: publicUrl('an issuer').optional(),
+    authAudience: publicUrl('a resource').optional(),
+    authScopes: z
+      .string()
+      .transform((value) => [...new Set(value.split(/[\s,]+/).filter(Boolean))])
+      .refine((scopes) => scopes.length > 0, 'must name at least one scope')
+      .optional(),
+    perClientRate: z
+      .union([z.number().transform(String), z.string()])
+      .transform((value) => value.trim().toLowerCase())
+      .refine((value) => value === 'off' || /^\d+(:\d+)?$/.test(value), 'must be n (a minute), n:burst, or off')
+      .transform((value) => {
+        if (value === 'off') return 'off' as const;
+        const [perMinute, burst = String(Math.max(1, Math.ceil(Number(value.split(':')[0]) / 2)))] = value.split(':');
+        return { perMinute: Number(perMinute), burst: Number(burst) };
+      })
+      .refine(
+        (rate) => rate === 'off' || (rate.perMinute >= 1 && rate.perMinute <= 1_000_000),
+        'must allow from 1 to 1000000 requests a minute',
+      )
+      .refine(
+        (rate) => rate === 'off' || (rate.burst >= 1 && rate.burst <= 1_000_000),
+        'must have a burst from 1 to 1000000',
+      )
+      .optional(),
   })
   .transform((c) => ({
     ...c,
+    // On with auth unless turned off; without auth only when asked for (every caller is then an address).
+    perClientRate:
+      c.perClientRate === 'off'
+        ? undefined
+        : (c.perClientRate ?? (c.authTokensFile || c.authIssuer ? { ...DEFAULT_PER_CLIENT_RATE } : undefined)),
     // No base URL at all means offline: the spec's {base_url} is deployment-specific.
     offline: c.offline || c.baseUrl === undefined,
     offlineReason: c.offline ? ('requested' as const) : c.baseUrl === undefined ? ('no_base_url' as const) : undefined,
@@ -226,17 +322,23 @@ export function mergeSources(flags: RawOptions, env: NodeJS.ProcessEnv): Record<
   return {
     baseUrl: pick('baseUrl'),
     offline: flags.offline ?? envBoolean(env, 'offline') ?? false,
-    timeoutMs: pick('timeoutMs', 15_000),
-    maxRetryWaitS: pick('maxRetryWaitS', 20),
-    logLevel: typeof pick('logLevel') === 'string' ? String(pick('logLevel')).trim().toLowerCase() : 'warn',
+    timeoutMs: pick('timeoutMs', DEFAULTS.timeoutMs),
+    maxRetryWaitS: pick('maxRetryWaitS', DEFAULTS.maxRetryWaitS),
+    logLevel: typeof pick('logLevel') === 'string' ? String(pick('logLevel')).trim().toLowerCase() : DEFAULTS.logLevel,
     // commander gives cache=true by default and false for --no-cache; only the explicit flag outranks env.
     cache: flags.cache === false ? false : noCacheEnv === true ? false : true,
-    maxInFlight: pick('maxInFlight', 64),
+    maxInFlight: pick('maxInFlight', DEFAULTS.maxInFlight),
     redisUrl: pick('redisUrl'),
     tools: pick('tools'),
     metricsPort: pick('metricsPort'),
-    metricsHost: pick('metricsHost', '127.0.0.1'),
-    logFormat: typeof pick('logFormat') === 'string' ? String(pick('logFormat')).trim().toLowerCase() : 'text',
+    metricsHost: pick('metricsHost', DEFAULTS.host),
+    logFormat:
+      typeof pick('logFormat') === 'string' ? String(pick('logFormat')).trim().toLowerCase() : DEFAULTS.logFormat,
+    authTokensFile: pick('authTokensFile'),
+    authIssuer: pick('authIssuer'),
+    authAudience: pick('authAudience'),
+    authScopes: pick('authScopes'),
+    perClientRate: pick('perClientRate'),
   };
 }
 
@@ -257,11 +359,25 @@ export function resolveConfig(flags: RawOptions = {}, env: NodeJS.ProcessEnv = p
     });
     throw new ConfigError(`invalid configuration: ${messages.join('; ')}`);
   }
-  // Offline answers from the embedded fictional data: with a base URL too, one of them is a mistake, and guessing which would hide it.
+  // Offline answers from the embedded fictional data: with a base URL too, one of them is a mistake,
+  // and guessing which would hide it.
   if (parsed.data.offlineReason === 'requested' && parsed.data.baseUrl !== undefined) {
     throw new ConfigError(
       `invalid configuration: ${flagName('offline')} / ${envName('offline')} and ${flagName('baseUrl')} / ${envName('baseUrl')} are both set; --offline answers from the embedded fictional data and would ignore the base URL: set one of them`,
     );
   }
-  return Object.freeze(parsed.data);
+  const c = parsed.data;
+  const both = (a: string, b: string, why: string) =>
+    new ConfigError(`invalid configuration: ${flagName(a)} / ${envName(a)} and ${flagName(b)} / ${envName(b)} ${why}`);
+  if (c.authTokensFile !== undefined && c.authIssuer !== undefined)
+    throw both('authTokensFile', 'authIssuer', 'are both set; choose static tokens or OAuth, not both');
+  if ((c.authIssuer === undefined) !== (c.authAudience === undefined))
+    throw both(
+      'authIssuer',
+      'authAudience',
+      'go together: OAuth tokens are checked for their issuer and for this resource',
+    );
+  if (c.authScopes !== undefined && c.authIssuer === undefined)
+    throw both('authScopes', 'authIssuer', 'go together: scopes are read from OAuth access tokens');
+  return Object.freeze(c);
 }

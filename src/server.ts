@@ -25,16 +25,18 @@ export interface CreateServerOptions {
    * once with an error result, so their clients get an answer before the process exits.
    */
   stopping?: AbortSignal;
+  /** Who is calling (HTTP mode): tool calls go on this caller's share of upstream requests. */
+  caller?: string | undefined;
 }
 
-export function createServer({ backend, logger = silentLogger, stopping }: CreateServerOptions): McpServer {
+export function createServer({ backend, logger = silentLogger, stopping, caller }: CreateServerOptions): McpServer {
   const { client, mode, tools } = backend;
   const mcp = new McpServer(SERVER_INFO, {
     capabilities: SERVER_CAPABILITIES,
     instructions: instructionsFor(mode, tools),
     cacheHints: LIST_CACHE_HINTS,
   });
-  registerTools(mcp, backend, logger, stopping);
+  registerTools(mcp, backend, logger, stopping, caller);
   registerResources(mcp, client, mode);
   registerAppResources(mcp);
   registerPrompts(mcp, client, tools);

@@ -1,7 +1,7 @@
 /**
  * The tools, registered on McpServer: it answers tools/list and tools/call, unknown and disabled
  * tools included. Each tool's schemas are the JSON Schemas converted once per process
- * (tools/catalog.ts), handed over through the SDK's fromJsonSchema with a validator that accepts
+ * (tools/tools-list.ts), handed over through the SDK's fromJsonSchema with a validator that accepts
  * every value: arguments are validated once, in tools/run.ts, the boundary every surface shares,
  * so a bad one is an `invalid_argument` result that names it and sends nothing; and the
  * structuredContent we build is ours, made from data the API client has already validated.
@@ -20,9 +20,11 @@ import type { GateWaitInfo } from '../api/retry-after-gate.js';
 import type { Backend } from '../backend.js';
 import type { LogLevel } from '../config.js';
 import type { Logger, LogSink } from '../log.js';
-import { toolCatalog } from '../tools/catalog.js';
+import { toolCatalog } from '../tools/tools-list.js';
 import type { AnyTool } from '../tools/define.js';
+import { newCallRecord } from '../tools/call-record.js';
 import { errorResult, runTool } from '../tools/run.js';
+import { telemetry } from '../telemetry/hooks.js';
 import { PACKAGE_NAME } from '../version.js';
 import type { LoggingLevel } from '@modelcontextprotocol/server';
 
@@ -97,7 +99,7 @@ function callSignal(request: AbortSignal, stopping: AbortSignal | undefined): { 
 const STOPPED_HINT = 'Nothing was wrong with the call; send it again once the server (or another replica) is serving.';
 
 /**
- * Registers the backend's tools. `stopping` aborts when the process stops and its grace period is
+ * Registers the backend's tools, their calls going on `caller`'s share. `stopping` aborts when the process stops and its grace period is
  * over: calls still running then end at once with an error result, so every client gets an answer.
  */
 export function registerTools(
@@ -105,26 +107,30 @@ export function registerTools(
   { client, mode, tools }: Backend,
   logger: Logger,
   stopping?: AbortSignal,
+  caller?: string,
 ): void {
   for (const tool of tools)
     register(mcp, tool, async (args, ctx) => {
       const logSink = sinkFor(ctx);
       const progress = progressReporter(ctx.mcpReq._meta?.progressToken, ctx);
       const { signal, release } = callSignal(ctx.mcpReq.signal, stopping);
+      const record = newCallRecord(tool.name);
       try {
-        const result = await runTool(tool, args, { client, mode, signal, onWait: progress.onWait, logSink });
+        let result = await runTool(
+          tool,
+          args,
+          { client, mode, signal, onWait: progress.onWait, logSink, caller },
+          record,
+        );
         if (stopping?.aborted && !ctx.mcpReq.signal.aborted && result.isError)
-          return errorResult(
+          result = errorResult(
             'cancelled',
             `the server stopped (${String(stopping.reason)}) before this call finished`,
             STOPPED_HINT,
+            record,
           );
-        if (result.isError)
-          logger.info(
-            `${tool.name} failed: ${String((result.content[0] as { text?: string } | undefined)?.text ?? '').split('\n')[0]}`,
-            undefined,
-            logSink,
-          );
+        else if (record.error) logger.info(`${tool.name} failed: ${record.error.message}`, undefined, logSink);
+        telemetry().toolCallEnded(record);
         return result;
       } finally {
         release();

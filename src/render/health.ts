@@ -57,6 +57,16 @@ interface ServerStateView {
   catalog?: { checked: boolean; at?: string | undefined; failure?: string | undefined } | undefined;
   cache: { answers: number; hits: number; hit_ratio?: number | undefined };
   redis?: { connected: boolean } | undefined;
+  fair_share?: FairShareView | undefined;
+}
+
+interface FairShareView {
+  per_minute: number;
+  burst: number;
+  left: number;
+  sent: number;
+  refused: number;
+  shared: boolean;
 }
 
 /**
@@ -107,6 +117,11 @@ export function renderServerState(state: ServerStateView): string {
   if (redis)
     lines.push(
       `- Redis (shared cool-down and cache): ${redis.connected ? 'connected' : 'unreachable; this replica uses its own state until it is back'}.`,
+    );
+  const share = state.fair_share;
+  if (share)
+    lines.push(
+      `- Your share of requests to the API: ${share.left} of a burst of ${share.burst} left, refilled at ${share.per_minute} a minute (cache hits are free); this replica sent ${share.sent} and refused ${share.refused} for you since start${share.shared ? ' (the share is one across replicas, kept in Redis)' : ''}.`,
     );
   return lines.join('\n');
 }

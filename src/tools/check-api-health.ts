@@ -1,5 +1,7 @@
-import { z } from 'zod';
-import type { ApiClient, ApiResult } from '../api/client.js';
+import * as z from 'zod';
+import type { ApiClient } from '../api/client.js';
+import type { ApiResult } from '../api/result.js';
+import type { ShareState } from '../api/fair-share.js';
 import { HealthResponseSchema, type HealthResponse } from '../api/schemas.js';
 import { failedHealthSide, renderHealth, renderServerState, serverTroubles } from '../render/health.js';
 import { VERSION } from '../version.js';
@@ -19,12 +21,23 @@ const ServerStateSchema = z.object({
   catalog: z.object({ checked: z.boolean(), at: z.string().optional(), failure: z.string().optional() }).optional(),
   cache: z.object({ answers: z.number().int(), hits: z.number().int(), hit_ratio: z.number().optional() }),
   redis: z.object({ connected: z.boolean() }).optional(),
+  /** The calling client's own share (HTTP mode with --per-client-rate): counts, never a token or another caller. */
+  fair_share: z
+    .object({
+      per_minute: z.number(),
+      burst: z.number().int(),
+      left: z.number().int(),
+      sent: z.number().int(),
+      refused: z.number().int(),
+      shared: z.boolean(),
+    })
+    .optional(),
 });
 type ServerState = z.infer<typeof ServerStateSchema>;
 
 const iso = (ms: number | undefined) => (ms === undefined ? undefined : new Date(ms).toISOString());
 
-function serverState(client: ApiClient): ServerState {
+function serverState(client: ApiClient, share: ShareState | undefined): ServerState {
   const state = client.state();
   return {
     version: VERSION,
@@ -51,6 +64,18 @@ function serverState(client: ApiClient): ServerState {
       ...(state.answers > 0 ? { hit_ratio: Math.round((state.cacheHits / state.answers) * 1000) / 1000 } : {}),
     },
     ...(state.redisConnected === undefined ? {} : { redis: { connected: state.redisConnected } }),
+    ...(share
+      ? {
+          fair_share: {
+            per_minute: share.rate.perMinute,
+            burst: share.rate.burst,
+            left: share.left,
+            sent: share.sent,
+            refused: share.refused,
+            shared: share.shared,
+          },
+        }
+      : {}),
   };
 }
 
@@ -65,18 +90,20 @@ export const checkApiHealth = defineTool({
   input: z.strictObject({}),
   example: {},
   data: HealthResponseSchema,
-  call: async (_args, { client, ...options }): Promise<HealthResult> => ({
-    ...(await client.getHealth(options)),
-    server: serverState(client),
-  }),
+  call: async (_args, { client, ...options }): Promise<HealthResult> => {
+    const result = await client.getHealth(options);
+    // Read after the health request, so it counts the share that request took.
+    return { ...result, server: serverState(client, await client.shareOf(options.caller)) };
+  },
   render: (data, _args, result) => {
     const { server } = result as HealthResult;
     return `${renderHealth(data, result.status, serverTroubles(server))}\n${renderServerState(server)}`;
   },
-  // Most wanted when the API fails: the error says whose problem it is, and this server's state follows.
+  // Most wanted when the API fails: the error says whose problem it is, and this server's state follows
+  // (without the caller's fair share, which takes a read this synchronous note cannot wait for).
   failed: (kind, { client }) => {
     if (kind === 'cancelled') return undefined;
-    const server = serverState(client);
+    const server = serverState(client, undefined);
     return { side: failedHealthSide(kind, serverTroubles(server)), more: renderServerState(server) };
   },
   extra: { key: 'server', schema: ServerStateSchema, build: (_data, result) => (result as HealthResult).server },

@@ -4,15 +4,16 @@
  * error into an `isError` result whose text starts with its stable kind and a recovery hint.
  */
 import type { CallToolResult } from '@modelcontextprotocol/server';
-import { z } from 'zod';
+import * as z from 'zod';
 import { passes } from '../api/compiled.js';
 import { ApiError, internalError, type ErrorKind } from '../api/errors.js';
 import { ResponseMetaSchema } from '../api/schemas.js';
-import { fictionNotice, renderProvenance } from '../render/provenance.js';
+import { fictionNotice, renderProvenance } from '../render/provenance-line.js';
 import { escapeInvisible, oneLine } from '../render/text.js';
+import { newCallRecord, type CallRecord } from './call-record.js';
 import type { AnyTool, FailureNote, ToolContext } from './define.js';
 import { describeIssues } from './issues.js';
-import { buildProvenance, ProvenanceSchema } from '../api/provenance.js';
+import { buildProvenance, ProvenanceSchema } from '../api/provenance-record.js';
 
 /** For arguments refused here, before any request. */
 const LOCAL_ARGUMENT_HINT = 'Fix the argument named above and call again; nothing was sent to the API.';
@@ -44,17 +45,40 @@ const INTERNAL_HINT =
 /** Longest error line: it quotes upstream words (the error envelope's message), which are not ours to bound. */
 const MAX_ERROR_CHARS = 1_000;
 
-/** `note`, when the tool can say more: whose problem it is (before the message) and lines after the hint. */
-export function errorResult(kind: ErrorKind, message: string, hint: string, note?: FailureNote): CallToolResult {
+/**
+ * The error result of `kind`, with `record.error` set to what it says (its kind and its first
+ * line), so that nothing reporting on the call has to read the text back. `note`, when the tool can
+ * say more: whose problem it is (before the message) and lines after the hint.
+ */
+export function errorResult(
+  kind: ErrorKind,
+  message: string,
+  hint: string,
+  record?: CallRecord,
+  note?: FailureNote,
+): CallToolResult {
   // One line, and nothing invisible: a character no one can see is written as its escape, so an id
   // that failed because of one says why (cleaned away, it would read as the id that exists).
   const said = note ? `${note.side}: ${stripKind(message, kind)}` : message;
   const clean = oneLine(escapeInvisible(said), MAX_ERROR_CHARS);
   const body = clean.startsWith(`${kind}:`) ? clean : `${kind}: ${clean}`;
-  return { content: [{ type: 'text', text: `${body}\nHint: ${hint}${note ? `\n${note.more}` : ''}` }], isError: true };
+  const result: CallToolResult = {
+    content: [{ type: 'text', text: `${body}\nHint: ${hint}${note ? `\n${note.more}` : ''}` }],
+    isError: true,
+  };
+  if (record) {
+    record.error = { kind, message: body };
+    record.result = result;
+  }
+  return result;
 }
 
-export function toErrorResult(error: unknown, tool?: AnyTool, context?: ToolContext): CallToolResult {
+export function toErrorResult(
+  error: unknown,
+  tool?: AnyTool,
+  record?: CallRecord,
+  context?: ToolContext,
+): CallToolResult {
   const note = (kind: ErrorKind) => (context ? tool?.failed?.(kind, context) : undefined);
   if (error instanceof ApiError) {
     const message =
@@ -62,11 +86,11 @@ export function toErrorResult(error: unknown, tool?: AnyTool, context?: ToolCont
         ? `${stripKind(error.message, error.kind)} (retry after ${error.retryAfterS} s)`
         : error.message;
     const hint = error.hint ?? tool?.hints?.[error.kind] ?? HINTS[error.kind](error);
-    return errorResult(error.kind, message, hint, note(error.kind));
+    return errorResult(error.kind, message, hint, record, note(error.kind));
   }
   // A bug of ours must not take the process down or pass for an API answer: say so plainly.
   const defect = internalError(tool ? `the tool ${tool.name}` : 'the call', error);
-  return errorResult('internal', defect.message, INTERNAL_HINT, note('internal'));
+  return errorResult('internal', defect.message, INTERNAL_HINT, record, note('internal'));
 }
 
 /** Drops a leading kind, also as words ("rate limited: "), so the text never reads "rate_limited: rate limited: …". */
@@ -93,6 +117,7 @@ function acceptedArguments(tool: AnyTool): string[] {
 function parseArguments(
   tool: AnyTool,
   raw: unknown,
+  record: CallRecord,
 ): { ok: true; args: unknown } | { ok: false; result: CallToolResult } {
   // Input schemas are strict objects without transforms or defaults: valid arguments are their own parse result.
   const args = raw ?? {};
@@ -105,6 +130,7 @@ function parseArguments(
       'invalid_argument',
       describeIssues(parsed.error.issues, acceptedArguments(tool)),
       LOCAL_ARGUMENT_HINT,
+      record,
     ),
   };
 }
@@ -113,19 +139,26 @@ function parseArguments(
 let running = 0;
 export const callsInFlight = (): number => running;
 
-export async function runTool(tool: AnyTool, rawArgs: unknown, context: ToolContext): Promise<CallToolResult> {
-  const parsed = parseArguments(tool, rawArgs);
+/** Runs one call, filling in `record` as it goes (the caller's, to read once the call is done). */
+export async function runTool(
+  tool: AnyTool,
+  rawArgs: unknown,
+  context: ToolContext,
+  record: CallRecord = newCallRecord(tool.name),
+): Promise<CallToolResult> {
+  const parsed = parseArguments(tool, rawArgs, record);
+  record.arguments = parsed.ok ? 'valid' : 'invalid';
   if (!parsed.ok) return parsed.result;
   running++;
   try {
-    const result = await tool.call(parsed.args, context);
+    const result = await tool.call(parsed.args, { ...context, log: record });
     const provenance = buildProvenance(result, context.mode, tool.freshness?.(result.data));
     // Fiction is said first, before any figure, and in the same words in structuredContent.notices.
     const fiction = fictionNotice(provenance);
     const notices = fiction ? [fiction] : [];
     const body = `${tool.render(result.data, parsed.args, result)}\n${renderProvenance(provenance)}`;
     const text = fiction ? `${fiction}\n${body}` : body;
-    return {
+    return (record.result = {
       content: [{ type: 'text', text }],
       structuredContent: {
         data: result.data,
@@ -134,9 +167,9 @@ export async function runTool(tool: AnyTool, rawArgs: unknown, context: ToolCont
         ...(tool.extra ? { [tool.extra.key]: tool.extra.build(result.data, result) } : {}),
         ...(notices.length > 0 ? { notices } : {}),
       },
-    };
+    });
   } catch (error) {
-    return toErrorResult(error, tool, context);
+    return toErrorResult(error, tool, record, context);
   } finally {
     running--;
   }

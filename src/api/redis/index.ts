@@ -1,17 +1,21 @@
 /**
- * Shared state for replicas (--redis-url): the cool-down and a wrapper for the cache store, both
+ * Shared state for replicas (--redis-url): the cool-down, the callers' shares and a wrapper for the cache store, all
  * namespaced by the API's origin. Imported only when a Redis URL is configured.
  */
 import type { Logger } from '../../log.js';
 import type { CacheStore } from '../cache.js';
 import { sharedCacheStore } from './cache-store.js';
 import { SharedRetryAfterGate } from './cool-down.js';
+import { SharedBudget } from './fair-share.js';
+import type { Rate, UpstreamBudget } from '../fair-share.js';
 import { connectRedis, type SharedRedis } from './connection.js';
 
 export interface SharedState {
   gate: SharedRetryAfterGate;
   /** Wraps the process's memory store: Redis while it answers, the memory store meanwhile. */
   cacheStore: (local: CacheStore) => CacheStore;
+  /** Each caller's share of upstream requests, one across the replicas. */
+  budget: (rate: Rate) => UpstreamBudget;
   /** Connected and answering right now. */
   ready(): boolean;
   close(): Promise<void>;
@@ -30,6 +34,7 @@ export async function connectSharedState(options: {
   return {
     gate: new SharedRetryAfterGate({ redis, prefix, requestTimeoutMs: options.requestTimeoutMs }),
     cacheStore: (local) => sharedCacheStore(redis, local, prefix),
+    budget: (rate) => new SharedBudget(redis, prefix, rate),
     ready: () => redis.ready(),
     close: () => redis.close(),
   };

@@ -4,9 +4,9 @@
  * time states a timezone, how the API was reached, whether its data is fictional (two facts, kept
  * apart: mock-api is reached over HTTP and serves fictional data), and when it was retrieved.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { ageSeconds, cadenceSeconds } from './age.js';
-import type { ApiResult } from './client.js';
+import type { ApiResult } from './result.js';
 
 export const ProvenanceSchema = z.object({
   source: z.string().nullable(),

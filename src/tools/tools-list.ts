@@ -1,10 +1,12 @@
 /**
- * The tools/list entries, converted from the zod schemas once per process: the zod object is the
- * only schema, and tools/list is answered from this cache rather than re-converted per request.
+ * The tools/list entries, converted from the zod schemas: the zod object is the only schema. The
+ * build converts them once (scripts/tool-catalog.ts runs this file) and injects the result, so a
+ * start converts nothing; unbuilt (tests, the build itself) each is converted once per process.
+ * tools/list is answered from this cache rather than re-converted per request.
  */
 import { RESOURCE_URI_META_KEY } from '@modelcontextprotocol/ext-apps/server';
 import type { Tool } from '@modelcontextprotocol/server';
-import { z } from 'zod';
+import * as z from 'zod';
 import { TOOL_ANNOTATIONS, type AnyTool } from './define.js';
 import { TOOLS } from './index.js';
 import { outputSchemaOf } from './run.js';
@@ -83,13 +85,22 @@ function describeTool(tool: AnyTool): Tool {
   };
 }
 
+declare const __SERVICE_MCP_TOOL_CATALOG__: Tool[] | undefined;
+
+/** The build's conversion, by tool name (test/e2e/tool-catalog.test.ts holds it equal to a conversion now). */
+const BUILT: ReadonlyMap<string, Tool> = new Map(
+  typeof __SERVICE_MCP_TOOL_CATALOG__ === 'undefined'
+    ? []
+    : __SERVICE_MCP_TOOL_CATALOG__.map((tool) => [tool.name, tool]),
+);
+
 const described = new Map<AnyTool, Tool>();
 
 /** The tools/list entry of each tool, converted once per process. */
 export function toolCatalog(tools: readonly AnyTool[] = TOOLS): Tool[] {
   return tools.map((tool) => {
     let entry = described.get(tool);
-    if (!entry) described.set(tool, (entry = describeTool(tool)));
+    if (!entry) described.set(tool, (entry = BUILT.get(tool.name) ?? describeTool(tool)));
     return entry;
   });
 }
