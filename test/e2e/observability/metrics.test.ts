@@ -174,8 +174,9 @@ describe('--metrics-port over HTTP', () => {
       // Polls until Prometheus has scraped (1 s interval); the test's own timeout bounds it.
       while (value === undefined) {
         if (prometheus.exitCode !== null) throw new Error(`prometheus exited: ${log}`);
+        // Until its storage is ready Prometheus answers 503 "Service Unavailable" (not JSON): not yet.
         const answer = await fetch(`http://127.0.0.1:${webPort}/api/v1/query?query=${query}`).then(
-          (r) => r.json() as Promise<{ data?: { result?: Array<{ value: [number, string] }> } }>,
+          (r) => (r.ok ? (r.json() as Promise<{ data?: { result?: Array<{ value: [number, string] }> } }>) : undefined),
           () => undefined,
         );
         value = answer?.data?.result?.[0]?.value[1];
