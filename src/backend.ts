@@ -16,15 +16,21 @@ import type { Config } from './config.js';
 import type { Logger } from './log.js';
 import type { OfflineEngine } from './offline/engine.js';
 import { OFFLINE_BASE_URL } from './offline/fetch.js';
-import type { AnyTool } from './tools/define.js';
-import { toolSet } from './tools/index.js';
+import type { AnyTool, ExposedTool } from './tools/define.js';
+import { TOOL_NAMES, toolSet } from './tools/index.js';
 import type { Mode } from './api/provenance.js';
+import type { HostedBridge, SharedListStore } from './hosted/bridge.js';
+import { hostedBridge } from './hosted/backend-bridge.js';
 
 export interface Backend {
   client: ApiClient;
   mode: Mode;
-  /** The tools exposed over this client (`--tools`; all by default), chosen once per process. */
+  /** Our own tools exposed over this client (`--tools`; all by default), chosen once per process. */
   tools: readonly AnyTool[];
+  /** The names `--tools` asked for, bridged ones among them; undefined for all. */
+  toolNames?: readonly string[] | undefined;
+  /** The bridge to the deployment's hosted tools (src/hosted/), unless --no-bridge. */
+  bridge?: HostedBridge | undefined;
   /** The origin requests go to (for offline mode, a placeholder that is never resolved). */
   baseUrl: string;
   /** With --redis-url: whether Redis is connected and answering right now. */
@@ -39,12 +45,15 @@ function lazyFetch(load: () => Promise<FetchLike>): FetchLike {
   };
 }
 
-async function loadOfflineFetch(engine?: OfflineEngine): Promise<FetchLike> {
-  const [{ createOfflineFetch }, { createOfflineEngine }] = await Promise.all([
-    import('./offline/fetch.js'),
-    import('./offline/engine.js'),
-  ]);
-  return createOfflineFetch(engine ?? createOfflineEngine());
+async function loadOfflineFetch(engine: () => Promise<OfflineEngine>) {
+  const { createOfflineFetch } = await import('./offline/fetch.js');
+  return createOfflineFetch(engine());
+}
+
+/** The embedded offline deployment: its API, and its hosted market surface (market-surface.ts), in-process. */
+async function loadOfflineDeployment(config: Config, logger: Logger): Promise<OfflineEngine> {
+  const { createOfflineDeployment } = await import('./market-surface.js');
+  return createOfflineDeployment(config, logger);
 }
 
 async function loadLiveFetch(config: Config, store: BackendOptions['store']): Promise<FetchLike> {
@@ -58,16 +67,22 @@ export interface BackendOptions {
   engine?: OfflineEngine;
   /** Where the response cache keeps entries, given the process's memory store (--redis-url). */
   store?: (memory: CacheStore) => CacheStore;
+  /** Where the hosted tool list is shared with other replicas (--redis-url). */
+  hostedList?: SharedListStore;
+  /** No bridge, whatever the config says: the offline deployment's own surface is a server, never a bridge. */
+  noBridge?: boolean;
 }
 
 export function createBackend(
   config: Config,
   logger: Logger,
-  { gate = new RetryAfterGate(), engine, store }: BackendOptions = {},
+  { gate = new RetryAfterGate(), engine, store, hostedList, noBridge = false }: BackendOptions = {},
 ): Backend {
   const offline = engine !== undefined || config.offline || config.baseUrl === undefined;
   const baseUrl = offline ? OFFLINE_BASE_URL : config.baseUrl!;
-  const fetch = lazyFetch(offline ? () => loadOfflineFetch(engine) : () => loadLiveFetch(config, store));
+  let deployment: Promise<OfflineEngine> | undefined;
+  const offlineEngine = () => (deployment ??= engine ? Promise.resolve(engine) : loadOfflineDeployment(config, logger));
+  const fetch = lazyFetch(offline ? () => loadOfflineFetch(offlineEngine) : () => loadLiveFetch(config, store));
   const client = new ApiClient({
     baseUrl,
     fetch,
@@ -77,7 +92,34 @@ export function createBackend(
     gate,
     checkCatalog: true,
   });
-  return { client, mode: offline ? 'offline' : 'live', baseUrl, tools: toolSet(config.tools) };
+  const bridging = config.bridge && !noBridge;
+  const bridge = bridging
+    ? hostedBridge({
+        config,
+        logger,
+        client,
+        gate,
+        baseUrl,
+        offlineEngine: offline ? offlineEngine : undefined,
+        hostedList,
+        ours: new Set(TOOL_NAMES),
+      })
+    : undefined;
+  return {
+    client,
+    mode: offline ? 'offline' : 'live',
+    baseUrl,
+    tools: toolSet(config.tools, { bridged: bridging }),
+    toolNames: config.tools,
+    bridge,
+  };
+}
+
+/** Every tool a server offers now: ours, then the bridged ones (those `--tools` names, when it names any). */
+export function exposedTools(backend: Backend): readonly ExposedTool[] {
+  const bridged = backend.bridge?.tools() ?? [];
+  const names = backend.toolNames;
+  return [...backend.tools, ...(names ? bridged.filter((tool) => names.includes(tool.name)) : bridged)];
 }
 
 /**
@@ -108,7 +150,11 @@ export async function startBackend(
     ...(redisWaitMs === undefined ? {} : { connectWaitMs: redisWaitMs }),
   });
   return {
-    ...createBackend(config, logger, { gate: shared.gate, store: config.cache ? shared.cacheStore : undefined }),
+    ...createBackend(config, logger, {
+      gate: shared.gate,
+      store: config.cache ? shared.cacheStore : undefined,
+      hostedList: shared.hostedList,
+    }),
     redisReady: shared.ready,
   };
 }

@@ -2,18 +2,21 @@
  * createServer: the one MCP server definition, built per connection (stdio) or per request (HTTP)
  * by the SDK's serving entries, and used by nothing else that speaks the protocol. Tools, prompts
  * and resources all go through McpServer's registries (tools: mcp/tools.ts); the views' `ui://`
- * documents are registered with ext-apps' registerAppResource (mcp/app-resources.ts).
+ * documents are registered with ext-apps' registerAppResource (mcp/app-resources.ts). The tools
+ * bridged from the deployment's hosted surface join ours when `bridged` (src/hosted/).
  */
-import { McpServer } from '@modelcontextprotocol/server';
-import type { Backend } from './backend.js';
+import { McpServer, type McpServerFactory } from '@modelcontextprotocol/server';
+import { exposedTools, type Backend } from './backend.js';
+import { FIRST_LIST_WAIT_MS } from './hosted/caps.js';
+import { BRIDGE_HEADER } from './hosted/guarded-fetch.js';
 import { silentLogger, type Logger } from './log.js';
 import { registerAppResources } from './mcp/app-resources.js';
-import { LIST_CACHE_HINTS } from './mcp/cache-hints.js';
-import { SERVER_CAPABILITIES, SERVER_INFO } from './mcp/capabilities.js';
+import { listCacheHints } from './mcp/cache-hints.js';
+import { capabilitiesFor, SERVER_INFO } from './mcp/capabilities.js';
 import { instructionsFor } from './mcp/instructions.js';
 import { registerPrompts } from './mcp/prompts.js';
 import { registerResources } from './mcp/resources.js';
-import { registerTools } from './mcp/tools.js';
+import { followBridge, registerTools } from './mcp/tools.js';
 import { telemetry } from './telemetry/hooks.js';
 
 export interface CreateServerOptions {
@@ -24,19 +27,56 @@ export interface CreateServerOptions {
    * once with an error result, so their clients get an answer before the process exits.
    */
   stopping?: AbortSignal;
+  /** Offer the tools bridged from the deployment's hosted surface beside ours (when the backend has a bridge). */
+  bridged?: boolean;
+  /** Keep the bridged tools in step with the hosted list while connected (stdio's one long-lived server). */
+  follow?: boolean;
+  /** Tools of a surface of its own besides ours (the offline deployment's hosted market surface). */
+  extend?: (mcp: McpServer) => void;
 }
 
-export function createServer({ backend, logger = silentLogger, stopping }: CreateServerOptions): McpServer {
-  const { client, mode, tools } = backend;
+export function createServer({
+  backend,
+  logger = silentLogger,
+  stopping,
+  bridged = false,
+  follow = false,
+  extend,
+}: CreateServerOptions): McpServer {
+  const { client, mode } = backend;
+  const bridge = bridged ? backend.bridge : undefined;
+  const tools = bridge ? exposedTools(backend) : backend.tools;
   const mcp = new McpServer(SERVER_INFO, {
-    capabilities: SERVER_CAPABILITIES,
+    capabilities: capabilitiesFor(bridge !== undefined),
     instructions: instructionsFor(mode, tools),
-    cacheHints: LIST_CACHE_HINTS,
+    cacheHints: listCacheHints(bridge !== undefined),
   });
-  registerTools(mcp, backend, logger, stopping);
+  const registered = registerTools(mcp, backend, tools, logger, stopping);
+  if (bridge && follow) followBridge(mcp, backend, registered, logger, stopping);
+  extend?.(mcp);
   registerResources(mcp, client, mode);
   registerAppResources(mcp);
-  registerPrompts(mcp, client, tools);
+  registerPrompts(mcp, client, backend.tools);
   telemetry().instrumentServer(mcp);
   return mcp;
+}
+
+/**
+ * The factory the serving entries call. With a bridge, a server waits for the first hosted list at
+ * most FIRST_LIST_WAIT_MS (so the first tools/list can hold the bridged tools), and then answers
+ * with whatever is known. A request from a bridge (ours, here or elsewhere) gets no bridged tools
+ * and never waits: a deployment pointed at its own endpoint must not loop. Neither does a request
+ * `ownOnly` picks (the hosted path, where this server is a surface of its own tools).
+ */
+export function serverFactory(
+  options: Omit<CreateServerOptions, 'bridged'>,
+  ownOnly: (request: Request) => boolean = () => false,
+): McpServerFactory {
+  return async (ctx) => {
+    const request = ctx.requestInfo;
+    const fromBridge = request !== undefined && (request.headers.has(BRIDGE_HEADER) || ownOnly(request));
+    const bridged = !fromBridge && options.backend.bridge !== undefined;
+    if (bridged) await options.backend.bridge!.settled(FIRST_LIST_WAIT_MS);
+    return createServer({ ...options, bridged });
+  };
 }

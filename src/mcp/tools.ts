@@ -14,14 +14,15 @@ import {
   type JsonSchemaValidator,
   type jsonSchemaValidator,
   type McpServer,
+  type RegisteredTool,
   type ServerContext,
 } from '@modelcontextprotocol/server';
 import type { GateWaitInfo } from '../api/retry-after-gate.js';
-import type { Backend } from '../backend.js';
+import { exposedTools, type Backend } from '../backend.js';
 import type { LogLevel } from '../config.js';
 import type { Logger, LogSink } from '../log.js';
 import { toolCatalog } from '../tools/catalog.js';
-import type { AnyTool } from '../tools/define.js';
+import { isHostedTool, type ExposedTool } from '../tools/define.js';
 import { errorResult, runTool } from '../tools/run.js';
 import { PACKAGE_NAME } from '../version.js';
 import type { LoggingLevel } from '@modelcontextprotocol/server';
@@ -97,67 +98,107 @@ function callSignal(request: AbortSignal, stopping: AbortSignal | undefined): { 
 const STOPPED_HINT = 'Nothing was wrong with the call; send it again once the server (or another replica) is serving.';
 
 /**
- * Registers the backend's tools. `stopping` aborts when the process stops and its grace period is
- * over: calls still running then end at once with an error result, so every client gets an answer.
+ * Registers `tools` (the backend's own, and any bridged); returns the bridged ones' registrations.
+ * `stopping` aborts when the process stops and its grace period is over: calls still running then
+ * end at once with an error result, so every client gets an answer.
  */
 export function registerTools(
   mcp: McpServer,
-  { client, mode, tools }: Backend,
+  backend: Backend,
+  tools: readonly ExposedTool[],
+  logger: Logger,
+  stopping?: AbortSignal,
+): Map<string, RegisteredTool> {
+  const bridged = new Map<string, RegisteredTool>();
+  for (const tool of tools) {
+    const registration = register(mcp, tool, handlerOf(tool, backend, logger, stopping));
+    if (isHostedTool(tool)) bridged.set(tool.name, registration);
+  }
+  return bridged;
+}
+
+/**
+ * Keeps a long-lived server's bridged tools in step with the hosted list: the old ones removed, the
+ * new ones registered, each change announced by the SDK with notifications/tools/list_changed.
+ */
+export function followBridge(
+  mcp: McpServer,
+  backend: Backend,
+  registered: Map<string, RegisteredTool>,
   logger: Logger,
   stopping?: AbortSignal,
 ): void {
-  for (const tool of tools)
-    register(mcp, tool, async (args, ctx) => {
-      const logSink = sinkFor(ctx);
-      const progress = progressReporter(ctx.mcpReq._meta?.progressToken, ctx);
-      const { signal, release } = callSignal(ctx.mcpReq.signal, stopping);
-      try {
-        const result = await runTool(tool, args, { client, mode, signal, onWait: progress.onWait, logSink });
-        if (stopping?.aborted && !ctx.mcpReq.signal.aborted && result.isError)
-          return errorResult(
-            'cancelled',
-            `the server stopped (${String(stopping.reason)}) before this call finished`,
-            STOPPED_HINT,
-          );
-        if (result.isError)
-          logger.info(
-            `${tool.name} failed: ${String((result.content[0] as { text?: string } | undefined)?.text ?? '').split('\n')[0]}`,
-            undefined,
-            logSink,
-          );
-        return result;
-      } finally {
-        release();
-        progress.stop();
-      }
-    });
+  const unfollow = backend.bridge!.onChange(() => {
+    for (const registration of registered.values()) registration.remove();
+    registered.clear();
+    for (const tool of exposedTools(backend))
+      if (isHostedTool(tool))
+        registered.set(tool.name, register(mcp, tool, handlerOf(tool, backend, logger, stopping)));
+  });
+  const closed = mcp.server.onclose;
+  mcp.server.onclose = () => {
+    unfollow();
+    closed?.();
+  };
+}
+
+function handlerOf(
+  tool: ExposedTool,
+  { client, mode, bridge }: Backend,
+  logger: Logger,
+  stopping: AbortSignal | undefined,
+): (args: unknown, ctx: ServerContext) => ReturnType<typeof runTool> {
+  return async (args, ctx) => {
+    const logSink = sinkFor(ctx);
+    const progress = progressReporter(ctx.mcpReq._meta?.progressToken, ctx);
+    const { signal, release } = callSignal(ctx.mcpReq.signal, stopping);
+    try {
+      const result = await runTool(tool, args, { client, mode, bridge, signal, onWait: progress.onWait, logSink });
+      if (stopping?.aborted && !ctx.mcpReq.signal.aborted && result.isError)
+        return errorResult(
+          'cancelled',
+          `the server stopped (${String(stopping.reason)}) before this call finished`,
+          STOPPED_HINT,
+        );
+      if (result.isError)
+        logger.info(
+          `${tool.name} failed: ${String((result.content[0] as { text?: string } | undefined)?.text ?? '').split('\n')[0]}`,
+          undefined,
+          logSink,
+        );
+      return result;
+    } finally {
+      release();
+      progress.stop();
+    }
+  };
 }
 
 type ToolConfig = ReturnType<typeof toolConfig>;
 
 /** Built once per tool and process: HTTP mode registers every tool on a fresh server per request. */
-function toolConfig(tool: AnyTool) {
+function toolConfig(tool: ExposedTool) {
   const { title, description, inputSchema, outputSchema, annotations, _meta } = toolCatalog([tool])[0]!;
   return {
     title,
     description,
     inputSchema: fromJsonSchema(inputSchema as JsonSchemaType, ACCEPT_ALL),
-    outputSchema: fromJsonSchema(outputSchema as JsonSchemaType, ACCEPT_ALL),
+    ...(outputSchema ? { outputSchema: fromJsonSchema(outputSchema as JsonSchemaType, ACCEPT_ALL) } : {}),
     annotations,
     _meta,
   };
 }
 
-const configs = new WeakMap<AnyTool, ToolConfig>();
+const configs = new WeakMap<ExposedTool, ToolConfig>();
 
 function register(
   mcp: McpServer,
-  tool: AnyTool,
+  tool: ExposedTool,
   call: (args: unknown, ctx: ServerContext) => ReturnType<typeof runTool>,
-): void {
+): RegisteredTool {
   let config = configs.get(tool);
   if (!config) configs.set(tool, (config = toolConfig(tool)));
   const { _meta, ...rest } = config;
-  if (_meta) registerAppTool(mcp, tool.name, { ...rest, _meta: _meta as { ui: { resourceUri: string } } }, call);
-  else mcp.registerTool(tool.name, rest, call);
+  if (_meta) return registerAppTool(mcp, tool.name, { ...rest, _meta: _meta as { ui: { resourceUri: string } } }, call);
+  return mcp.registerTool(tool.name, rest, call);
 }

@@ -20,7 +20,7 @@ export function renderHealth(health: HealthResponse, httpStatus: number): string
   if (health.mcp_endpoint)
     lines.push(
       placeholder(health.mcp_endpoint)
-        ? 'Hosted MCP endpoint: none here (the embedded offline API answers in-process; `service-mcp mock-api` serves one over HTTP at POST /api/public/v1/mcp)'
+        ? 'Hosted MCP endpoint: in-process (the embedded offline API answers its hosted market surface itself; `service-mcp mock-api` serves it over HTTP at POST /api/public/v1/mcp)'
         : `Hosted MCP endpoint: ${datum(health.mcp_endpoint, 200)}`,
     );
   return lines.join('\n');
@@ -43,6 +43,33 @@ interface ServerStateView {
   catalog?: { checked: boolean; at?: string | undefined; failure?: string | undefined } | undefined;
   cache: { answers: number; hits: number; hit_ratio?: number | undefined };
   redis?: { connected: boolean } | undefined;
+  bridge?: {
+    state: 'off' | 'not_read' | 'reading' | 'ready' | 'failed';
+    endpoint?: string | undefined;
+    endpoint_note?: string | undefined;
+    era?: string | undefined;
+    read_at?: string | undefined;
+    failure?: string | undefined;
+    bridged: string[];
+    skipped: Array<{ name: string; reason: string }>;
+  };
+}
+
+/** The bridge to the hosted surface: what it offers, what it skipped and why, or why it offers nothing. */
+function renderBridge(bridge: NonNullable<ServerStateView['bridge']>): string[] {
+  if (bridge.state === 'off')
+    return ["- Hosted tools: not bridged (--no-bridge); only this server's own tools are offered."];
+  const where = bridge.endpoint ? ` from ${datum(bridge.endpoint, 200)}` : '';
+  const lines = [
+    bridge.state === 'failed'
+      ? `- Hosted tools: the hosted surface${where} could not be read: ${datum(bridge.failure ?? 'unknown', 300)}; our own tools are unaffected${bridge.bridged.length > 0 ? `, and the ${bridge.bridged.length} bridged before stay offered` : ''}.`
+      : bridge.state === 'ready'
+        ? `- Hosted tools: ${bridge.bridged.length} bridged${where}${bridge.era ? ` (${bridge.era} era)` : ''}, read at ${bridge.read_at}${bridge.bridged.length > 0 ? `: ${bridge.bridged.join(', ')}` : ''}.`
+        : `- Hosted tools: the hosted list is ${bridge.state === 'reading' ? 'being read' : 'not read yet'}${where}.`,
+  ];
+  if (bridge.endpoint_note) lines.push(`  Endpoint: ${datum(bridge.endpoint_note, 200)}.`);
+  for (const { name, reason } of bridge.skipped) lines.push(`  Skipped ${datum(name, 80)}: ${reason}.`);
+  return lines;
 }
 
 /** This server's own side: what it holds back, what it last heard, what it answered from memory. */
@@ -69,5 +96,6 @@ export function renderServerState(state: ServerStateView): string {
     lines.push(
       `- Redis (shared cool-down and cache): ${redis.connected ? 'connected' : 'unreachable; this replica uses its own state until it is back'}.`,
     );
+  if (state.bridge) lines.push(...renderBridge(state.bridge));
   return lines.join('\n');
 }

@@ -5,7 +5,8 @@
 import { RESOURCE_URI_META_KEY } from '@modelcontextprotocol/ext-apps/server';
 import type { Tool } from '@modelcontextprotocol/server';
 import { z } from 'zod';
-import { TOOL_ANNOTATIONS, type AnyTool } from './define.js';
+import type { HostedTool } from '../hosted/admit.js';
+import { isHostedTool, TOOL_ANNOTATIONS, type AnyTool, type ExposedTool } from './define.js';
 import { TOOLS } from './index.js';
 import { outputSchemaOf } from './run.js';
 
@@ -46,13 +47,28 @@ function describeTool(tool: AnyTool): Tool {
   };
 }
 
-const described = new Map<AnyTool, Tool>();
+/**
+ * A bridged tool's entry: its cleaned listing (hosted/admit.ts), read-only as it was admitted, and
+ * its outputSchema only when it could be read (otherwise its structuredContent is dropped).
+ */
+function describeHosted(tool: HostedTool): Tool {
+  return {
+    name: tool.name,
+    title: tool.title,
+    description: tool.description,
+    inputSchema: tool.inputSchema,
+    ...(tool.outputSchema ? { outputSchema: tool.outputSchema } : {}),
+    annotations: { title: tool.title, readOnlyHint: true, destructiveHint: false, openWorldHint: true },
+  };
+}
 
-/** The tools/list entry of each tool, converted once per process. */
-export function toolCatalog(tools: readonly AnyTool[] = TOOLS): Tool[] {
+const described = new WeakMap<ExposedTool, Tool>();
+
+/** The tools/list entry of each tool, converted once per process (a bridged tool once per hosted read). */
+export function toolCatalog(tools: readonly ExposedTool[] = TOOLS): Tool[] {
   return tools.map((tool) => {
     let entry = described.get(tool);
-    if (!entry) described.set(tool, (entry = describeTool(tool)));
+    if (!entry) described.set(tool, (entry = isHostedTool(tool) ? describeHosted(tool) : describeTool(tool)));
     return entry;
   });
 }

@@ -3,6 +3,8 @@ import type { ApiClient, ApiResult } from '../api/client.js';
 import { HealthResponseSchema, type HealthResponse } from '../api/schemas.js';
 import { renderHealth, renderServerState } from '../render/health.js';
 import { VERSION } from '../version.js';
+import type { HostedBridge } from '../hosted/bridge.js';
+import { FIRST_LIST_WAIT_MS } from '../hosted/caps.js';
 import { defineTool } from './define.js';
 import { callsInFlight } from './run.js';
 
@@ -19,12 +21,31 @@ const ServerStateSchema = z.object({
   catalog: z.object({ checked: z.boolean(), at: z.string().optional(), failure: z.string().optional() }).optional(),
   cache: z.object({ answers: z.number().int(), hits: z.number().int(), hit_ratio: z.number().optional() }),
   redis: z.object({ connected: z.boolean() }).optional(),
+  bridge: z
+    .object({
+      state: z.enum(['off', 'not_read', 'reading', 'ready', 'failed']),
+      endpoint: z.string().optional(),
+      endpoint_note: z.string().optional(),
+      era: z.string().optional(),
+      read_at: z.string().optional(),
+      failure: z.string().optional(),
+      bridged: z.array(z.string()),
+      skipped: z.array(z.object({ name: z.string(), reason: z.string() })),
+    })
+    .describe("The tools bridged from the deployment's hosted market surface, and those skipped with the reason"),
 });
 type ServerState = z.infer<typeof ServerStateSchema>;
 
 const iso = (ms: number | undefined) => (ms === undefined ? undefined : new Date(ms).toISOString());
 
-function serverState(client: ApiClient): ServerState {
+/** The bridge's side, with no member that has nothing to say. */
+function bridgeState(bridge: HostedBridge | undefined): ServerState['bridge'] {
+  if (!bridge) return { state: 'off', bridged: [], skipped: [] };
+  const status = bridge.status();
+  return Object.fromEntries(Object.entries(status).filter(([, value]) => value !== undefined)) as ServerState['bridge'];
+}
+
+function serverState(client: ApiClient, bridge: HostedBridge | undefined): ServerState {
   const state = client.state();
   return {
     version: VERSION,
@@ -51,6 +72,7 @@ function serverState(client: ApiClient): ServerState {
       ...(state.answers > 0 ? { hit_ratio: Math.round((state.cacheHits / state.answers) * 1000) / 1000 } : {}),
     },
     ...(state.redisConnected === undefined ? {} : { redis: { connected: state.redisConnected } }),
+    bridge: bridgeState(bridge),
   };
 }
 
@@ -65,10 +87,11 @@ export const checkApiHealth = defineTool({
   input: z.strictObject({}),
   example: {},
   data: HealthResponseSchema,
-  call: async (_args, { client, ...options }): Promise<HealthResult> => ({
-    ...(await client.getHealth(options)),
-    server: serverState(client),
-  }),
+  call: async (_args, { client, bridge, ...options }): Promise<HealthResult> => {
+    // Health says what the bridge found, so it gives the first hosted read the time a tools/list does.
+    const [health] = await Promise.all([client.getHealth(options), bridge?.settled(FIRST_LIST_WAIT_MS)]);
+    return { ...health, server: serverState(client, bridge) };
+  },
   render: (data, _args, result) =>
     `${renderHealth(data, result.status)}\n${renderServerState((result as HealthResult).server)}`,
   extra: { key: 'server', schema: ServerStateSchema, build: (_data, result) => (result as HealthResult).server },

@@ -10,12 +10,13 @@ import { ApiError, internalError, type ErrorKind } from '../api/errors.js';
 import { ResponseMetaSchema } from '../api/schemas.js';
 import { renderProvenance } from '../render/provenance.js';
 import { escapeInvisible, oneLine } from '../render/text.js';
-import type { AnyTool, ToolContext } from './define.js';
+import { isHostedTool, type AnyTool, type ExposedTool, type ToolContext } from './define.js';
+import { runHostedTool } from './run-hosted.js';
 import { describeIssues } from './issues.js';
 import { buildProvenance, ProvenanceSchema } from '../api/provenance.js';
 
 /** For arguments refused here, before any request. */
-const LOCAL_ARGUMENT_HINT = 'Fix the argument named above and call again; nothing was sent to the API.';
+export const LOCAL_ARGUMENT_HINT = 'Fix the argument named above and call again; nothing was sent to the API.';
 
 const HINTS: Record<ErrorKind, (error: ApiError) => string> = {
   invalid_argument: (e) =>
@@ -36,6 +37,8 @@ const HINTS: Record<ErrorKind, (error: ApiError) => string> = {
     'The connection to the API failed (unreachable, or dropped mid-answer); retry once, then check the base URL, proxy settings and connectivity.',
   internal: () => INTERNAL_HINT,
   cancelled: () => 'The call was cancelled before it finished.',
+  upstream_tool_error: () =>
+    'The hosted tool refused or failed on its own terms (its words are quoted above); fix what they name, or try again later.',
 };
 
 const INTERNAL_HINT =
@@ -109,7 +112,22 @@ function parseArguments(
 let running = 0;
 export const callsInFlight = (): number => running;
 
-export async function runTool(tool: AnyTool, rawArgs: unknown, context: ToolContext): Promise<CallToolResult> {
+/** Counts `work` among the calls in flight while it runs. */
+export async function counted<T>(work: () => Promise<T>): Promise<T> {
+  running++;
+  try {
+    return await work();
+  } finally {
+    running--;
+  }
+}
+
+/** Runs one of ours, or a bridged tool (run-hosted.ts): the boundary every surface calls. */
+export function runTool(tool: ExposedTool, rawArgs: unknown, context: ToolContext): Promise<CallToolResult> {
+  return isHostedTool(tool) ? runHostedTool(tool, rawArgs, context) : runOwnTool(tool, rawArgs, context);
+}
+
+async function runOwnTool(tool: AnyTool, rawArgs: unknown, context: ToolContext): Promise<CallToolResult> {
   const parsed = parseArguments(tool, rawArgs);
   if (!parsed.ok) return parsed.result;
   running++;

@@ -6,10 +6,10 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { toNodeHandler, type NodeIncomingMessageLike } from '@modelcontextprotocol/node';
-import { createMcpHandler } from '@modelcontextprotocol/server';
+import { createMcpHandler, type McpServer } from '@modelcontextprotocol/server';
 import type { Backend } from '../backend.js';
 import type { Logger } from '../log.js';
-import { createServer } from '../server.js';
+import { serverFactory } from '../server.js';
 import { readBody, refuseTooLarge } from './http-body.js';
 import { checkHost, checkOrigin, checkSingleTarget, normalisedOrigin, type AccessPolicy } from './http-guard.js';
 import { sendJson, sendRpcError, TRANSPORT_ERROR, type Headers } from './http-reply.js';
@@ -47,6 +47,8 @@ export interface McpEndpointOptions {
   maxInFlight?: number;
   /** Aborted when shutdown's grace period is over: calls still running answer with an error. */
   stopping?: AbortSignal;
+  /** Tools of a surface of its own besides ours (mock-api's hosted market surface). */
+  extend?: (mcp: McpServer) => void;
 }
 
 type RequestId = string | number;
@@ -137,8 +139,15 @@ function withBody(req: IncomingMessage, body: Buffer): NodeIncomingMessageLike {
 }
 
 export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
-  const { backend, logger, limits, stopping } = options;
-  const mcpHandler = createMcpHandler(() => createServer({ backend, logger, stopping }), { legacy: 'stateless' });
+  const { backend, logger, limits, stopping, extend } = options;
+  // At the hosted path this server is a surface of its own tools, as the deployment's is: never a bridge.
+  const atHostedPath = (request: Request) => new URL(request.url).pathname === HOSTED_MCP_PATH;
+  const mcpHandler = createMcpHandler(serverFactory({ backend, logger, stopping, extend }, atHostedPath), {
+    legacy: 'stateless',
+  });
+  // 2026-07-28 clients that opened a subscriptions/listen stream hear of a change of the bridged
+  // tools; stateless 2025 clients have no stream to hear on, and list again (docs/tools.md).
+  const unfollow = backend.bridge?.onChange(() => mcpHandler.notify.toolsChanged());
   // As many may wait as run: a burst of an agent's calls is served, a flood is turned away.
   const slots = options.maxInFlight === undefined ? undefined : new Slots(options.maxInFlight, options.maxInFlight);
 
@@ -227,5 +236,12 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
     await serveMcp(withBody(req, body.bytes), res);
   }
 
-  return { serve, refuseWaiting: () => slots?.clearQueue(), close: () => mcpHandler.close() };
+  return {
+    serve,
+    refuseWaiting: () => slots?.clearQueue(),
+    close: () => {
+      unfollow?.();
+      return mcpHandler.close();
+    },
+  };
 }

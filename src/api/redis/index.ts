@@ -12,6 +12,8 @@ export interface SharedState {
   gate: SharedRetryAfterGate;
   /** Wraps the process's memory store: Redis while it answers, the memory store meanwhile. */
   cacheStore: (local: CacheStore) => CacheStore;
+  /** The deployment's hosted tool list as one replica last read it (JSON), so the others need not. */
+  hostedList: { get(): Promise<string | undefined>; set(value: string, until: number): Promise<boolean> };
   /** Connected and answering right now. */
   ready(): boolean;
   close(): Promise<void>;
@@ -30,6 +32,10 @@ export async function connectSharedState(options: {
   return {
     gate: new SharedRetryAfterGate({ redis, prefix, requestTimeoutMs: options.requestTimeoutMs }),
     cacheStore: (local) => sharedCacheStore(redis, local, prefix),
+    hostedList: {
+      get: () => redis.get(`${prefix}:hosted-tools`),
+      set: (value, until) => redis.setUntil(`${prefix}:hosted-tools`, value, until),
+    },
     ready: () => redis.ready(),
     close: () => redis.close(),
   };
