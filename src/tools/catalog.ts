@@ -59,8 +59,12 @@ function describeHosted(tool: HostedTool): Tool {
     inputSchema: tool.inputSchema,
     ...(tool.outputSchema ? { outputSchema: tool.outputSchema } : {}),
     annotations: { title: tool.title, readOnlyHint: true, destructiveHint: false, openWorldHint: true },
+    // Says where it comes from, for clients and tooling (the bench counts ours apart); no model reads _meta.
+    _meta: { [BRIDGED_META_KEY]: true },
   };
 }
+
+const BRIDGED_META_KEY = 'io.github.service-mcp/bridged';
 
 const described = new WeakMap<ExposedTool, Tool>();
 
