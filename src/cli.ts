@@ -135,11 +135,14 @@ export function buildProgram(): Command {
     .action(async (options: { json?: boolean }, command: Command) => {
       const { config, logger } = configFrom(command); // a bad global option is bad usage here too
       const [{ toolCatalog }, tools] = await Promise.all([import('./tools/catalog.js'), listedTools(config, logger)]);
-      if (options.json) return print(JSON.stringify(toolCatalog(tools), null, 2));
       const width = Math.max(...tools.map((t) => t.name.length));
-      return print(
-        tools.map((t) => `${t.name.padEnd(width)}  ${t.title}: ${t.description.split(/(?<=\.)\s/)[0]}`).join('\n'),
+      await print(
+        options.json
+          ? JSON.stringify(toolCatalog(tools), null, 2)
+          : tools.map((t) => `${t.name.padEnd(width)}  ${t.title}: ${t.description.split(/(?<=\.)\s/)[0]}`).join('\n'),
       );
+      // The bridge's connection to the hosted surface must not hold the process once the list is out.
+      process.exit(EXIT_OK);
     });
 
   program

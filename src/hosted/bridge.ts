@@ -191,7 +191,8 @@ export class HostedBridge {
       this.failure = oneLine(failure.message, 300);
       this.failedAt = this.now();
       this.drop();
-      this.logger.warn(`hosted tools not bridged: ${this.failure}`);
+      // Info, not a warning: a deployment without a hosted surface is no fault, and health says it.
+      this.logger.info(`hosted tools not bridged: ${this.failure}`);
       // What was bridged stays offered until the list can be read again: a blip must not hide tools.
     }
   }

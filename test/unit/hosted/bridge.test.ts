@@ -179,6 +179,31 @@ describe('a bridged call', () => {
     expect(target.seen.filter((m) => m === 'tools/call')).toHaveLength(2);
   });
 
+  it('over a surface that speaks only the 2025 revision: negotiated down, called, and told of a cancellation', async () => {
+    const legacyOnly = (method: string, signal: AbortSignal) =>
+      method === 'server/discover'
+        ? Promise.resolve(
+            Response.json(
+              { jsonrpc: '2.0', id: null, error: { code: -32601, message: 'Method not found' } },
+              { status: 400 },
+            ),
+          )
+        : method === 'tools/call'
+          ? silence(signal)
+          : undefined;
+    const target = surface({ tools: [READ_ONLY_TOOL], fault: legacyOnly });
+    const bridge = await ready(bridgeOver(target));
+    expect(bridge.status()).toMatchObject({ state: 'ready', era: 'legacy', bridged: ['get_company_funding'] });
+    expect(target.seen).toContain('initialize');
+    const controller = new AbortController();
+    const pending = callOn(bridge, { company: 'x' }, { signal: controller.signal });
+    while (!target.seen.includes('tools/call')) await new Promise((resolve) => setImmediate(resolve));
+    controller.abort(new Error('user cancelled'));
+    expect(text(await pending)).toMatch(/^cancelled: /);
+    // The SDK tells a 2025 server with notifications/cancelled, sent without the call's (aborted) signal.
+    while (!target.seen.includes('notifications/cancelled')) await new Promise((resolve) => setImmediate(resolve));
+  });
+
   it('is cancelled by its caller: the HTTP request is aborted and the answer is cancelled', async () => {
     const target = surface({ tools: [READ_ONLY_TOOL], fault: faultOnCall(silence) });
     const bridge = await ready(bridgeOver(target));
