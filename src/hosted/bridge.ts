@@ -271,8 +271,4 @@ export class HostedBridge {
     this.connection = undefined;
     void connection?.then(({ client }) => client.close()).catch(() => {});
   }
-
-  async close(): Promise<void> {
-    this.drop();
-  }
 }
