@@ -143,8 +143,9 @@ export class HostedBridge {
 
   /** Calls a bridged tool; throws an ApiError (outcome.ts) when the exchange fails. */
   async call(tool: HostedTool, args: unknown, options: CallOptions): Promise<HostedAnswer> {
-    const { client, url } = await this.connect();
     try {
+      // Inside: a surface that cannot be reached at all is a failure of this call like any other.
+      const { client, url } = await this.connect();
       const result = await withCallOptions(options, () =>
         client.callTool(
           { name: tool.name, arguments: args as Record<string, unknown> },
