@@ -38,7 +38,10 @@ const { scripts: _scripts, devDependencies: _dev, allowScripts: _allow, override
 writeFileSync(join(stage, 'package.json'), `${JSON.stringify(runtime, null, 2)}\n`);
 run('npm', ['install', '--omit=dev', '--ignore-scripts', '--no-package-lock', '--loglevel=error'], stage);
 
-const tools = JSON.parse(run(process.execPath, [join(root, 'bin', 'service-mcp.js'), 'tools', '--json']));
+// Our own tools only: bridged ones are the deployment's, read at run time, not the bundle's to promise.
+const tools = JSON.parse(
+  run(process.execPath, [join(root, 'bin', 'service-mcp.js'), '--no-bridge', 'tools', '--json']),
+);
 const manifest = {
   manifest_version: '0.3',
   name: pkg.name,

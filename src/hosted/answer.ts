@@ -9,6 +9,7 @@ import { ageSeconds } from '../api/age.js';
 import { sourceSaysFictional, type Mode } from '../api/provenance.js';
 import { isRecord } from '../is-record.js';
 import { describeAge } from '../render/age.js';
+import { shownEndpoint } from '../render/health.js';
 import { datum, fencedText } from '../render/text.js';
 import type { HostedTool } from './admit.js';
 import type { HostedAnswer } from './bridge.js';
@@ -64,7 +65,7 @@ function checkedStructure(
 }
 
 function renderProvenanceLine(p: HostedProvenance): string {
-  const parts = [`hosted tool ${datum(p.tool, 128)} at ${datum(p.endpoint, 200)}`];
+  const parts = [`hosted tool ${datum(p.tool, 128)} at ${shownEndpoint(p.endpoint)}`];
   for (const { name, value, age_s } of p.stated) parts.push(`${name}: ${datum(value, 40)} (${describeAge(age_s)})`);
   if (p.stated.length === 0) parts.push('no timestamp stated');
   parts.push(

@@ -27,8 +27,13 @@ export function renderHealth(health: HealthResponse, httpStatus: number): string
 }
 
 /** An address under `.invalid` (RFC 6761), which the embedded offline API answers at: no one can reach it. */
-function placeholder(url: string): boolean {
+export function placeholder(url: string): boolean {
   return URL.canParse(url) && new URL(url).hostname.endsWith('.invalid');
+}
+
+/** A hosted endpoint as shown: the offline one, answered in-process, is named as such, never by its placeholder address. */
+export function shownEndpoint(url: string): string {
+  return placeholder(url) ? "the embedded offline API's own hosted surface (in-process)" : datum(url, 200);
 }
 
 interface ServerStateView {
@@ -59,7 +64,7 @@ interface ServerStateView {
 function renderBridge(bridge: NonNullable<ServerStateView['bridge']>): string[] {
   if (bridge.state === 'off')
     return ["- Hosted tools: not bridged (--no-bridge); only this server's own tools are offered."];
-  const where = bridge.endpoint ? ` from ${datum(bridge.endpoint, 200)}` : '';
+  const where = bridge.endpoint ? ` from ${shownEndpoint(bridge.endpoint)}` : '';
   const lines = [
     bridge.state === 'failed'
       ? `- Hosted tools: the hosted surface${where} could not be read: ${datum(bridge.failure ?? 'unknown', 300)}; our own tools are unaffected${bridge.bridged.length > 0 ? `, and the ${bridge.bridged.length} bridged before stay offered` : ''}.`
