@@ -27,7 +27,7 @@ export function renderHealth(health: HealthResponse, httpStatus: number): string
 }
 
 /** An address under `.invalid` (RFC 6761), which the embedded offline API answers at: no one can reach it. */
-export function placeholder(url: string): boolean {
+function placeholder(url: string): boolean {
   return URL.canParse(url) && new URL(url).hostname.endsWith('.invalid');
 }
 
