@@ -21,6 +21,7 @@ import { TOOL_NAMES, toolSet } from './tools/index.js';
 import type { Mode } from './api/provenance.js';
 import type { HostedBridge, SharedListStore } from './hosted/bridge.js';
 import { hostedBridge } from './hosted/backend-bridge.js';
+import { LocalBudget, type UpstreamBudget } from './api/fair-share.js';
 
 export interface Backend {
   client: ApiClient;
@@ -56,9 +57,13 @@ async function loadOfflineDeployment(config: Config, logger: Logger): Promise<Of
   return createOfflineDeployment(config, logger);
 }
 
-async function loadLiveFetch(config: Config, store: BackendOptions['store']): Promise<FetchLike> {
+async function loadLiveFetch(
+  config: Config,
+  store: BackendOptions['store'],
+  budget: UpstreamBudget | undefined,
+): Promise<FetchLike> {
   const { createApiFetch } = await import('./api/dispatcher.js');
-  return createApiFetch({ timeoutMs: config.timeoutMs, cache: config.cache, store });
+  return createApiFetch({ timeoutMs: config.timeoutMs, cache: config.cache, store, budget });
 }
 
 export interface BackendOptions {
@@ -71,18 +76,22 @@ export interface BackendOptions {
   hostedList?: SharedListStore;
   /** No bridge, whatever the config says: the offline deployment's own surface is a server, never a bridge. */
   noBridge?: boolean;
+  /** Each caller's share (--per-client-rate); the process's own buckets unless Redis shares them. */
+  budget?: UpstreamBudget;
 }
 
 export function createBackend(
   config: Config,
   logger: Logger,
-  { gate = new RetryAfterGate(), engine, store, hostedList, noBridge = false }: BackendOptions = {},
+  { gate = new RetryAfterGate(), engine, store, hostedList, noBridge = false, budget }: BackendOptions = {},
 ): Backend {
   const offline = engine !== undefined || config.offline || config.baseUrl === undefined;
   const baseUrl = offline ? OFFLINE_BASE_URL : config.baseUrl!;
   let deployment: Promise<OfflineEngine> | undefined;
   const offlineEngine = () => (deployment ??= engine ? Promise.resolve(engine) : loadOfflineDeployment(config, logger));
-  const fetch = lazyFetch(offline ? () => loadOfflineFetch(offlineEngine) : () => loadLiveFetch(config, store));
+  // The embedded API is answered in-process: no upstream, so no share to keep.
+  const share = offline || !config.perClientRate ? undefined : (budget ?? new LocalBudget(config.perClientRate));
+  const fetch = lazyFetch(offline ? () => loadOfflineFetch(offlineEngine) : () => loadLiveFetch(config, store, share));
   const client = new ApiClient({
     baseUrl,
     fetch,
@@ -91,6 +100,7 @@ export function createBackend(
     logger,
     gate,
     checkCatalog: true,
+    budget: share,
   });
   const bridging = config.bridge && !noBridge;
   const bridge = bridging
@@ -102,6 +112,7 @@ export function createBackend(
         baseUrl,
         offlineEngine: offline ? offlineEngine : undefined,
         hostedList,
+        budget: share,
         ours: new Set(TOOL_NAMES),
       })
     : undefined;
@@ -154,6 +165,7 @@ export async function startBackend(
       gate: shared.gate,
       store: config.cache ? shared.cacheStore : undefined,
       hostedList: shared.hostedList,
+      ...(config.perClientRate ? { budget: shared.budget(config.perClientRate) } : {}),
     }),
     redisReady: shared.ready,
   };

@@ -87,6 +87,35 @@ async function listedTools(config: Config, logger: Logger) {
   return exposedTools(backend);
 }
 
+/** Who may call `serve --http`; a tokens file that cannot be used is bad usage (exit 2), before anything listens. */
+async function authGateFor(
+  create: typeof import('./transports/auth/gate.js').createAuthGate,
+  config: Config,
+  logger: Logger,
+) {
+  if (config.perClientRate && config.offline && !config.authTokensFile && !config.authIssuer)
+    logger.warn(
+      '--per-client-rate is ignored: the embedded offline API is answered in-process, with no upstream to share',
+    );
+  try {
+    return await create(
+      {
+        tokensFile: config.authTokensFile,
+        oauth:
+          config.authIssuer && config.authAudience
+            ? { issuer: config.authIssuer, audience: config.authAudience, scopes: config.authScopes }
+            : undefined,
+        byAddress: config.perClientRate !== undefined,
+      },
+      logger,
+    );
+  } catch (error) {
+    if ((error as Error).name === 'TokensFileError')
+      throw new UsageError(`--auth-tokens-file: ${(error as Error).message}`);
+    throw error;
+  }
+}
+
 function parseJsonArgs(text: string | undefined): unknown {
   if (text === undefined || text.trim() === '') return {};
   let value: unknown;
@@ -232,11 +261,14 @@ export function buildProgram(): Command {
         if (!options.http) throw new UsageError('serve needs --http (for stdio, run service-mcp with no command)');
         const port = parsePort(options.port);
         const { config, logger } = configFrom(command);
-        const [{ startBackend }, http, { HttpOptionError, splitList }] = await Promise.all([
-          import('./backend.js'),
-          import('./transports/http.js'),
-          import('./transports/http-guard.js'),
-        ]);
+        const [{ startBackend }, http, { HttpOptionError, splitList }, { createAuthGate, reloadOnHangup }] =
+          await Promise.all([
+            import('./backend.js'),
+            import('./transports/http.js'),
+            import('./transports/http-guard.js'),
+            import('./transports/auth/gate.js'),
+          ]);
+        const auth = await authGateFor(createAuthGate, config, logger);
         const backend = await backendFor(startBackend, config, logger);
         await telemetryFor(config, logger, backend);
         let running;
@@ -249,6 +281,7 @@ export function buildProgram(): Command {
             allowedHosts: splitList(options.allowedHosts),
             allowedOrigins: splitList(options.allowedOrigins),
             maxInFlight: config.maxInFlight,
+            auth,
           });
         } catch (error) {
           if (error instanceof HttpOptionError) throw new UsageError(error.message);
@@ -259,6 +292,7 @@ export function buildProgram(): Command {
           throw error;
         }
         http.stopOnSignals(running, logger);
+        if (auth.required) reloadOnHangup(auth, logger);
         await print(`${PACKAGE_NAME} HTTP listening on ${running.url}`);
         logger.info(`HTTP server ready (${config.offline ? 'offline snapshot' : config.baseUrl})`);
       },

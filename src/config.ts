@@ -11,6 +11,12 @@ export type LogLevel = (typeof LOG_LEVELS)[number];
 const LOG_FORMATS = ['text', 'json'] as const;
 export type LogFormat = (typeof LOG_FORMATS)[number];
 
+/**
+ * Each caller's share of upstream requests when auth is on and --per-client-rate is not given:
+ * see docs/deploy.md for how it was measured (a research turn of an agent fits in the burst).
+ */
+const DEFAULT_PER_CLIENT_RATE = { perMinute: 60, burst: 30 } as const;
+
 /** Raw values as commander hands them over (strings, or booleans for switches). */
 export interface RawOptions {
   baseUrl?: string | undefined;
@@ -28,6 +34,11 @@ export interface RawOptions {
   metricsPort?: string | number | undefined;
   metricsHost?: string | undefined;
   logFormat?: string | undefined;
+  authTokensFile?: string | undefined;
+  authIssuer?: string | undefined;
+  authAudience?: string | undefined;
+  authScopes?: string | undefined;
+  perClientRate?: string | number | undefined;
 }
 
 /** Each option, its flag, its environment variable and its default: the table of docs/contract.md. */
@@ -116,6 +127,38 @@ export const OPTION_TABLE = [
       "offer only our own tools: do not bridge the read-only tools of the deployment's hosted market surface (POST /api/public/v1/mcp?surface=market)",
   },
   {
+    key: 'authTokensFile',
+    flag: '--auth-tokens-file <path>',
+    env: 'SERVICE_MCP_AUTH_TOKENS_FILE',
+    description:
+      'serve --http: require a bearer token from this file (one name:token a line; re-read on SIGHUP); see docs/deploy.md',
+  },
+  {
+    key: 'authIssuer',
+    flag: '--auth-issuer <url>',
+    env: 'SERVICE_MCP_AUTH_ISSUER',
+    description:
+      'serve --http: require OAuth access tokens (JWTs) from this authorization server, checked against its published keys (needs --auth-audience)',
+  },
+  {
+    key: 'authAudience',
+    flag: '--auth-audience <url>',
+    env: 'SERVICE_MCP_AUTH_AUDIENCE',
+    description: "serve --http: this server's public URL, the resource (RFC 8707) its access tokens must be issued for",
+  },
+  {
+    key: 'authScopes',
+    flag: '--auth-scopes <list>',
+    env: 'SERVICE_MCP_AUTH_SCOPES',
+    description: 'serve --http: comma-separated scopes every access token must carry (default: none)',
+  },
+  {
+    key: 'perClientRate',
+    flag: '--per-client-rate <n[:burst]>',
+    env: 'SERVICE_MCP_PER_CLIENT_RATE',
+    description: `serve --http: upstream requests a minute for each caller (cache hits free), with a burst; default ${DEFAULT_PER_CLIENT_RATE.perMinute}:${DEFAULT_PER_CLIENT_RATE.burst} with auth, off without; off turns it off`,
+  },
+  {
     key: 'tools',
     flag: '--tools <names>',
     env: 'SERVICE_MCP_TOOLS',
@@ -133,6 +176,25 @@ const integerFrom = (min: number, max: number) =>
     .pipe(
       z.number().int('must be a whole number').min(min, `must be at least ${min}`).max(max, `must be at most ${max}`),
     );
+
+/** An absolute URL naming a server of ours or an issuer: https, or http on loopback only, with no credentials, query or fragment. */
+function publicUrl(what: string) {
+  return z
+    .string()
+    .trim()
+    .refine((value) => URL.canParse(value), `must be an absolute URL (${what})`)
+    .refine((value) => {
+      if (!URL.canParse(value)) return true;
+      const url = new URL(value);
+      const loopback = ['localhost', '127.0.0.1', '[::1]'].includes(url.hostname);
+      return url.protocol === 'https:' || (url.protocol === 'http:' && loopback);
+    }, 'must be https (plain http only on localhost, 127.0.0.1 or [::1])')
+    .refine(
+      (value) => !URL.canParse(value) || (new URL(value).username === '' && new URL(value).password === ''),
+      'must not carry credentials',
+    )
+    .refine((value) => !value.includes('?') && !value.includes('#'), 'must not have a query string or fragment');
+}
 
 const ConfigSchema = z
   .object({
@@ -203,9 +265,40 @@ const ConfigSchema = z
     metricsPort: integerFrom(1, 65_535).optional(),
     metricsHost: z.string().trim().min(1, 'must name an interface'),
     logFormat: z.enum(LOG_FORMATS, { error: `must be one of ${LOG_FORMATS.join(', ')}` }),
+    authTokensFile: z.string().trim().min(1, 'must name a file').optional(),
+    authIssuer: publicUrl('an issuer').optional(),
+    authAudience: publicUrl('a resource').optional(),
+    authScopes: z
+      .string()
+      .transform((value) => [...new Set(value.split(/[\s,]+/).filter(Boolean))])
+      .refine((scopes) => scopes.length > 0, 'must name at least one scope')
+      .optional(),
+    perClientRate: z
+      .union([z.number().transform(String), z.string()])
+      .transform((value) => value.trim().toLowerCase())
+      .refine((value) => value === 'off' || /^\d+(:\d+)?$/.test(value), 'must be n (a minute), n:burst, or off')
+      .transform((value) => {
+        if (value === 'off') return 'off' as const;
+        const [perMinute, burst = String(Math.max(1, Math.ceil(Number(value.split(':')[0]) / 2)))] = value.split(':');
+        return { perMinute: Number(perMinute), burst: Number(burst) };
+      })
+      .refine(
+        (rate) => rate === 'off' || (rate.perMinute >= 1 && rate.perMinute <= 1_000_000),
+        'must allow from 1 to 1000000 requests a minute',
+      )
+      .refine(
+        (rate) => rate === 'off' || (rate.burst >= 1 && rate.burst <= 1_000_000),
+        'must have a burst from 1 to 1000000',
+      )
+      .optional(),
   })
   .transform((c) => ({
     ...c,
+    // On with auth unless turned off; without auth only when asked for (every caller is then an address).
+    perClientRate:
+      c.perClientRate === 'off'
+        ? undefined
+        : (c.perClientRate ?? (c.authTokensFile || c.authIssuer ? { ...DEFAULT_PER_CLIENT_RATE } : undefined)),
     // No base URL at all means offline: the spec's {base_url} is deployment-specific.
     offline: c.offline || c.baseUrl === undefined,
     offlineReason: c.offline ? ('requested' as const) : c.baseUrl === undefined ? ('no_base_url' as const) : undefined,
@@ -250,6 +343,11 @@ export function mergeSources(flags: RawOptions, env: NodeJS.ProcessEnv): Record<
     metricsPort: pick('metricsPort'),
     metricsHost: pick('metricsHost', '127.0.0.1'),
     logFormat: typeof pick('logFormat') === 'string' ? String(pick('logFormat')).trim().toLowerCase() : 'text',
+    authTokensFile: pick('authTokensFile'),
+    authIssuer: pick('authIssuer'),
+    authAudience: pick('authAudience'),
+    authScopes: pick('authScopes'),
+    perClientRate: pick('perClientRate'),
   };
 }
 
@@ -276,5 +374,18 @@ export function resolveConfig(flags: RawOptions = {}, env: NodeJS.ProcessEnv = p
       `invalid configuration: ${flagName('offline')} / ${envName('offline')} and ${flagName('baseUrl')} / ${envName('baseUrl')} are both set; --offline answers from the embedded fictional data and would ignore the base URL: set one of them`,
     );
   }
-  return Object.freeze(parsed.data);
+  const c = parsed.data;
+  const both = (a: string, b: string, why: string) =>
+    new ConfigError(`invalid configuration: ${flagName(a)} / ${envName(a)} and ${flagName(b)} / ${envName(b)} ${why}`);
+  if (c.authTokensFile !== undefined && c.authIssuer !== undefined)
+    throw both('authTokensFile', 'authIssuer', 'are both set; choose static tokens or OAuth, not both');
+  if ((c.authIssuer === undefined) !== (c.authAudience === undefined))
+    throw both(
+      'authIssuer',
+      'authAudience',
+      'go together: OAuth tokens are checked for their issuer and for this resource',
+    );
+  if (c.authScopes !== undefined && c.authIssuer === undefined)
+    throw both('authScopes', 'authIssuer', 'go together: scopes are read from OAuth access tokens');
+  return Object.freeze(c);
 }

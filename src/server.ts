@@ -5,7 +5,7 @@
  * documents are registered with ext-apps' registerAppResource (mcp/app-resources.ts). The tools
  * bridged from the deployment's hosted surface join ours when `bridged` (src/hosted/).
  */
-import { McpServer, type McpServerFactory } from '@modelcontextprotocol/server';
+import { McpServer, type AuthInfo, type McpServerFactory } from '@modelcontextprotocol/server';
 import { exposedTools, type Backend } from './backend.js';
 import { FIRST_LIST_WAIT_MS } from './hosted/caps.js';
 import { BRIDGE_HEADER } from './hosted/guarded-fetch.js';
@@ -33,6 +33,8 @@ export interface CreateServerOptions {
   follow?: boolean;
   /** Tools of a surface of its own besides ours (the offline deployment's hosted market surface). */
   extend?: (mcp: McpServer) => void;
+  /** Who is calling (HTTP mode): tool calls, bridged ones too, go on this caller's share of upstream requests. */
+  caller?: string | undefined;
 }
 
 export function createServer({
@@ -42,6 +44,7 @@ export function createServer({
   bridged = false,
   follow = false,
   extend,
+  caller,
 }: CreateServerOptions): McpServer {
   const { client, mode } = backend;
   const bridge = bridged ? backend.bridge : undefined;
@@ -51,8 +54,8 @@ export function createServer({
     instructions: instructionsFor(mode, tools),
     cacheHints: listCacheHints(bridge !== undefined),
   });
-  const registered = registerTools(mcp, backend, tools, logger, stopping);
-  if (bridge && follow) followBridge(mcp, backend, registered, logger, stopping);
+  const registered = registerTools(mcp, backend, tools, logger, { stopping, caller });
+  if (bridge && follow) followBridge(mcp, backend, registered, logger, { stopping, caller });
   extend?.(mcp);
   registerResources(mcp, client, mode);
   registerAppResources(mcp);
@@ -61,22 +64,31 @@ export function createServer({
   return mcp;
 }
 
+/** What a serving entry tells the factory about each request. */
+export interface FactoryRules {
+  /** Requests answered with our own tools only (the hosted path, where this server is a surface of its own tools). */
+  ownOnly?: (request: Request) => boolean;
+  /** Who is calling, from the SDK's pass-through `authInfo` (HTTP mode: transports/auth/caller.ts). */
+  callerOf?: (auth: AuthInfo | undefined) => string | undefined;
+}
+
 /**
  * The factory the serving entries call. With a bridge, a server waits for the first hosted list at
  * most FIRST_LIST_WAIT_MS (so the first tools/list can hold the bridged tools), and then answers
  * with whatever is known. A request from a bridge (ours, here or elsewhere) gets no bridged tools
  * and never waits: a deployment pointed at its own endpoint must not loop. Neither does a request
- * `ownOnly` picks (the hosted path, where this server is a surface of its own tools).
+ * `ownOnly` picks. Every call the server makes, to our API or to a bridged tool, goes on the share
+ * of the caller `callerOf` names.
  */
 export function serverFactory(
-  options: Omit<CreateServerOptions, 'bridged'>,
-  ownOnly: (request: Request) => boolean = () => false,
+  options: Omit<CreateServerOptions, 'bridged' | 'caller'>,
+  { ownOnly = () => false, callerOf }: FactoryRules = {},
 ): McpServerFactory {
   return async (ctx) => {
     const request = ctx.requestInfo;
     const fromBridge = request !== undefined && (request.headers.has(BRIDGE_HEADER) || ownOnly(request));
     const bridged = !fromBridge && options.backend.bridge !== undefined;
     if (bridged) await options.backend.bridge!.settled(FIRST_LIST_WAIT_MS);
-    return createServer({ ...options, bridged });
+    return createServer({ ...options, bridged, caller: callerOf?.(ctx.authInfo) });
   };
 }

@@ -20,6 +20,7 @@ import {
   type RequestPolicyOptions,
 } from './request-policy.js';
 import { RetryAfterGate } from './retry-after-gate.js';
+import type { ShareState, UpstreamBudget } from './fair-share.js';
 import {
   DiscoveryDataSchema,
   HealthResponseSchema,
@@ -105,6 +106,8 @@ export interface ApiClientOptions extends RequestPolicyOptions {
   checkCatalog?: boolean;
   /** The clock a result's retrievedAt (and so every age in it) reads: generated docs pass a fixed one. */
   now?: () => number;
+  /** Each caller's share of upstream requests, as the production fetch keeps it: read here for the health tool. */
+  budget?: UpstreamBudget | undefined;
 }
 
 /** What the client knows of its own state, for check_api_health: times in epoch ms, never a secret. */
@@ -137,9 +140,11 @@ export class ApiClient {
   private answers = 0;
   private cacheHits = 0;
   private readonly now: () => number;
+  private readonly budget: UpstreamBudget | undefined;
 
   constructor(options: ApiClientOptions) {
     this.now = options.now ?? Date.now;
+    this.budget = options.budget;
     this.baseUrl = options.baseUrl.replace(/\/+$/, '');
     this.policy = new RequestPolicy({ ...options, baseUrl: this.baseUrl });
     this.logger = options.logger ?? silentLogger;
@@ -167,6 +172,11 @@ export class ApiClient {
       cacheHits: this.cacheHits,
       redisConnected: this.policy.gate.sharedConnected(),
     };
+  }
+
+  /** The caller's share of upstream requests, when shares are kept and the call has a caller. */
+  shareOf(caller: string | undefined): Promise<ShareState | undefined> {
+    return caller === undefined || !this.budget ? Promise.resolve(undefined) : this.budget.state(caller);
   }
 
   async discover(options?: CallOptions): Promise<ApiResult<DiscoveryData>> {

@@ -11,6 +11,8 @@
  *   redirect interceptor, as undici requires from 8.13 (compose() refuses the other order): it
  *   then sees each answer's redirect history and keeps an answer under the URL asked for only when
  *   every hop stayed on that origin, so another origin can never plant an entry under ours;
+ * - the fair-share check (budget-interceptor.ts, with --per-client-rate in HTTP mode): inside the
+ *   cache, so only a request about to be sent takes from its caller's share, a hit never does;
  * - redirect: up to 20 hops, as fetch; undici refuses a Location that is not http or https. It
  *   hands the caller the hops it took (`context.history`), the last being the URL that answered;
  * - decompress: gzip and br, each stage's decoded size capped; inside the cache, so a hit is not
@@ -22,6 +24,8 @@ import { CACHE_LIMITS, markingStore, type CacheStore } from './cache.js';
 import { DEFAULT_MAX_BODY_BYTES } from './body.js';
 import { raceAbort } from './abort.js';
 import type { FetchLike } from './fetch-like.js';
+import { budgetInterceptor, CALLER } from './budget-interceptor.js';
+import type { UpstreamBudget } from './fair-share.js';
 
 /** fetch's redirect limit. */
 const MAX_REDIRECTIONS = 20;
@@ -39,6 +43,8 @@ export interface DispatcherOptions {
   cache?: boolean;
   /** Where the cache keeps entries, given the process's bounded memory store (--redis-url shares them). */
   store?: (memory: CacheStore) => CacheStore;
+  /** Each caller's share of the requests sent (--per-client-rate); requests that name no caller pass. */
+  budget?: UpstreamBudget | undefined;
 }
 
 /** The keep-alive agent, behind the proxy the environment names: requests are capped at `maxBodyBytes` as sent. */
@@ -65,6 +71,7 @@ function createDispatcher(options: DispatcherOptions): Dispatcher {
     // Error bodies too: a compressed error envelope still names the error.
     interceptors.decompress({ maxSize: maxBodyBytes, skipErrorResponses: false }),
     interceptors.redirect({ maxRedirections: MAX_REDIRECTIONS }),
+    ...(options.budget ? [budgetInterceptor(options.budget)] : []),
     // 'shared': HTTP mode answers many clients from one cache, so `private` responses stay out of it.
     ...(options.cache === false
       ? []
@@ -90,6 +97,7 @@ function dispatcherFetch(dispatcher: Dispatcher): FetchLike {
       method: 'GET',
       headers: { ...(init.headers as Record<string, string>), 'accept-encoding': ACCEPT_ENCODING },
       signal,
+      ...(init.caller === undefined ? {} : { [CALLER]: init.caller }),
     });
     // undici settles a request queued for a connection only once a connection frees, even after its
     // signal has aborted (it is then aborted before it is sent); the caller is answered at once.

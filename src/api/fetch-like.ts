@@ -17,4 +17,9 @@ export interface HttpAnswer {
  * The fetch the client calls, with a GET. Injectable, so msw (which patches globalThis.fetch) and
  * the offline API can stand in; each must end the request, body included, when `init.signal` aborts.
  */
-export type FetchLike = (url: string, init: RequestInit) => Promise<HttpAnswer>;
+export type FetchLike = (url: string, init: FetchInit) => Promise<HttpAnswer>;
+
+interface FetchInit extends RequestInit {
+  /** On whose share of upstream requests this one goes (fair-share.ts); only the production fetch reads it. */
+  caller?: string | undefined;
+}

@@ -11,6 +11,7 @@ import { USER_AGENT } from '../version.js';
 import { RequestEnded, withDeadline } from './abort.js';
 import { DEFAULT_MAX_BODY_BYTES, readBody } from './body.js';
 import { ApiError, describeNetworkCause, internalError, isTransportFailure } from './errors.js';
+import { BudgetExceeded } from './fair-share.js';
 import type { FetchLike } from './fetch-like.js';
 import {
   heldRetryAfter,
@@ -28,6 +29,8 @@ export interface CallOptions {
   onWait?: ((info: GateWaitInfo) => void) | undefined;
   /** Also told every line logged for this call (the MCP layer forwards them to the calling client). */
   logSink?: LogSink | undefined;
+  /** On whose share of upstream requests the call goes (HTTP mode's callers; fair-share.ts). */
+  caller?: string | undefined;
 }
 
 export interface RawResponse {
@@ -131,14 +134,7 @@ export class RequestPolicy {
       let response: RawResponse;
       let retryAfterS: number | undefined;
       try {
-        response = await this.attempt(
-          path,
-          accept,
-          options.signal,
-          options.logSink,
-          quickMs ?? this.timeoutMs,
-          operation,
-        );
+        response = await this.attempt(path, accept, options, quickMs ?? this.timeoutMs, operation);
         retryAfterS = heldRetryAfter(response.headers.get('retry-after'));
         // Shut the gate before settling the ticket, so callers waiting on this probe see the new
         // window the moment they wake rather than racing out ahead of it.
@@ -219,21 +215,17 @@ export class RequestPolicy {
   private attempt(
     path: string,
     accept: string,
-    signal: AbortSignal | undefined,
-    logSink: LogSink | undefined,
+    options: CallOptions,
     timeoutMs: number,
     operation: string,
   ): Promise<RawResponse> {
-    return withDeadline(timeoutMs, (deadline) =>
-      this.exchange(path, accept, signal, logSink, timeoutMs, deadline, operation),
-    );
+    return withDeadline(timeoutMs, (deadline) => this.exchange(path, accept, options, timeoutMs, deadline, operation));
   }
 
   private async exchange(
     path: string,
     accept: string,
-    signal: AbortSignal | undefined,
-    logSink: LogSink | undefined,
+    { signal, logSink, caller }: CallOptions,
     timeoutMs: number,
     deadline: AbortSignal,
     operation: string,
@@ -253,6 +245,7 @@ export class RequestPolicy {
           headers: { accept, 'user-agent': USER_AGENT },
           signal: own.signal,
           redirect: 'follow',
+          caller,
         });
         const body = await readBody(answer, this.maxBodyBytes, path);
         followed.answered(answer.status, answer.headers);
@@ -261,6 +254,13 @@ export class RequestPolicy {
         if (error instanceof RequestEnded && !own.signal.aborted && !ending.aborted) {
           followed.failed('shared_request_ended');
           continue;
+        }
+        // Nothing was sent. A refusal of another caller's share reached this call only because the
+        // two asked the same thing at once (one request, shared): this caller's own is asked again.
+        if (error instanceof BudgetExceeded) {
+          followed.refused();
+          if (error.caller !== caller) continue;
+          throw error;
         }
         const failure = this.exchangeError(path, signal, deadline.aborted ? timeoutMs : undefined, error);
         followed.failed(failure.kind);

@@ -6,6 +6,7 @@
  */
 import type { ApiClient } from '../api/client.js';
 import { API_PREFIX } from '../api/operations.js';
+import type { UpstreamBudget } from '../api/fair-share.js';
 import type { RetryAfterGate } from '../api/retry-after-gate.js';
 import type { Config } from '../config.js';
 import type { Logger } from '../log.js';
@@ -26,6 +27,8 @@ interface BridgeInputs {
   /** The offline deployment, when the backend answers from it. */
   offlineEngine: (() => Promise<OfflineEngine>) | undefined;
   hostedList: SharedListStore | undefined;
+  /** Each caller's share of upstream requests (--per-client-rate), the one the REST client's requests take from. */
+  budget: UpstreamBudget | undefined;
   /** Our own tool names: a hosted tool of the same name is never bridged. */
   ours: ReadonlySet<string>;
 }
@@ -59,11 +62,12 @@ async function offlineFetch(engine: () => Promise<OfflineEngine>): Promise<WebFe
 }
 
 export function hostedBridge(inputs: BridgeInputs): HostedBridge {
-  const { config, logger, client, gate, baseUrl, offlineEngine, hostedList, ours } = inputs;
+  const { config, logger, client, gate, baseUrl, offlineEngine, hostedList, budget, ours } = inputs;
   return new HostedBridge({
     endpoint: () => endpointOf(client, baseUrl),
     fetch: () => (offlineEngine ? offlineFetch(offlineEngine) : liveFetch(config)),
     gate,
+    budget,
     timeoutMs: config.timeoutMs,
     maxRetryWaitS: config.maxRetryWaitS,
     ours,

@@ -7,6 +7,7 @@
  */
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import type { CallToolResult, JsonSchemaValidator, jsonSchemaValidator } from '@modelcontextprotocol/client';
+import type { UpstreamBudget } from '../api/fair-share.js';
 import type { CallOptions } from '../api/request-policy.js';
 import type { RetryAfterGate } from '../api/retry-after-gate.js';
 import { silentLogger, type Logger } from '../log.js';
@@ -35,6 +36,8 @@ export interface HostedBridgeOptions {
   endpoint: () => Promise<{ url: string; note?: string }>;
   fetch: () => Promise<WebFetch>;
   gate: RetryAfterGate;
+  /** Each caller's share of upstream requests (--per-client-rate): a bridged call takes from it as ours do. */
+  budget?: UpstreamBudget | undefined;
   timeoutMs: number;
   maxRetryWaitS: number;
   /** Our own tool names: they win a collision. */
@@ -247,6 +250,7 @@ export class HostedBridge {
     const fetch = guardedFetch({
       fetch: await this.options.fetch(),
       gate: this.options.gate,
+      budget: this.options.budget,
       timeoutMs: this.options.timeoutMs,
       maxRetryWaitS: this.options.maxRetryWaitS,
       label: () => `${label.pathname}${label.search}`,

@@ -1,20 +1,24 @@
 /**
  * The fetch the bridge's SDK transport sends through: the same Retry-After gate as the REST client
  * (so one deployment has one rate limit, shared through Redis with --redis-url), the per-request
- * deadline, the calling tool's cancellation, progress while a Retry-After is waited out, and the
- * answer read whole under a size cap and checked to be JSON before the SDK parses it. A failure is
- * thrown as an ApiError, which the SDK passes up as the cause of its own error (outcome.ts reads it).
+ * deadline, the calling tool's cancellation, the caller's fair share (taken as budget-interceptor.ts
+ * takes it for REST: one for each request a call sends; the bridge's own list reads take none),
+ * progress while a Retry-After is waited out, and the answer read whole under a size cap and
+ * checked to be JSON before the SDK parses it. A failure is thrown as an ApiError, which the SDK
+ * passes up as the cause of its own error (outcome.ts reads it).
  *
- * The call's signal and progress reach this fetch through AsyncLocalStorage: the SDK's transport is
- * shared by every call, and its fetch seam carries no per-call context.
+ * The call's signal, progress and caller reach this fetch through AsyncLocalStorage: the SDK's
+ * transport is shared by every call, and its fetch seam carries no per-call context.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { RequestEnded, withDeadline } from '../api/abort.js';
 import { readBody } from '../api/body.js';
 import { ApiError, describeNetworkCause, isTransportFailure } from '../api/errors.js';
+import { BudgetExceeded, type UpstreamBudget } from '../api/fair-share.js';
 import type { CallOptions } from '../api/request-policy.js';
 import { heldRetryAfter, type RetryAfterGate } from '../api/retry-after-gate.js';
 import { upstreamEnvelope } from '../api/status-errors.js';
+import { telemetry } from '../telemetry/hooks.js';
 import { USER_AGENT } from '../version.js';
 import { HOSTED_CAPS } from './caps.js';
 
@@ -29,6 +33,8 @@ export type WebFetch = (url: string, init: RequestInit) => Promise<Response>;
 export interface GuardedFetchOptions {
   fetch: WebFetch;
   gate: RetryAfterGate;
+  /** Each caller's share of upstream requests (--per-client-rate); a call that names no caller passes. */
+  budget?: UpstreamBudget | undefined;
   timeoutMs: number;
   maxRetryWaitS: number;
   /** The endpoint's path and query, named in errors (never its origin's credentials: there are none). */
@@ -68,7 +74,7 @@ function parsesAsJson(text: string, type: string): boolean {
 }
 
 export function guardedFetch(options: GuardedFetchOptions): WebFetch {
-  const { gate, timeoutMs, maxRetryWaitS } = options;
+  const { gate, budget, timeoutMs, maxRetryWaitS } = options;
   return async (url, init) => {
     const call = isRequestBody(init.body) ? (calls.getStore() ?? {}) : {};
     const what = `POST ${options.label()}`;
@@ -83,6 +89,7 @@ export function guardedFetch(options: GuardedFetchOptions): WebFetch {
         }));
       let answer: { status: number; headers: Headers; text: string };
       try {
+        if (budget && call.caller !== undefined) await spend(budget, call.caller);
         answer = await withDeadline(timeoutMs, (deadline) => send(url, init, call.signal, deadline, what));
         if (answer.status === 429) gate.block(heldRetryAfter(answer.headers.get('retry-after')) ?? DEFAULT_429_PAUSE_S);
       } finally {
@@ -116,6 +123,13 @@ export function guardedFetch(options: GuardedFetchOptions): WebFetch {
       return new Response(status === 204 || status === 304 ? null : text, { status, headers });
     }
   };
+
+  /** Takes one request from `caller`'s share, or refuses the call with nothing sent. */
+  async function spend(share: UpstreamBudget, caller: string): Promise<void> {
+    const answer = await share.take(caller);
+    telemetry().fairShare(caller, answer.allowed);
+    if (!answer.allowed) throw new BudgetExceeded(caller, share.rate, answer.retryAfterS, options.label());
+  }
 
   async function send(
     url: string,

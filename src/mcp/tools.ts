@@ -97,21 +97,28 @@ function callSignal(request: AbortSignal, stopping: AbortSignal | undefined): { 
 
 const STOPPED_HINT = 'Nothing was wrong with the call; send it again once the server (or another replica) is serving.';
 
-/**
- * Registers `tools` (the backend's own, and any bridged); returns the bridged ones' registrations.
- * `stopping` aborts when the process stops and its grace period is over: calls still running then
- * end at once with an error result, so every client gets an answer.
- */
+/** What every call a server makes shares: when it must stop, and on whose share of upstream requests it goes. */
+export interface CallScope {
+  /**
+   * Aborted when the process stops and its grace period is over: calls still running then end at
+   * once with an error result, so every client gets an answer.
+   */
+  stopping?: AbortSignal | undefined;
+  /** Who is calling (HTTP mode): our API calls and bridged calls alike go on this caller's share. */
+  caller?: string | undefined;
+}
+
+/** Registers `tools` (the backend's own, and any bridged); returns the bridged ones' registrations. */
 export function registerTools(
   mcp: McpServer,
   backend: Backend,
   tools: readonly ExposedTool[],
   logger: Logger,
-  stopping?: AbortSignal,
+  scope: CallScope = {},
 ): Map<string, RegisteredTool> {
   const bridged = new Map<string, RegisteredTool>();
   for (const tool of tools) {
-    const registration = register(mcp, tool, handlerOf(tool, backend, logger, stopping));
+    const registration = register(mcp, tool, handlerOf(tool, backend, logger, scope));
     if (isHostedTool(tool)) bridged.set(tool.name, registration);
   }
   return bridged;
@@ -126,14 +133,13 @@ export function followBridge(
   backend: Backend,
   registered: Map<string, RegisteredTool>,
   logger: Logger,
-  stopping?: AbortSignal,
+  scope: CallScope = {},
 ): void {
   const unfollow = backend.bridge!.onChange(() => {
     for (const registration of registered.values()) registration.remove();
     registered.clear();
     for (const tool of exposedTools(backend))
-      if (isHostedTool(tool))
-        registered.set(tool.name, register(mcp, tool, handlerOf(tool, backend, logger, stopping)));
+      if (isHostedTool(tool)) registered.set(tool.name, register(mcp, tool, handlerOf(tool, backend, logger, scope)));
   });
   const closed = mcp.server.onclose;
   mcp.server.onclose = () => {
@@ -146,14 +152,22 @@ function handlerOf(
   tool: ExposedTool,
   { client, mode, bridge }: Backend,
   logger: Logger,
-  stopping: AbortSignal | undefined,
+  { stopping, caller }: CallScope,
 ): (args: unknown, ctx: ServerContext) => ReturnType<typeof runTool> {
   return async (args, ctx) => {
     const logSink = sinkFor(ctx);
     const progress = progressReporter(ctx.mcpReq._meta?.progressToken, ctx);
     const { signal, release } = callSignal(ctx.mcpReq.signal, stopping);
     try {
-      const result = await runTool(tool, args, { client, mode, bridge, signal, onWait: progress.onWait, logSink });
+      const result = await runTool(tool, args, {
+        client,
+        mode,
+        bridge,
+        signal,
+        onWait: progress.onWait,
+        logSink,
+        caller,
+      });
       if (stopping?.aborted && !ctx.mcpReq.signal.aborted && result.isError)
         return errorResult(
           'cancelled',

@@ -58,6 +58,16 @@ interface ServerStateView {
     bridged: string[];
     skipped: Array<{ name: string; reason: string }>;
   };
+  fair_share?: FairShareView | undefined;
+}
+
+interface FairShareView {
+  per_minute: number;
+  burst: number;
+  left: number;
+  sent: number;
+  refused: number;
+  shared: boolean;
 }
 
 /** The bridge to the hosted surface: what it offers, what it skipped and why, or why it offers nothing. */
@@ -102,5 +112,10 @@ export function renderServerState(state: ServerStateView): string {
       `- Redis (shared cool-down and cache): ${redis.connected ? 'connected' : 'unreachable; this replica uses its own state until it is back'}.`,
     );
   if (state.bridge) lines.push(...renderBridge(state.bridge));
+  const share = state.fair_share;
+  if (share)
+    lines.push(
+      `- Your share of requests to the API: ${share.left} of a burst of ${share.burst} left, refilled at ${share.per_minute} a minute (cache hits are free); this replica sent ${share.sent} and refused ${share.refused} for you since start${share.shared ? ' (the share is one across replicas, kept in Redis)' : ''}.`,
+    );
   return lines.join('\n');
 }

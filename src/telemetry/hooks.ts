@@ -12,6 +12,8 @@ export interface UpstreamRequest {
   answered(status: number, headers: Pick<Headers, 'get'>): void;
   /** The exchange failed without an answer; `errorType` is the error kind (timeout, network, …). */
   failed(errorType: string): void;
+  /** Never sent: the caller's fair share was spent. */
+  refused(): void;
 }
 
 export interface TelemetryHooks {
@@ -19,6 +21,8 @@ export interface TelemetryHooks {
   instrumentServer(mcp: McpServer): void;
   /** A GET to the API starts; `url` carries no secret (the API takes none in URLs). */
   upstream(url: string, operation: string): UpstreamRequest;
+  /** A caller's fair share was asked for one request (`caller` is a name, never a token). */
+  fairShare(caller: string, allowed: boolean): void;
   /** A call starts waiting out a Retry-After of this many seconds. */
   retryAfterWait(seconds: number): void;
   /** The ids of the span current in this async context, for log lines; undefined outside one. */
@@ -27,11 +31,12 @@ export interface TelemetryHooks {
   flush(): Promise<void>;
 }
 
-const NO_UPSTREAM: UpstreamRequest = { answered() {}, failed() {} };
+const NO_UPSTREAM: UpstreamRequest = { answered() {}, failed() {}, refused() {} };
 
 const NO_TELEMETRY: TelemetryHooks = {
   instrumentServer() {},
   upstream: () => NO_UPSTREAM,
+  fairShare() {},
   retryAfterWait() {},
   traceIds: () => undefined,
   flush: () => Promise.resolve(),

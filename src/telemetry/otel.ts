@@ -52,6 +52,7 @@ interface Instruments {
   retryWaitSeconds: Counter;
   cacheHits: Counter;
   cacheMisses: Counter;
+  fairShare: Counter;
 }
 
 async function resourceFor() {
@@ -151,6 +152,10 @@ function instrumentsOf(meter: Meter, redisReady: (() => boolean) | undefined): I
     }),
     cacheMisses: meter.createCounter('service_mcp.cache.misses', {
       description: 'API requests the response cache did not answer',
+    }),
+    fairShare: meter.createCounter('service_mcp.fair_share.requests', {
+      description:
+        "Requests about to be sent to the API, by caller (a token's name, an OAuth subject or a client address; never a token) and whether its share allowed them",
     }),
   };
 }
@@ -369,6 +374,9 @@ function createHooks(tracing: Tracing | undefined, instruments: Instruments | un
             span.end();
           }
         },
+        refused() {
+          span?.setAttribute('error.type', 'fair_share').setStatus({ code: SpanStatusCode.ERROR }).end();
+        },
         failed(errorType) {
           instruments?.upstreamDuration.record((performance.now() - started) / 1000, {
             ...common,
@@ -377,6 +385,12 @@ function createHooks(tracing: Tracing | undefined, instruments: Instruments | un
           span?.setAttribute('error.type', errorType).setStatus({ code: SpanStatusCode.ERROR }).end();
         },
       };
+    },
+    fairShare(caller: string, allowed: boolean) {
+      instruments?.fairShare.add(1, {
+        'service_mcp.caller': caller,
+        'service_mcp.fair_share.outcome': allowed ? 'sent' : 'refused',
+      });
     },
     retryAfterWait(seconds: number) {
       instruments?.retryWaits.add(1);

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { ApiClient, ApiResult } from '../api/client.js';
+import type { ShareState } from '../api/fair-share.js';
 import { HealthResponseSchema, type HealthResponse } from '../api/schemas.js';
 import { renderHealth, renderServerState } from '../render/health.js';
 import { VERSION } from '../version.js';
@@ -33,6 +34,17 @@ const ServerStateSchema = z.object({
       skipped: z.array(z.object({ name: z.string(), reason: z.string() })),
     })
     .describe("The tools bridged from the deployment's hosted market surface, and those skipped with the reason"),
+  /** The calling client's own share (HTTP mode with --per-client-rate): counts, never a token or another caller. */
+  fair_share: z
+    .object({
+      per_minute: z.number(),
+      burst: z.number().int(),
+      left: z.number().int(),
+      sent: z.number().int(),
+      refused: z.number().int(),
+      shared: z.boolean(),
+    })
+    .optional(),
 });
 type ServerState = z.infer<typeof ServerStateSchema>;
 
@@ -45,7 +57,7 @@ function bridgeState(bridge: HostedBridge | undefined): ServerState['bridge'] {
   return Object.fromEntries(Object.entries(status).filter(([, value]) => value !== undefined)) as ServerState['bridge'];
 }
 
-function serverState(client: ApiClient, bridge: HostedBridge | undefined): ServerState {
+function serverState(client: ApiClient, bridge: HostedBridge | undefined, share: ShareState | undefined): ServerState {
   const state = client.state();
   return {
     version: VERSION,
@@ -73,6 +85,18 @@ function serverState(client: ApiClient, bridge: HostedBridge | undefined): Serve
     },
     ...(state.redisConnected === undefined ? {} : { redis: { connected: state.redisConnected } }),
     bridge: bridgeState(bridge),
+    ...(share
+      ? {
+          fair_share: {
+            per_minute: share.rate.perMinute,
+            burst: share.rate.burst,
+            left: share.left,
+            sent: share.sent,
+            refused: share.refused,
+            shared: share.shared,
+          },
+        }
+      : {}),
   };
 }
 
@@ -90,7 +114,8 @@ export const checkApiHealth = defineTool({
   call: async (_args, { client, bridge, ...options }): Promise<HealthResult> => {
     // Health says what the bridge found, so it gives the first hosted read the time a tools/list does.
     const [health] = await Promise.all([client.getHealth(options), bridge?.settled(FIRST_LIST_WAIT_MS)]);
-    return { ...health, server: serverState(client, bridge) };
+    // The share is read after the health request, so it counts the share that request took.
+    return { ...health, server: serverState(client, bridge, await client.shareOf(options.caller)) };
   },
   render: (data, _args, result) =>
     `${renderHealth(data, result.status)}\n${renderServerState((result as HealthResult).server)}`,

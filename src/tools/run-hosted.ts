@@ -46,7 +46,7 @@ export async function runHostedTool(tool: HostedTool, rawArgs: unknown, context:
     return errorResult('invalid_argument', describeIssues(parsed.error.issues, accepted(tool)), LOCAL_ARGUMENT_HINT);
   const candidate = candidateDataIn(args, '');
   if (candidate) return errorResult('invalid_argument', candidate, LOCAL_ARGUMENT_HINT);
-  const { bridge, mode, signal, onWait, logSink } = context;
+  const { bridge, mode, signal, onWait, logSink, caller } = context;
   if (!bridge)
     return errorResult(
       'not_deployed',
@@ -56,7 +56,8 @@ export async function runHostedTool(tool: HostedTool, rawArgs: unknown, context:
   return counted(async () => {
     try {
       // The arguments as sent by the caller: the validator's output may have dropped members it does not know.
-      return hostedResult(tool, await bridge.call(tool, args, { signal, onWait, logSink }), mode);
+      // On the caller's share of upstream requests, as our own calls go (guarded-fetch.ts takes it).
+      return hostedResult(tool, await bridge.call(tool, args, { signal, onWait, logSink, caller }), mode);
     } catch (error) {
       return toErrorResult(error);
     }

@@ -43,22 +43,49 @@ export function readBody(req: IncomingMessage, limit: number): Promise<BodyResul
   });
 }
 
-/** After a 413, how much of the refused body is read and thrown away, in body limits. */
+/** After a refusal (413, 401), how much of the unread body is read and thrown away, in body limits. */
 const DRAIN_AFTER_413_LIMITS = 4;
 
 /**
- * Answers 413 and closes the connection once the rest of the body has been read and thrown away.
- * Node closes a `Connection: close` response's socket as soon as the response ends, and closing a
- * socket whose input is unread resets it: a client still writing its body then gets EPIPE or
- * ECONNRESET, often before it has read the 413. So the whole answer is written at once (its length
- * declared, the client can read it at once) and the response ended only when the body has come
- * in. The wait is bounded: a client that sends more than DRAIN_AFTER_413_LIMITS times `limit`
- * after the refusal, or is still sending `drainMs` after it, is cut off.
+ * Answers 413 and closes the connection once the rest of the body has been read and thrown away
+ * (refuseUnread).
  */
 export function refuseTooLarge(req: IncomingMessage, res: ServerResponse, limit: number, drainMs: number): void {
-  const answer = rpcError(`Payload Too Large: the request body must not exceed ${limit} bytes`);
-  if (req.complete) return sendJson(res, 413, answer, { connection: 'close' });
-  if (!writeJson(res, 413, answer, { connection: 'close' })) return;
+  refuseUnread(
+    req,
+    res,
+    413,
+    rpcError(`Payload Too Large: the request body must not exceed ${limit} bytes`),
+    {},
+    {
+      limit,
+      drainMs,
+    },
+  );
+}
+
+/**
+ * Answers a request whose body is not read (413, or a caller refused before any work: 401, 403)
+ * once the rest of the body has been read and thrown away, closing the connection unless `keepAlive`.
+ * Node closes a `Connection: close` response's socket as soon as the response ends, and closing a
+ * socket whose input is unread resets it: a client still writing its body then gets EPIPE or
+ * ECONNRESET, often before it has read the answer. So the whole answer is written at once (its
+ * length declared, the client can read it at once) and the response ended only when the body has
+ * come in. The wait is bounded: a client that sends more than DRAIN_AFTER_413_LIMITS times `limit`
+ * after the refusal, or is still sending `drainMs` after it, is cut off.
+ */
+export function refuseUnread(
+  req: IncomingMessage,
+  res: ServerResponse,
+  status: number,
+  answer: unknown,
+  headers: Record<string, string>,
+  { limit, drainMs, keepAlive = false }: { limit: number; drainMs: number; keepAlive?: boolean },
+): void {
+  // A body within bounds is read to its end, after which the connection can serve the next request.
+  const all = keepAlive ? headers : { ...headers, connection: 'close' };
+  if (req.complete) return sendJson(res, status, answer, all);
+  if (!writeJson(res, status, answer, all)) return;
   let discarded = 0;
   const stop = (how: () => void) => () => {
     clearTimeout(timer);

@@ -21,6 +21,7 @@ import { sendJson, sendRpcError } from './http-reply.js';
 import { corsHeaders, createMcpEndpoint, HOSTED_MCP_PATH, refuseUnsafe } from './mcp-endpoint.js';
 import { buildServerCard, SERVER_CARD_PATHS } from './server-card.js';
 import { telemetry } from '../telemetry/hooks.js';
+import type { AuthGate } from './auth/gate.js';
 
 export const DEFAULT_HTTP_HOST = '127.0.0.1';
 export const DEFAULT_HTTP_PORT = 3333;
@@ -60,6 +61,8 @@ export interface HttpServerOptions {
   limits?: Partial<HttpLimits>;
   /** Requests served at once (--max-in-flight); as many more wait, the rest get 503. Unbounded when absent. */
   maxInFlight?: number;
+  /** Who may call (auth/gate.ts): anyone who can reach the port when absent. */
+  auth?: AuthGate;
 }
 
 export interface RunningHttpServer {
@@ -89,8 +92,11 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
   const { backend, logger } = options;
   const limits: HttpLimits = { ...DEFAULT_LIMITS, ...options.limits };
   const host = options.host ?? DEFAULT_HTTP_HOST;
+  const { auth } = options;
+  // The audience names the host clients reach this server by: allowed as if listed.
+  const allowedHosts = [...(options.allowedHosts ?? []), ...(auth?.hosts ?? [])];
   // Validate the allow-lists before binding, so a typo fails without ever listening.
-  buildPolicy({ host, port: 0, allowedHosts: options.allowedHosts, allowedOrigins: options.allowedOrigins });
+  buildPolicy({ host, port: 0, allowedHosts, allowedOrigins: options.allowedOrigins });
 
   const stopCalls = new AbortController();
   backend.bridge?.start();
@@ -100,6 +106,7 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
     limits,
     maxInFlight: options.maxInFlight,
     stopping: stopCalls.signal,
+    ...(auth ? { authenticate: auth.check } : {}),
   });
   let policy: AccessPolicy | undefined;
   let draining = false;
@@ -149,6 +156,7 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
     }
     if ((MCP_PATHS as readonly string[]).includes(path)) return endpoint.serve(req, res, access);
     if (refuseUnsafe(req, res, access, logger)) return;
+    if (auth && (await auth.serveMetadata(path, req, res))) return;
     const cors = corsHeaders(req, access);
     if ((SERVER_CARD_PATHS as readonly string[]).includes(path)) {
       req.resume();
@@ -175,13 +183,14 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
     });
   });
   const { port } = server.address() as AddressInfo;
-  policy = buildPolicy({ host, port, allowedHosts: options.allowedHosts, allowedOrigins: options.allowedOrigins });
-  if (!isLoopbackHost(host)) {
+  policy = buildPolicy({ host, port, allowedHosts, allowedOrigins: options.allowedOrigins });
+  if (!isLoopbackHost(host) && !auth?.required) {
     logger.warn(
-      `listening on ${isWildcardHost(host) ? 'every interface' : host}, beyond loopback: anyone who can reach port ${port} can call the tools (there is no authentication). ` +
-        `Requests must still name an allowed Host${options.allowedHosts?.length ? '' : ' (add names with --allowed-hosts)'}.`,
+      `listening on ${isWildcardHost(host) ? 'every interface' : host}, beyond loopback: anyone who can reach port ${port} can call the tools (there is no authentication: --auth-tokens-file or --auth-issuer turns it on, see docs/deploy.md). ` +
+        `Requests must still name an allowed Host${allowedHosts.length ? '' : ' (add names with --allowed-hosts)'}.`,
     );
   }
+  if (auth?.required) logger.info(`callers: ${auth.description}`);
 
   return {
     url: `http://${urlHost(host)}:${port}${MCP_PATHS[0]}`,

@@ -6,13 +6,15 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { toNodeHandler, type NodeIncomingMessageLike } from '@modelcontextprotocol/node';
-import { createMcpHandler, type McpServer } from '@modelcontextprotocol/server';
+import { createMcpHandler, type AuthInfo, type McpServer } from '@modelcontextprotocol/server';
 import type { Backend } from '../backend.js';
 import type { Logger } from '../log.js';
 import { serverFactory } from '../server.js';
-import { readBody, refuseTooLarge } from './http-body.js';
+import type { AuthCheck } from './auth/gate.js';
+import { callerOf } from './auth/caller.js';
+import { readBody, refuseTooLarge, refuseUnread } from './http-body.js';
 import { checkHost, checkOrigin, checkSingleTarget, normalisedOrigin, type AccessPolicy } from './http-guard.js';
-import { sendJson, sendRpcError, TRANSPORT_ERROR, type Headers } from './http-reply.js';
+import { rpcError, sendJson, sendRpcError, TRANSPORT_ERROR, type Headers } from './http-reply.js';
 import { Slots, type Release } from './slots.js';
 
 /** The path the hosted service answers at (the spec's `POST /api/public/v1/mcp`). */
@@ -49,6 +51,8 @@ export interface McpEndpointOptions {
   stopping?: AbortSignal;
   /** Tools of a surface of its own besides ours (mock-api's hosted market surface). */
   extend?: (mcp: McpServer) => void;
+  /** Who is calling, from the request's head, before any other work (auth/gate.ts); anyone when absent. */
+  authenticate?: (req: IncomingMessage) => Promise<AuthCheck>;
 }
 
 type RequestId = string | number;
@@ -125,13 +129,17 @@ function surfaceRefusal(target: string | undefined): string | undefined {
 }
 
 /** The request with its body already read (under our limits), for the SDK's Node adapter to read again. */
-function withBody(req: IncomingMessage, body: Buffer): NodeIncomingMessageLike {
+function withBody(req: IncomingMessage, body: Buffer, auth: AuthInfo | undefined): NodeIncomingMessageLike {
   // In origin form: an absolute-form target (checked to name this host) would be joined to Host again.
   const target = new URL(req.url ?? '/', 'http://localhost');
+  // The token was checked at the door: nothing past it needs the header, so nothing past it holds it.
+  const { authorization: _checked, ...headers } = req.headers;
   return {
     method: req.method,
     url: `${target.pathname}${target.search}`,
-    headers: req.headers,
+    headers,
+    // The SDK hands it to the server factory as `authInfo`: how the caller's name reaches its tools.
+    ...(auth ? { auth } : {}),
     async *[Symbol.asyncIterator]() {
       yield body;
     },
@@ -142,9 +150,11 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
   const { backend, logger, limits, stopping, extend } = options;
   // At the hosted path this server is a surface of its own tools, as the deployment's is: never a bridge.
   const atHostedPath = (request: Request) => new URL(request.url).pathname === HOSTED_MCP_PATH;
-  const mcpHandler = createMcpHandler(serverFactory({ backend, logger, stopping, extend }, atHostedPath), {
-    legacy: 'stateless',
-  });
+  // The caller rides on the SDK's authInfo (withBody below); every call, bridged ones too, goes on its share.
+  const mcpHandler = createMcpHandler(
+    serverFactory({ backend, logger, stopping, extend }, { ownOnly: atHostedPath, callerOf }),
+    { legacy: 'stateless' },
+  );
   // 2026-07-28 clients that opened a subscriptions/listen stream hear of a change of the bridged
   // tools; stateless 2025 clients have no stream to hear on, and list again (docs/tools.md).
   const unfollow = backend.bridge?.onChange(() => mcpHandler.notify.toolsChanged());
@@ -213,6 +223,23 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
       req.resume();
       return sendRpcError(res, 400, wrongSurface, cors);
     }
+    // Before any other work: a caller refused here takes no slot and has no byte of its body read.
+    const who = options.authenticate ? await options.authenticate(req) : { ok: true as const, auth: undefined };
+    if (!who.ok) {
+      refuseUnread(
+        req,
+        res,
+        who.status,
+        rpcError(who.message),
+        { ...cors, ...who.headers },
+        {
+          limit: limits.bodyBytes,
+          drainMs: limits.refusedBodyDrainMs,
+          keepAlive: true,
+        },
+      );
+      return;
+    }
     for (const [name, value] of Object.entries(cors)) res.setHeader(name, value);
     // Any other method is the SDK's to answer (a stateless server: 405, Allow: POST).
     if (req.method !== 'POST') return serveMcp(req, res);
@@ -233,7 +260,7 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
       return;
     }
     if ((await slotFor(res, body.bytes, cors)) === undefined) return;
-    await serveMcp(withBody(req, body.bytes), res);
+    await serveMcp(withBody(req, body.bytes, who.auth), res);
   }
 
   return {

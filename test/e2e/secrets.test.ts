@@ -2,14 +2,20 @@
  * No token or secret ever appears in a URL, a request header, a log line, a notification or a
  * result: the binary runs with secret-looking variables in its environment, at --log-level debug,
  * through successes and every error kind, over both transports; then with credentials in the base
- * URL and in the proxy URL, which must be refused or fail without echoing them.
+ * URL and in the proxy URL, which must be refused or fail without echoing them; and a caller's
+ * bearer token in HTTP mode, which goes no further than the check at the door.
  */
 import { randomBytes } from 'node:crypto';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { activeJob, company, inactiveJob } from './dataset.js';
 import { cleanEnv, closedPort, runCli } from './helpers.js';
 import { startRecordingApi, type RecordingApi } from './recording-api.js';
 import { startTarget, TRANSPORTS } from './targets.js';
+import { startHttpServer } from './http-helpers.js';
 
 const SECRET = `sk-live-${randomBytes(12).toString('hex')}`;
 const PROXY_PASSWORD = `proxy-${randomBytes(12).toString('hex')}`;
@@ -100,5 +106,53 @@ describe('credentials given where they do not belong', () => {
     expect(run.code).toBe(1);
     expect(JSON.parse(run.stdout).content[0].text).toMatch(/^network: GET \/api\/public\/v1 failed: .*ECONNREFUSED/);
     expect(leaks(run.stdout + run.stderr)).toEqual([]);
+  });
+});
+
+describe('a bearer token of serve --http', () => {
+  it('reaches no upstream request, log line, result or error, whatever the outcome', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'service-mcp-secrets-')), 'tokens');
+    writeFileSync(file, `team:${SECRET}\n`);
+    const server = await startHttpServer(
+      [
+        '--base-url',
+        api.url,
+        '--auth-tokens-file',
+        file,
+        '--no-cache',
+        '--max-retry-wait-s',
+        '0',
+        '--log-level',
+        'debug',
+      ],
+      cleanEnv(),
+    );
+    const seenBefore = api.seen.length;
+    const transcript: unknown[] = [];
+    const client = new Client({ name: 'secrets', version: '0' }, { capabilities: {} });
+    try {
+      await client.connect(
+        new StreamableHTTPClientTransport(new URL(server.url), {
+          requestInit: { headers: { authorization: `Bearer ${SECRET}` } },
+        }),
+      );
+      transcript.push(await client.callTool({ name: 'get_job', arguments: { job_id: activeJob.job_id } }));
+      transcript.push(await client.callTool({ name: 'get_job', arguments: { job_id: inactiveJob.job_id } }));
+      transcript.push(await client.callTool({ name: 'check_api_health', arguments: {} }));
+      api.engine.faults.set([{ path: '/api/public/v1/jobs', kind: 'rate_limit', retryAfter: 30 }]);
+      transcript.push(await client.callTool({ name: 'list_jobs', arguments: {} }));
+    } finally {
+      api.engine.faults.clear();
+      await client.close().catch(() => {});
+      await server.stop();
+    }
+    const requests = api.seen.slice(seenBefore);
+    expect(requests.length).toBeGreaterThan(2);
+    expect(leaks(JSON.stringify(requests))).toEqual([]);
+    expect(requests.every((r) => r.headers.authorization === undefined)).toBe(true);
+    expect(leaks(server.stderr() + server.stdout())).toEqual([]);
+    expect(server.stderr()).toMatch(/caller token:team/);
+    expect(leaks(JSON.stringify(transcript))).toEqual([]);
+    expect(JSON.stringify(transcript)).toMatch(/rate_limited: .*30/);
   });
 });

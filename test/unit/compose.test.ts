@@ -15,6 +15,7 @@ interface Service {
   build?: { context: string; dockerfile: string };
   command?: string[];
   environment?: Record<string, string>;
+  secrets?: string[];
   ports?: string[];
   depends_on?: string[];
 }
@@ -22,6 +23,7 @@ interface Service {
 const compose = parse(readFileSync(new URL('../../deploy/compose.yaml', import.meta.url), 'utf8'), { merge: true }) as {
   services: Record<string, Service>;
   configs: Record<string, { content: string }>;
+  secrets: Record<string, { file: string }>;
 };
 
 describe('deploy/compose.yaml', () => {
@@ -87,6 +89,17 @@ describe('deploy/compose.yaml', () => {
     expect(header).toContain('npm pack --pack-destination deploy');
     expect(header).toContain('docker compose -f deploy/compose.yaml up --build');
     expect(header).not.toMatch(/service-mcp@/);
+  });
+
+  it('asks every caller for a bearer token from a Compose secret, and gives each a fair share shared through Redis', () => {
+    expect(compose.secrets['service-mcp-tokens']).toEqual({ file: './tokens' });
+    for (const [, service] of replicas) {
+      expect(service.secrets).toEqual(['service-mcp-tokens']);
+      expect(service.environment?.SERVICE_MCP_AUTH_TOKENS_FILE).toBe('/run/secrets/service-mcp-tokens');
+      expect(service.environment?.SERVICE_MCP_PER_CLIENT_RATE).toBe('60:30');
+    }
+    // The tokens themselves are never committed.
+    expect(readFileSync(new URL('../../.gitignore', import.meta.url), 'utf8')).toMatch(/^deploy\/tokens$/m);
   });
 
   it('has a Redis bounded by maxmemory with LRU eviction, and nothing written to disk', () => {

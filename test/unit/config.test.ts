@@ -230,6 +230,11 @@ describe('the result', () => {
       ['--metrics-host', 'SERVICE_MCP_METRICS_HOST'],
       ['--log-format', 'SERVICE_MCP_LOG_FORMAT'],
       ['--no-bridge', 'SERVICE_MCP_NO_BRIDGE'],
+      ['--auth-tokens-file', 'SERVICE_MCP_AUTH_TOKENS_FILE'],
+      ['--auth-issuer', 'SERVICE_MCP_AUTH_ISSUER'],
+      ['--auth-audience', 'SERVICE_MCP_AUTH_AUDIENCE'],
+      ['--auth-scopes', 'SERVICE_MCP_AUTH_SCOPES'],
+      ['--per-client-rate', 'SERVICE_MCP_PER_CLIENT_RATE'],
       ['--tools', 'SERVICE_MCP_TOOLS'],
     ]);
   });
@@ -278,5 +283,63 @@ describe('the result', () => {
     })();
     expect(error.message).toMatch(/--redis-url \/ SERVICE_MCP_REDIS_URL: .* must be a redis:\/\/ or rediss:\/\/ URL/);
     expect(error.message).not.toContain('s3cret');
+  });
+});
+
+describe('serve --http for a team: auth and fair share', () => {
+  const ISSUER = 'https://login.example.com/tenant';
+  const AUDIENCE = 'https://mcp.example.com/mcp';
+
+  it('all off by default: no auth, no share', () => {
+    expect(resolve()).not.toHaveProperty('perClientRate.perMinute');
+    expect(resolve().authTokensFile).toBeUndefined();
+  });
+
+  it('a share of 60:30 comes with auth unless given or turned off; without auth only when given', () => {
+    expect(resolve({ authTokensFile: 'tokens' }).perClientRate).toEqual({ perMinute: 60, burst: 30 });
+    expect(resolve({ authIssuer: ISSUER, authAudience: AUDIENCE }).perClientRate).toEqual({
+      perMinute: 60,
+      burst: 30,
+    });
+    expect(resolve({ authTokensFile: 'tokens', perClientRate: 'off' }).perClientRate).toBeUndefined();
+    expect(resolve({}, { SERVICE_MCP_PER_CLIENT_RATE: '120:10' }).perClientRate).toEqual({ perMinute: 120, burst: 10 });
+    // A burst left out is half the rate, rounded up.
+    expect(resolve({ perClientRate: '7' }).perClientRate).toEqual({ perMinute: 7, burst: 4 });
+  });
+
+  it('scopes are a list, comma or space separated', () => {
+    expect(
+      resolve(
+        { authIssuer: ISSUER, authAudience: AUDIENCE },
+        { SERVICE_MCP_AUTH_SCOPES: 'mcp:read, mcp:tools mcp:read' },
+      ).authScopes,
+    ).toEqual(['mcp:read', 'mcp:tools']);
+  });
+
+  it.each([
+    [
+      { perClientRate: 'fast' },
+      /--per-client-rate \/ SERVICE_MCP_PER_CLIENT_RATE: "fast" must be n \(a minute\), n:burst, or off/,
+    ],
+    [{ perClientRate: '0' }, /must allow from 1 to 1000000 requests a minute/],
+    [
+      { authIssuer: 'http://login.example.com', authAudience: AUDIENCE },
+      /--auth-issuer .* must be https \(plain http only on localhost/,
+    ],
+    [
+      { authIssuer: ISSUER, authAudience: `${AUDIENCE}?x=1` },
+      /--auth-audience .* must not have a query string or fragment/,
+    ],
+    [
+      { authIssuer: ISSUER },
+      /--auth-issuer \/ SERVICE_MCP_AUTH_ISSUER and --auth-audience \/ SERVICE_MCP_AUTH_AUDIENCE go together/,
+    ],
+    [
+      { authTokensFile: 'tokens', authIssuer: ISSUER, authAudience: AUDIENCE },
+      /are both set; choose static tokens or OAuth, not both/,
+    ],
+    [{ authScopes: 'mcp:read' }, /--auth-scopes \/ SERVICE_MCP_AUTH_SCOPES and --auth-issuer .* go together/],
+  ] as Array<[RawOptions, RegExp]>)('refuses %o, naming the flag and env var', (flags, expected) => {
+    expect(configError(flags).message).toMatch(expected);
   });
 });

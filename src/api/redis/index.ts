@@ -1,11 +1,13 @@
 /**
- * Shared state for replicas (--redis-url): the cool-down and a wrapper for the cache store, both
- * namespaced by the API's origin. Imported only when a Redis URL is configured.
+ * Shared state for replicas (--redis-url): the cool-down, the callers' shares, the hosted tool list and a wrapper
+ * for the cache store, all namespaced by the API's origin. Imported only when a Redis URL is configured.
  */
 import type { Logger } from '../../log.js';
 import type { CacheStore } from '../cache.js';
 import { sharedCacheStore } from './cache-store.js';
 import { SharedRetryAfterGate } from './cool-down.js';
+import { SharedBudget } from './fair-share.js';
+import type { Rate, UpstreamBudget } from '../fair-share.js';
 import { connectRedis, type SharedRedis } from './connection.js';
 
 export interface SharedState {
@@ -14,6 +16,8 @@ export interface SharedState {
   cacheStore: (local: CacheStore) => CacheStore;
   /** The deployment's hosted tool list as one replica last read it (JSON), so the others need not. */
   hostedList: { get(): Promise<string | undefined>; set(value: string, until: number): Promise<boolean> };
+  /** Each caller's share of upstream requests, one across the replicas. */
+  budget: (rate: Rate) => UpstreamBudget;
   /** Connected and answering right now. */
   ready(): boolean;
   close(): Promise<void>;
@@ -36,6 +40,7 @@ export async function connectSharedState(options: {
       get: () => redis.get(`${prefix}:hosted-tools`),
       set: (value, until) => redis.setUntil(`${prefix}:hosted-tools`, value, until),
     },
+    budget: (rate) => new SharedBudget(redis, prefix, rate),
     ready: () => redis.ready(),
     close: () => redis.close(),
   };

@@ -197,6 +197,12 @@ export function productionClient(
 ): ApiClient {
   const { cache, connections, ...client } = options;
   const timeoutMs = client.timeoutMs ?? 5000;
-  const fetch = createApiFetch({ timeoutMs, maxBodyBytes: client.maxBodyBytes, cache, connections });
+  const fetch = createApiFetch({
+    timeoutMs,
+    maxBodyBytes: client.maxBodyBytes,
+    cache,
+    connections,
+    budget: client.budget,
+  });
   return new ApiClient({ baseUrl, fetch, unavailableRetries: 0, maxRetryWaitS: 0, ...client, timeoutMs });
 }

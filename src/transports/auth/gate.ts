@@ -1,0 +1,199 @@
+/**
+ * Who may call HTTP mode, decided before any work: from the request's head alone (no body byte
+ * read, no slot taken, nothing sent to the API). Static tokens (static-tokens.ts) or OAuth access
+ * tokens (oauth.ts) are checked by the SDK's `verifyBearerToken`, and a refusal carries the SDK's
+ * `WWW-Authenticate: Bearer` challenge with a JSON-RPC error body. With OAuth, the Protected
+ * Resource Metadata (RFC 9728) that tells a client where to get a token is served here too.
+ * A token is never logged, never put in an error, and blanked before the request goes on (caller.ts).
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import {
+  bearerAuthChallengeResponse,
+  buildOAuthProtectedResourceMetadata,
+  getOAuthProtectedResourceMetadataUrl,
+  OAuthError,
+  OAuthErrorCode,
+  verifyBearerToken,
+  type AuthInfo,
+  type OAuthMetadata,
+  type OAuthTokenVerifier,
+} from '@modelcontextprotocol/server';
+import type { Logger } from '../../log.js';
+import { sendJson, sendRpcError, type Headers } from '../http-reply.js';
+import { anonymous, withCaller } from './caller.js';
+import { JwtVerifier } from './oauth.js';
+import { StaticTokens } from './static-tokens.js';
+
+export type AuthCheck =
+  { ok: true; auth: AuthInfo | undefined } | { ok: false; status: number; message: string; headers: Headers };
+
+export interface AuthSettings {
+  tokensFile?: string | undefined;
+  oauth?: { issuer: string; audience: string; scopes?: readonly string[] | undefined } | undefined;
+  /** Name callers by their address when no token names them (fair share without auth). */
+  byAddress: boolean;
+}
+
+export interface AuthGate {
+  /** For the start-up line: how callers are checked. */
+  readonly description: string;
+  /** Whether requests need a token. */
+  readonly required: boolean;
+  /** Host names the server is reached by that the settings name (the audience's). */
+  readonly hosts: readonly string[];
+  check(req: IncomingMessage): Promise<AuthCheck>;
+  /** Answers a request for the metadata documents; false when `path` is none of them. */
+  serveMetadata(path: string, req: IncomingMessage, res: ServerResponse): Promise<boolean>;
+  /** Reads the tokens file again (SIGHUP); with OAuth, reads the issuer's metadata and keys again on next need. */
+  reload(): Promise<void>;
+}
+
+/** Query parameters a token may be smuggled in: refused, whatever the settings (the spec's authentication rule 4). */
+const TOKEN_PARAMETERS = ['access_token', 'token'];
+
+const PRM_ROOT = '/.well-known/oauth-protected-resource';
+const AS_METADATA = '/.well-known/oauth-authorization-server';
+
+function tokenInQuery(target: string | undefined): string | undefined {
+  const params = new URL(target ?? '/', 'http://localhost').searchParams;
+  return TOKEN_PARAMETERS.find((name) => params.has(name));
+}
+
+export async function createAuthGate(settings: AuthSettings, logger: Logger): Promise<AuthGate> {
+  const scopes = [...(settings.oauth?.scopes ?? [])];
+  let verifier: OAuthTokenVerifier | undefined;
+  let tokens: StaticTokens | undefined;
+  let jwt: JwtVerifier | undefined;
+  let description = 'no authentication: anyone who can reach the port can call the tools';
+  if (settings.tokensFile !== undefined) {
+    tokens = new StaticTokens(settings.tokensFile);
+    const count = await tokens.load();
+    verifier = tokens;
+    description = `bearer tokens from ${settings.tokensFile} (${count} name(s); SIGHUP re-reads it)`;
+  } else if (settings.oauth) {
+    jwt = new JwtVerifier({ issuer: settings.oauth.issuer, audience: settings.oauth.audience });
+    verifier = jwt;
+    description = `OAuth access tokens from ${settings.oauth.issuer} for ${settings.oauth.audience}${scopes.length ? ` with scope ${scopes.join(' ')}` : ''}`;
+    // Read early, so a wrong issuer shows in the log at start; a request will try again.
+    jwt.discover().catch((error: Error) => logger.warn(`--auth-issuer: ${error.message}; requests will try again`));
+  }
+  const audience = settings.oauth ? new URL(settings.oauth.audience) : undefined;
+  const resourceMetadataUrl = audience ? getOAuthProtectedResourceMetadataUrl(audience) : undefined;
+  const prmPaths = audience ? new Set([PRM_ROOT, new URL(resourceMetadataUrl!).pathname]) : new Set<string>();
+  const how = tokens
+    ? 'send Authorization: Bearer <token> with a token from the server operator'
+    : `send Authorization: Bearer <token> with an access token from ${settings.oauth?.issuer} for the resource ${settings.oauth?.audience} (Protected Resource Metadata: ${resourceMetadataUrl})`;
+
+  async function check(req: IncomingMessage): Promise<AuthCheck> {
+    const smuggled = tokenInQuery(req.url);
+    if (smuggled)
+      return {
+        ok: false,
+        status: 400,
+        message: `Bad Request: a token was sent in the URL (query parameter ${smuggled}), where proxies and logs keep it; send it only in the Authorization header (Bearer), and replace that token: it is no longer secret`,
+        headers: { 'www-authenticate': 'Bearer error="invalid_request", error_description="Token in URL refused"' },
+      };
+    if (!verifier) return { ok: true, auth: settings.byAddress ? anonymous(req.socket.remoteAddress) : undefined };
+    const header = req.headers.authorization;
+    try {
+      const verified = await verifyBearerToken(header, {
+        verifier,
+        requiredScopes: scopes,
+        ...(audience ? { expectedResource: audience } : {}),
+        ...(resourceMetadataUrl ? { resourceMetadataUrl } : {}),
+      });
+      const caller = tokens
+        ? `token:${verified.clientId}`
+        : `oauth:${String(verified.extra?.subject ?? verified.clientId)}`;
+      logger.debug(`caller ${caller}`);
+      return { ok: true, auth: withCaller(verified, caller) };
+    } catch (error) {
+      const code = error instanceof OAuthError ? error.code : OAuthErrorCode.ServerError;
+      const reason = error instanceof OAuthError ? error.message : 'verification failed';
+      logger.debug(`refused ${req.method ?? 'GET'} from ${req.socket.remoteAddress ?? 'unknown'}: ${code} (${reason})`);
+      if (code === OAuthErrorCode.ServerError)
+        return {
+          ok: false,
+          status: 503,
+          message: `Service Unavailable: the token could not be checked: ${reason}; retry shortly`,
+          headers: { 'retry-after': '5' },
+        };
+      const challenge = bearerAuthChallengeResponse(error, {
+        requiredScopes: scopes,
+        ...(resourceMetadataUrl ? { resourceMetadataUrl } : {}),
+      });
+      const status = challenge.status;
+      const message =
+        status === 403
+          ? `Forbidden: insufficient_scope: this server needs the scope(s) ${scopes.join(' ')}; ask ${settings.oauth?.issuer} for a token that carries them`
+          : `Unauthorized: ${reason}; ${how}`;
+      return {
+        ok: false,
+        status,
+        message,
+        headers: { 'www-authenticate': challenge.headers.get('www-authenticate')! },
+      };
+    }
+  }
+
+  async function serveMetadata(path: string, req: IncomingMessage, res: ServerResponse): Promise<boolean> {
+    if (!jwt || !audience || (!prmPaths.has(path) && path !== AS_METADATA)) return false;
+    req.resume();
+    const cors = { 'access-control-allow-origin': '*' };
+    if (req.method === 'OPTIONS') {
+      res.writeHead(204, {
+        ...cors,
+        'access-control-allow-methods': 'GET, HEAD, OPTIONS',
+        'access-control-allow-headers': 'MCP-Protocol-Version',
+      });
+      res.end();
+      return true;
+    }
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      sendRpcError(res, 405, 'Method Not Allowed', { ...cors, allow: 'GET, HEAD, OPTIONS' });
+      return true;
+    }
+    let metadata;
+    try {
+      ({ metadata } = await jwt.discover());
+    } catch (error) {
+      sendRpcError(res, 503, `Service Unavailable: ${(error as Error).message}`, { ...cors, 'retry-after': '5' });
+      return true;
+    }
+    const document =
+      path === AS_METADATA
+        ? metadata
+        : buildOAuthProtectedResourceMetadata({
+            oauthMetadata: metadata as unknown as OAuthMetadata,
+            resourceServerUrl: audience,
+            ...(scopes.length ? { scopesSupported: scopes } : {}),
+            resourceName: 'service-mcp',
+          });
+    sendJson(res, 200, document, { ...cors, 'cache-control': 'public, max-age=300' });
+    return true;
+  }
+
+  return {
+    description,
+    required: verifier !== undefined,
+    hosts: audience ? [audience.host] : [],
+    check,
+    serveMetadata,
+    reload: async () => {
+      if (tokens) {
+        const count = await tokens.load();
+        logger.warn(`re-read ${tokens.file}: ${count} name(s)`);
+      }
+      jwt?.forget();
+    },
+  };
+}
+
+/** SIGHUP re-reads the tokens file (or the issuer's metadata): a failed read keeps what was in force. */
+export function reloadOnHangup(gate: AuthGate, logger: Logger): void {
+  process.on('SIGHUP', () => {
+    gate
+      .reload()
+      .catch((error: Error) => logger.error(`SIGHUP: ${error.message}; the tokens read before stay in force`));
+  });
+}
