@@ -24,6 +24,7 @@ import {
   warmLatency,
 } from './lib/scenarios.mjs';
 import { updateBenchmarksDoc } from './benchmarks-doc.mjs';
+import { runFootprint } from './footprint.mjs';
 
 const quick = process.env.BENCH_QUICK === '1';
 const runs = quick ? 1 : Math.max(1, Number(process.env.BENCH_RUNS ?? 3));
@@ -155,6 +156,8 @@ try {
     updateBenchmarksDoc();
   }
   process.stdout.write(markdown);
+  log('footprint (bench/footprint.mjs)');
+  process.stdout.write(`\n## Footprint\n\n${await runFootprint()}`);
 } finally {
   await Promise.all([upstream.close(), http.close(), floorHttp.close()]);
   await dispatcher.close();

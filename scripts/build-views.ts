@@ -5,10 +5,18 @@
  * the CLI bundle (tsup.config.ts).
  */
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
-import { build, transform, type Plugin } from 'esbuild';
+import { build, transform, type Metafile, type Plugin } from 'esbuild';
 import { VIEW_LIST, type ViewDefinition } from '../src/apps/views.js';
+import { withoutSideEffects } from './without-side-effects.js';
 
 const ROOT = new URL('../', import.meta.url);
+
+/**
+ * The SDK's client package does not declare itself free of side effects, so esbuild keeps every
+ * module of it that ext-apps' App reaches, used or not (OAuth, JSON Schema validators). It has
+ * none at import time; saying so lets esbuild drop what the view never calls (about 70 KB).
+ */
+const SDK_CLIENT = /[\\/]node_modules[\\/]@modelcontextprotocol[\\/](?:client|core)[\\/]/;
 
 /**
  * ext-apps imports zod as `import { z } from "zod/v4"` and reads every schema off that namespace
@@ -26,27 +34,6 @@ const zodNamespaceImport: Plugin = {
       if (/import\s*\{[^}]*\bz\b[^}]*\}\s*from\s*["']zod\/v4["']/.test(contents))
         throw new Error(`${path}: its zod import changed shape; update zodNamespaceImport in scripts/build-views.ts`);
       return { contents, loader: 'js' };
-    });
-  },
-};
-
-/**
- * The SDK's client package does not declare itself free of side effects, so esbuild keeps every
- * module of it that ext-apps' App reaches, used or not (OAuth, JSON Schema validators). It has
- * none at import time; saying so lets esbuild drop what the view never calls (about 70 KB).
- */
-const sdkWithoutSideEffects: Plugin = {
-  name: 'sdk-without-side-effects',
-  setup(build) {
-    build.onResolve({ filter: /.*/ }, async ({ path, kind, resolveDir, importer, pluginData }) => {
-      if ((pluginData as { inner?: boolean } | undefined)?.inner) return undefined;
-      const resolved = await build.resolve(path, { kind, resolveDir, importer, pluginData: { inner: true } });
-      if (
-        resolved.errors.length > 0 ||
-        !/[\\/]node_modules[\\/]@modelcontextprotocol[\\/](?:client|core)[\\/]/.test(resolved.path)
-      )
-        return resolved;
-      return { ...resolved, sideEffects: false };
     });
   },
 };
@@ -85,11 +72,12 @@ export interface BuildViewsOptions {
   define: Record<string, string>;
 }
 
-export async function buildViews({ outDir, define }: BuildViewsOptions): Promise<void> {
+/** Builds every view; returns esbuild's metafiles, whose inputs the notices and the SBOM list (scripts/third-party.ts). */
+export async function buildViews({ outDir, define }: BuildViewsOptions): Promise<Metafile[]> {
   const stylesheet = await readFile(new URL('src/apps/shared/styles.css', ROOT), 'utf8');
   const { code: css } = await transform(stylesheet, { loader: 'css', minify: true });
   await mkdir(outDir, { recursive: true });
-  await Promise.all(
+  return Promise.all(
     VIEW_LIST.map(async (view) => {
       const result = await build({
         entryPoints: [new URL(`src/apps/${view.id}/main.ts`, ROOT).pathname],
@@ -99,12 +87,14 @@ export async function buildViews({ outDir, define }: BuildViewsOptions): Promise
         target: 'es2022',
         minify: true,
         write: false,
+        metafile: true,
         define,
-        plugins: [zodNamespaceImport, sdkWithoutSideEffects],
+        plugins: [zodNamespaceImport, withoutSideEffects(SDK_CLIENT)],
         logLevel: 'warning',
       });
       const js = result.outputFiles[0]!.text.trimEnd();
       await writeFile(new URL(`${view.id}.html`, outDir), page(view, css.trimEnd(), js));
+      return result.metafile;
     }),
   );
 }

@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 /**
  * `npm run bundle`: service-mcp-<version>.mcpb, an MCP Bundle that Claude Desktop installs in one
- * step. The bundle holds what the npm package holds, its production dependencies only, and a
- * manifest generated from the package, server.json and the tool registry (the built binary's own
+ * step. The bundle holds what the npm package holds (every dependency is bundled in dist/, so there
+ * is no node_modules to add), and a manifest generated from the package, server.json and the tool registry (the built binary's own
  * `tools --json`), validated and packed by @anthropic-ai/mcpb. Run after a build (the npm script
  * builds first).
  */
@@ -16,14 +16,8 @@ const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
 const registry = JSON.parse(readFileSync(join(root, 'server.json'), 'utf8'));
 const stage = join(root, 'build', 'mcpb');
 const output = join(root, `${pkg.name}-${pkg.version}.mcpb`);
-// npm and mcpb run under the Node that runs this script (the project's Node 22).
-const env = {
-  ...process.env,
-  PATH: `${dirname(process.execPath)}:${process.env.PATH ?? ''}`,
-  npm_config_audit: 'false',
-  npm_config_fund: 'false',
-  npm_config_update_notifier: 'false',
-};
+// mcpb runs under the Node that runs this script (the project's Node 22).
+const env = { ...process.env, PATH: `${dirname(process.execPath)}:${process.env.PATH ?? ''}` };
 const run = (command, args, cwd = root) =>
   execFileSync(command, args, { cwd, env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
 
@@ -33,10 +27,12 @@ for (const path of pkg.files) cpSync(join(root, path), join(stage, path), { recu
 // Bundles want a PNG icon: assets/icon.png is assets/icon.svg rendered at 256 px
 // (`rsvg-convert -w 256 -h 256 assets/icon.svg -o assets/icon.png`, Debian's librsvg2-bin).
 cpSync(join(root, 'assets', 'icon.png'), join(stage, 'assets', 'icon.png'));
-// The package as installed: no scripts or devDependencies, so npm installs the runtime ones alone.
+// The package as installed: no scripts or devDependencies (what dist/ bundled of them is listed in
+// dist/sbom.cdx.json and dist/THIRD-PARTY-NOTICES.txt, both shipped).
 const { scripts: _scripts, devDependencies: _dev, allowScripts: _allow, overrides: _overrides, ...runtime } = pkg;
+if (Object.keys(runtime.dependencies ?? {}).length > 0)
+  throw new Error('package.json has runtime dependencies: the bundle would need a node_modules it does not carry');
 writeFileSync(join(stage, 'package.json'), `${JSON.stringify(runtime, null, 2)}\n`);
-run('npm', ['install', '--omit=dev', '--ignore-scripts', '--no-package-lock', '--loglevel=error'], stage);
 
 // Our own tools only: bridged ones are the deployment's, read at run time, not the bundle's to promise.
 const tools = JSON.parse(

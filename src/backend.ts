@@ -18,7 +18,7 @@ import type { OfflineEngine } from './offline/engine.js';
 import { OFFLINE_BASE_URL } from './offline/fetch.js';
 import type { AnyTool, ExposedTool } from './tools/define.js';
 import { TOOL_NAMES, toolSet } from './tools/index.js';
-import type { Mode } from './api/provenance.js';
+import type { Mode } from './api/provenance-record.js';
 import type { HostedBridge, SharedListStore } from './hosted/bridge.js';
 import { hostedBridge } from './hosted/backend-bridge.js';
 import { LocalBudget, type UpstreamBudget } from './api/fair-share.js';
@@ -68,7 +68,10 @@ async function loadLiveFetch(
 
 export interface BackendOptions {
   gate?: RetryAfterGate;
-  /** Serve this offline engine in-process (mock-api's MCP endpoint shares the engine, faults and all, with its REST routes). */
+  /**
+   * Serve this offline engine in-process (mock-api's MCP endpoint shares the engine, faults and all,
+   * with its REST routes).
+   */
   engine?: OfflineEngine;
   /** Where the response cache keeps entries, given the process's memory store (--redis-url). */
   store?: (memory: CacheStore) => CacheStore;

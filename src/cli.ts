@@ -1,8 +1,11 @@
 /**
  * The commander front-end, and the only module that writes to stdout on purpose. With no
  * subcommand it runs the stdio MCP server; heavier modes are imported only when chosen.
+ * Over 250 lines: one commander definition per subcommand, each short; they share the option
+ * wiring.
  */
 import { Command, CommanderError, Option } from 'commander';
+import { DEFAULTS } from './defaults.js';
 import { ConfigError, OPTION_TABLE, resolveConfig, type Config, type RawOptions } from './config.js';
 import type { Backend } from './backend.js';
 import { isRecord } from './is-record.js';
@@ -47,14 +50,17 @@ function parsePort(value: string): number {
   return Number(value);
 }
 
+/** A port taken, or an address this machine does not have or may not bind: the caller's to change. */
+const BIND_ERRORS = new Set(['EADDRINUSE', 'EACCES', 'EADDRNOTAVAIL', 'ENOTFOUND']);
+const isBindError = (error: unknown) => BIND_ERRORS.has(String((error as NodeJS.ErrnoException).code));
+
 /** Traces and metrics when asked for (nothing is loaded otherwise); a metrics port taken is bad usage. */
 async function telemetryFor(config: Config, logger: Logger, backend: Backend): Promise<void> {
   const { startTelemetry } = await import('./telemetry/start.js');
   try {
     await startTelemetry({ config, logger, redisReady: backend.redisReady });
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'EADDRINUSE' || code === 'EACCES' || code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND')
+    if (isBindError(error))
       throw new UsageError(
         `--metrics-port: cannot listen on ${config.metricsHost}:${config.metricsPort}: ${(error as Error).message}`,
       );
@@ -163,7 +169,10 @@ export function buildProgram(): Command {
     .option('--json', 'print the full tool definitions as JSON')
     .action(async (options: { json?: boolean }, command: Command) => {
       const { config, logger } = configFrom(command); // a bad global option is bad usage here too
-      const [{ toolCatalog }, tools] = await Promise.all([import('./tools/catalog.js'), listedTools(config, logger)]);
+      const [{ toolCatalog }, tools] = await Promise.all([
+        import('./tools/tools-list.js'),
+        listedTools(config, logger),
+      ]);
       const width = Math.max(...tools.map((t) => t.name.length));
       await print(
         options.json
@@ -219,8 +228,8 @@ export function buildProgram(): Command {
     .description(
       'serve the embedded offline API over HTTP (same paths as the hosted API, the tool endpoint POST /api/public/v1/mcp included)',
     )
-    .option('--port <n>', 'port to listen on (0 picks a free one)', '4010')
-    .option('--host <host>', 'interface to bind', '127.0.0.1')
+    .option('--port <n>', 'port to listen on (0 picks a free one)', String(DEFAULTS.mockApiPort))
+    .option('--host <host>', 'interface to bind', DEFAULTS.host)
     .action(async (options: { port: string; host: string }, command: Command) => {
       const { config, logger } = configFrom(command);
       const port = parsePort(options.port);
@@ -243,8 +252,8 @@ export function buildProgram(): Command {
       'serve MCP over stateless Streamable HTTP at POST /mcp and POST /api/public/v1/mcp (loopback only unless --host says otherwise)',
     )
     .option('--http', 'use the Streamable HTTP transport (required: stdio is the default command)')
-    .option('--host <host>', 'interface to bind (0.0.0.0 exposes it beyond this machine)', '127.0.0.1')
-    .option('--port <n>', 'port to listen on (0 picks a free one)', '3333')
+    .option('--host <host>', 'interface to bind (0.0.0.0 exposes it beyond this machine)', DEFAULTS.host)
+    .option('--port <n>', 'port to listen on (0 picks a free one)', String(DEFAULTS.httpPort))
     .option(
       '--allowed-hosts <list>',
       'comma-separated extra Host names (name or name:port) accepted besides localhost, 127.0.0.1, [::1]',
@@ -286,8 +295,7 @@ export function buildProgram(): Command {
         } catch (error) {
           if (error instanceof HttpOptionError) throw new UsageError(error.message);
           // A taken port or an address this machine does not have is the caller's to change.
-          const code = (error as NodeJS.ErrnoException).code;
-          if (code === 'EADDRINUSE' || code === 'EACCES' || code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND')
+          if (isBindError(error))
             throw new UsageError(`cannot listen on ${options.host}:${options.port}: ${(error as Error).message}`);
           throw error;
         }

@@ -1,9 +1,12 @@
 /**
  * The one place configuration is decided: flags > environment > defaults, validated by zod into
  * one frozen Config. Each step is a pure function so it can be tested without a process.
+ * Over 250 lines: the option table is most of it, one entry per flag, and keeping it in one place
+ * is the point.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { API_PREFIX } from './api/operations.js';
+import { DEFAULTS } from './defaults.js';
 import { redactSecrets } from './redact.js';
 
 const LOG_LEVELS = ['error', 'warn', 'info', 'debug'] as const;
@@ -61,21 +64,21 @@ export const OPTION_TABLE = [
     flag: '--timeout-ms <n>',
     env: 'SERVICE_MCP_TIMEOUT_MS',
     description: 'per-request timeout in milliseconds',
-    default: 15_000,
+    default: DEFAULTS.timeoutMs,
   },
   {
     key: 'maxRetryWaitS',
     flag: '--max-retry-wait-s <n>',
     env: 'SERVICE_MCP_MAX_RETRY_WAIT_S',
     description: 'longest Retry-After waited out inside one tool call, in seconds',
-    default: 20,
+    default: DEFAULTS.maxRetryWaitS,
   },
   {
     key: 'logLevel',
     flag: '--log-level <level>',
     env: 'SERVICE_MCP_LOG_LEVEL',
     description: 'error, warn, info or debug, to stderr',
-    default: 'warn',
+    default: DEFAULTS.logLevel,
   },
   {
     key: 'cache',
@@ -89,7 +92,7 @@ export const OPTION_TABLE = [
     env: 'SERVICE_MCP_MAX_IN_FLIGHT',
     description:
       'requests served at once per process; over stdio later ones wait (stdin is read only so far ahead), over HTTP as many more wait in a queue and the rest get 503',
-    default: 64,
+    default: DEFAULTS.maxInFlight,
   },
   {
     key: 'redisUrl',
@@ -110,14 +113,14 @@ export const OPTION_TABLE = [
     flag: '--metrics-host <host>',
     env: 'SERVICE_MCP_METRICS_HOST',
     description: 'interface the metrics listener binds',
-    default: '127.0.0.1',
+    default: DEFAULTS.host,
   },
   {
     key: 'logFormat',
     flag: '--log-format <format>',
     env: 'SERVICE_MCP_LOG_FORMAT',
     description: 'text, or json: one object per stderr line, with trace_id and span_id inside a traced request',
-    default: 'text',
+    default: DEFAULTS.logFormat,
   },
   {
     key: 'bridge',
@@ -331,18 +334,19 @@ export function mergeSources(flags: RawOptions, env: NodeJS.ProcessEnv): Record<
   return {
     baseUrl: pick('baseUrl'),
     offline: flags.offline ?? envBoolean(env, 'offline') ?? false,
-    timeoutMs: pick('timeoutMs', 15_000),
-    maxRetryWaitS: pick('maxRetryWaitS', 20),
-    logLevel: typeof pick('logLevel') === 'string' ? String(pick('logLevel')).trim().toLowerCase() : 'warn',
+    timeoutMs: pick('timeoutMs', DEFAULTS.timeoutMs),
+    maxRetryWaitS: pick('maxRetryWaitS', DEFAULTS.maxRetryWaitS),
+    logLevel: typeof pick('logLevel') === 'string' ? String(pick('logLevel')).trim().toLowerCase() : DEFAULTS.logLevel,
     // commander gives cache=true by default and false for --no-cache; only the explicit flag outranks env.
     cache: flags.cache === false ? false : noCacheEnv === true ? false : true,
     bridge: flags.bridge === false ? false : noBridgeEnv !== true,
-    maxInFlight: pick('maxInFlight', 64),
+    maxInFlight: pick('maxInFlight', DEFAULTS.maxInFlight),
     redisUrl: pick('redisUrl'),
     tools: pick('tools'),
     metricsPort: pick('metricsPort'),
-    metricsHost: pick('metricsHost', '127.0.0.1'),
-    logFormat: typeof pick('logFormat') === 'string' ? String(pick('logFormat')).trim().toLowerCase() : 'text',
+    metricsHost: pick('metricsHost', DEFAULTS.host),
+    logFormat:
+      typeof pick('logFormat') === 'string' ? String(pick('logFormat')).trim().toLowerCase() : DEFAULTS.logFormat,
     authTokensFile: pick('authTokensFile'),
     authIssuer: pick('authIssuer'),
     authAudience: pick('authAudience'),
@@ -368,7 +372,8 @@ export function resolveConfig(flags: RawOptions = {}, env: NodeJS.ProcessEnv = p
     });
     throw new ConfigError(`invalid configuration: ${messages.join('; ')}`);
   }
-  // Offline answers from the embedded fictional data: with a base URL too, one of them is a mistake, and guessing which would hide it.
+  // Offline answers from the embedded fictional data: with a base URL too, one of them is a mistake,
+  // and guessing which would hide it.
   if (parsed.data.offlineReason === 'requested' && parsed.data.baseUrl !== undefined) {
     throw new ConfigError(
       `invalid configuration: ${flagName('offline')} / ${envName('offline')} and ${flagName('baseUrl')} / ${envName('baseUrl')} are both set; --offline answers from the embedded fictional data and would ignore the base URL: set one of them`,

@@ -1,4 +1,7 @@
-/** Ending requests: the client's own reason, a deadline that lets go when the work ends, and a race that owns its promise. */
+/**
+ * Ending requests: the client's own reason, a deadline that lets go when the work ends, and a race
+ * that owns its promise.
+ */
 
 /**
  * The reason the client aborts a request of its own with (its caller's cancellation or its

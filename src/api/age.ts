@@ -20,7 +20,10 @@ function timestampMs(value: string | null | undefined): number | undefined {
   return Number.isNaN(ms) ? undefined : ms;
 }
 
-/** Seconds from `value` to `at` (negative when `value` is later: a clock ahead of ours), or null when it names no moment. */
+/**
+ * Seconds from `value` to `at` (negative when `value` is later: a clock ahead of ours), or null when
+ * it names no moment.
+ */
 export function ageSeconds(value: string | null | undefined, at: number): number | null {
   const ms = timestampMs(value);
   return ms === undefined ? null : Math.round((at - ms) / 1000);

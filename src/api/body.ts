@@ -18,7 +18,7 @@ const UNDICI_OVER_SIZE = 'UND_ERR_RES_EXCEEDED_MAX_SIZE';
  * refusing it when Content-Length or the bytes read pass `maxBytes`. On refusal the body is
  * cancelled, which ends its request.
  */
-export async function readBody(answer: HttpAnswer, maxBytes: number, path: string): Promise<string> {
+export async function readAnswerBody(answer: HttpAnswer, maxBytes: number, path: string): Promise<string> {
   const declared = Number(answer.headers.get('content-length'));
   if (Number.isFinite(declared) && declared > maxBytes) {
     cancel(answer.body);

@@ -45,8 +45,18 @@ export function markingStore(store: CacheStore): CacheStore {
   };
 }
 
-/** `{ hit: true, ageS }` when the response came from this cache (its age as undici counts it), else undefined. */
-export function cacheHitOf(headers: Pick<Headers, 'get'>): { hit: true; ageS: number } | undefined {
+export interface CacheHit {
+  hit: true;
+  /** The age undici gives the stored answer, in seconds. */
+  ageS: number;
+}
+
+/**
+ * Set when the response came from this cache, else undefined. undici's cache interceptor documents
+ * no sign of a hit (no option, handler or store hook tells the caller), so the store's marker is
+ * read here, once per response, by request-policy.ts; everything else reads `RawResponse.cache`.
+ */
+export function cacheHitOf(headers: Pick<Headers, 'get'>): CacheHit | undefined {
   if (headers.get(MARKER_HEADER) !== MARKER) return undefined;
   const age = Number(headers.get('age'));
   return { hit: true, ageS: Number.isFinite(age) && age >= 0 ? age : 0 };

@@ -5,7 +5,7 @@
  * own parse result, and unknown members are kept because nothing is copied. A 20-job page
  * validates in about a seventh of the time safeParse takes, without the copy.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 
 const compiled = new WeakMap<z.ZodType, z.ZodType>();
 

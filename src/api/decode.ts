@@ -3,14 +3,25 @@
  * validated against the operation's schema, a failure naming the JSON path of the first member
  * that breaks the contract.
  */
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { passes } from './compiled.js';
 import { jsonTooDeep, MAX_JSON_DEPTH } from './body.js';
 import { ApiError } from './errors.js';
 import type { RawResponse } from './request-policy.js';
-import { envelopeOf, formatJsonPath } from './schemas.js';
+import { isRecord } from '../is-record.js';
+import {
+  envelopeOf,
+  formatJsonPath,
+  HealthResponseSchema,
+  ResponseMetaSchema,
+  type HealthResponse,
+  type ResponseMeta,
+} from './schemas.js';
 
-/** Envelope schemas, built once per data schema: zod compiles a schema on first use, so a fresh one per call costs every call. */
+/**
+ * Envelope schemas, built once per data schema: zod compiles a schema on first use, so a fresh one per
+ * call costs every call.
+ */
 const envelopes = new WeakMap<z.ZodType, z.ZodType>();
 export function envelopeSchema<T extends z.ZodType>(data: T): ReturnType<typeof envelopeOf<T>> {
   let schema = envelopes.get(data);
@@ -63,4 +74,15 @@ export function validate<T extends z.ZodType>(schema: T, value: unknown, path: s
   const jsonPath = formatJsonPath([...(prefix ? [prefix] : []), ...issue.path]);
   const more = parsed.error.issues.length > 1 ? ` (and ${parsed.error.issues.length - 1} more)` : '';
   throw contractError(path, jsonPath, `${issue.message}${more}`, parsed.error);
+}
+
+/** Health's body, 200 or 503: the health response bare, or wrapped in the success envelope. */
+export function decodeHealth(raw: RawResponse, path: string): { data: HealthResponse; meta: ResponseMeta } {
+  const body = parseJson(raw, path);
+  const wrapped = isRecord(body) && body.success === true && isRecord(body.data) && 'probes' in body.data;
+  if (!wrapped) return { data: validate(HealthResponseSchema, body, path, ''), meta: {} };
+  return {
+    data: validate(HealthResponseSchema, body.data, path, 'data'),
+    meta: validate(ResponseMetaSchema, body.meta ?? {}, path, 'meta'),
+  };
 }

@@ -4,14 +4,19 @@
  * retried with backoff a bounded number of times, and a request that was shared with a caller who
  * left sent again. Any other status the caller does not accept becomes an ApiError
  * (status-errors.ts). Knows nothing of what the answer holds.
+ * Over 250 lines: the retry loop and the one exchange it repeats share their state (deadline, gate
+ * ticket, attempts).
  */
 import { setTimeout as sleep } from 'node:timers/promises';
+import { DEFAULTS } from '../defaults.js';
 import { silentLogger, type Logger, type LogSink } from '../log.js';
 import { USER_AGENT } from '../version.js';
 import { RequestEnded, withDeadline } from './abort.js';
-import { DEFAULT_MAX_BODY_BYTES, readBody } from './body.js';
+import { DEFAULT_MAX_BODY_BYTES, readAnswerBody } from './body.js';
+import { cacheHitOf, type CacheHit } from './cache.js';
 import { ApiError, describeNetworkCause, internalError, isTransportFailure } from './errors.js';
 import { BudgetExceeded } from './fair-share.js';
+import type { ExchangeLog, UpstreamExchange } from './exchanges.js';
 import type { FetchLike } from './fetch-like.js';
 import {
   heldRetryAfter,
@@ -31,6 +36,8 @@ export interface CallOptions {
   logSink?: LogSink | undefined;
   /** On whose share of upstream requests the call goes (HTTP mode's callers; fair-share.ts). */
   caller?: string | undefined;
+  /** Where this call's exchanges and waits are written down as they happen. */
+  log?: ExchangeLog | undefined;
 }
 
 export interface RawResponse {
@@ -38,6 +45,8 @@ export interface RawResponse {
   body: string;
   headers: Pick<Headers, 'get'>;
   url: string;
+  /** Set when the response cache answered (the one place its marker is read: cache.ts). */
+  cache?: CacheHit | undefined;
 }
 
 /** How one GET is sent, besides the client's defaults. */
@@ -93,8 +102,8 @@ export class RequestPolicy {
     this.baseUrl = options.baseUrl;
     this.origin = new URL(options.baseUrl).origin;
     this.fetchImpl = options.fetch;
-    this.timeoutMs = options.timeoutMs ?? 15_000;
-    this.maxRetryWaitS = options.maxRetryWaitS ?? 20;
+    this.timeoutMs = options.timeoutMs ?? DEFAULTS.timeoutMs;
+    this.maxRetryWaitS = options.maxRetryWaitS ?? DEFAULTS.maxRetryWaitS;
     this.maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
     this.unavailableRetries = options.unavailableRetries ?? 2;
     this.unavailableBudgetMs = options.unavailableBudgetMs ?? 5_000;
@@ -112,13 +121,21 @@ export class RequestPolicy {
     const { acceptStatus, lookup = false, gate = this.gate, quickMs, unconfirmedBase, operation = 'other' } = how;
     const maxRetryWaitS = quickMs === undefined ? this.maxRetryWaitS : 0;
     const started = Date.now();
+    const { log } = options;
+    const onWait =
+      log === undefined
+        ? options.onWait
+        : (info: GateWaitInfo) => {
+            log.waitsS.push(info.seconds);
+            options.onWait?.(info);
+          };
     let unavailableAttempts = 0;
     for (;;) {
       const waitedS = (Date.now() - started) / 1000;
       const ticket =
         gate.open() ??
         (await gate
-          .pass({ maxWaitS: maxRetryWaitS - waitedS, signal: options.signal, onWait: options.onWait })
+          .pass({ maxWaitS: maxRetryWaitS - waitedS, signal: options.signal, onWait })
           .catch((error: unknown) => {
             if (error instanceof ApiError) {
               // The gate's fail-fast refusal knows the seconds but not which call it refused.
@@ -225,7 +242,7 @@ export class RequestPolicy {
   private async exchange(
     path: string,
     accept: string,
-    { signal, logSink, caller }: CallOptions,
+    { signal, logSink, caller, log }: CallOptions,
     timeoutMs: number,
     deadline: AbortSignal,
     operation: string,
@@ -247,31 +264,41 @@ export class RequestPolicy {
           redirect: 'follow',
           caller,
         });
-        const body = await readBody(answer, this.maxBodyBytes, path);
-        followed.answered(answer.status, answer.headers);
-        return { status: answer.status, body, headers: answer.headers, url: answer.url };
+        const body = await readAnswerBody(answer, this.maxBodyBytes, path);
+        const cache = cacheHitOf(answer.headers);
+        const exchange: UpstreamExchange = { operation, status: answer.status, cacheHit: cache !== undefined };
+        log?.upstream.push(exchange);
+        followed.ended(exchange);
+        return { status: answer.status, body, headers: answer.headers, url: answer.url, cache };
       } catch (error) {
-        if (error instanceof RequestEnded && !own.signal.aborted && !ending.aborted) {
-          followed.failed('shared_request_ended');
-          continue;
-        }
+        const shared = error instanceof RequestEnded && !own.signal.aborted && !ending.aborted;
         // Nothing was sent. A refusal of another caller's share reached this call only because the
         // two asked the same thing at once (one request, shared): this caller's own is asked again.
-        if (error instanceof BudgetExceeded) {
-          followed.refused();
-          if (error.caller !== caller) continue;
-          throw error;
-        }
-        const failure = this.exchangeError(path, signal, deadline.aborted ? timeoutMs : undefined, error);
-        followed.failed(failure.kind);
-        throw failure;
+        const refused = error instanceof BudgetExceeded;
+        const failure =
+          shared || refused
+            ? undefined
+            : this.exchangeError(path, signal, deadline.aborted ? timeoutMs : undefined, error);
+        const exchange: UpstreamExchange = {
+          operation,
+          cacheHit: false,
+          failure: refused ? 'fair_share' : (failure?.kind ?? 'shared_request_ended'),
+        };
+        log?.upstream.push(exchange);
+        followed.ended(exchange);
+        if (refused && (error as BudgetExceeded).caller === caller) throw error;
+        if (failure) throw failure;
+        continue;
       } finally {
         ending.removeEventListener('abort', end);
       }
     }
   }
 
-  /** What a failed exchange is, for the caller: a refusal as it is, else a timeout, a cancellation, a network failure or a defect. */
+  /**
+   * What a failed exchange is, for the caller: a refusal as it is, else a timeout, a cancellation, a
+   * network failure or a defect.
+   */
   private exchangeError(
     path: string,
     signal: AbortSignal | undefined,

@@ -5,7 +5,7 @@
  * closed: an extra member from a newer API is information for the reader, not a reason to fail a
  * call, and stripping it would silently drop what the API sent.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 
 const nonNegative = z.number().min(0);
 /** "ISO date or date-time": a calendar date, optionally followed by a time. */

@@ -5,7 +5,7 @@
  * description are cut and cleaned as upstream text, and its description is quoted as the
  * deployment's words, so nothing in it reads as ours.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Tool } from '@modelcontextprotocol/server';
 import { isRecord } from '../is-record.js';
 import { escapeInvisible, oneLine, quote, sanitizeJson } from '../render/text.js';

@@ -6,7 +6,7 @@
  */
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import { ageSeconds } from '../api/age.js';
-import { sourceSaysFictional, type Mode } from '../api/provenance.js';
+import { sourceSaysFictional, type Mode } from '../api/provenance-record.js';
 import { isRecord } from '../is-record.js';
 import { describeAge } from '../render/age.js';
 import { shownEndpoint } from '../render/health.js';

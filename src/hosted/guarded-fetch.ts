@@ -12,11 +12,12 @@
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { RequestEnded, withDeadline } from '../api/abort.js';
-import { readBody } from '../api/body.js';
+import { readAnswerBody } from '../api/body.js';
 import { ApiError, describeNetworkCause, isTransportFailure } from '../api/errors.js';
 import { BudgetExceeded, type UpstreamBudget } from '../api/fair-share.js';
 import type { CallOptions } from '../api/request-policy.js';
-import { heldRetryAfter, type RetryAfterGate } from '../api/retry-after-gate.js';
+import type { ExchangeLog } from '../api/exchanges.js';
+import { heldRetryAfter, type GateWaitInfo, type RetryAfterGate } from '../api/retry-after-gate.js';
 import { upstreamEnvelope } from '../api/status-errors.js';
 import { telemetry } from '../telemetry/hooks.js';
 import { USER_AGENT } from '../version.js';
@@ -79,18 +80,34 @@ export function guardedFetch(options: GuardedFetchOptions): WebFetch {
     const call = isRequestBody(init.body) ? (calls.getStore() ?? {}) : {};
     const what = `POST ${options.label()}`;
     const started = Date.now();
+    // The call's record (tools/call-record.ts) gets each exchange and wait, as the REST client writes them.
+    const { log } = call;
+    const onWait =
+      log === undefined
+        ? call.onWait
+        : (info: GateWaitInfo) => {
+            log.waitsS.push(info.seconds);
+            call.onWait?.(info);
+          };
     for (;;) {
       const budgetS = maxRetryWaitS - (Date.now() - started) / 1000;
       const ticket =
         gate.open() ??
-        (await gate.pass({ maxWaitS: budgetS, signal: call.signal, onWait: call.onWait }).catch((error: unknown) => {
+        (await gate.pass({ maxWaitS: budgetS, signal: call.signal, onWait }).catch((error: unknown) => {
           if (error instanceof ApiError) throw error;
           throw cancelled(what, call.signal, error);
         }));
       let answer: { status: number; headers: Headers; text: string };
       try {
-        if (budget && call.caller !== undefined) await spend(budget, call.caller);
-        answer = await withDeadline(timeoutMs, (deadline) => send(url, init, call.signal, deadline, what));
+        if (budget && call.caller !== undefined) await spend(budget, call.caller, log);
+        answer = await withDeadline(timeoutMs, (deadline) => send(url, init, call.signal, deadline, what)).catch(
+          (error: unknown) => {
+            if (error instanceof ApiError)
+              log?.upstream.push({ operation: 'other', cacheHit: false, failure: error.kind });
+            throw error;
+          },
+        );
+        log?.upstream.push({ operation: 'other', status: answer.status, cacheHit: false });
         if (answer.status === 429) gate.block(heldRetryAfter(answer.headers.get('retry-after')) ?? DEFAULT_429_PAUSE_S);
       } finally {
         ticket.settle();
@@ -125,10 +142,12 @@ export function guardedFetch(options: GuardedFetchOptions): WebFetch {
   };
 
   /** Takes one request from `caller`'s share, or refuses the call with nothing sent. */
-  async function spend(share: UpstreamBudget, caller: string): Promise<void> {
+  async function spend(share: UpstreamBudget, caller: string, log: ExchangeLog | undefined): Promise<void> {
     const answer = await share.take(caller);
     telemetry().fairShare(caller, answer.allowed);
-    if (!answer.allowed) throw new BudgetExceeded(caller, share.rate, answer.retryAfterS, options.label());
+    if (answer.allowed) return;
+    log?.upstream.push({ operation: 'other', cacheHit: false, failure: 'fair_share' });
+    throw new BudgetExceeded(caller, share.rate, answer.retryAfterS, options.label());
   }
 
   async function send(
@@ -148,7 +167,7 @@ export function guardedFetch(options: GuardedFetchOptions): WebFetch {
     headers.set('user-agent', USER_AGENT);
     try {
       const response = await options.fetch(url, { ...init, headers, signal: own.signal });
-      const text = await readBody(response, HOSTED_CAPS.answerBytes, options.label());
+      const text = await readAnswerBody(response, HOSTED_CAPS.answerBytes, options.label());
       return { status: response.status, headers: response.headers, text };
     } catch (error) {
       if (error instanceof ApiError) throw error;

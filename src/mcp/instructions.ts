@@ -4,7 +4,7 @@
  */
 import { isHostedTool, type ExposedTool } from '../tools/define.js';
 import { TOOLS } from '../tools/index.js';
-import type { Mode } from '../api/provenance.js';
+import type { Mode } from '../api/provenance-record.js';
 
 const INTRO = 'Read-only tools over a public hiring-intelligence API for the AI and web3 job market.';
 
@@ -28,7 +28,10 @@ Errors start with a kind (invalid_argument, not_found, rate_limited, upstream_un
 // sample data, and a reader must not pass a job, a company or a salary from it on as real.
 const FICTIONAL = `OFFLINE MODE: this server answers from its embedded sample dataset. Every company, job, salary, market figure and interview brief in it is FICTIONAL, invented for trying the tools: never present any of it as real, never recommend these jobs or companies to a person, and say it is sample data whenever you quote it. Live data needs SERVICE_MCP_BASE_URL set to the API's origin.`;
 
-/** The instructions for a server answering in `mode` with `tools`: offline ones say first that the data is fictional. */
+/**
+ * The instructions for a server answering in `mode` with `tools`: offline ones say first that the data
+ * is fictional.
+ */
 export function instructionsFor(mode: Mode, tools: readonly ExposedTool[] = TOOLS): string {
   const workflow = tools.map((tool) => WORKFLOW[tool.name]).filter(Boolean);
   const bridged = tools.filter(isHostedTool).map((tool) => tool.name);

@@ -3,7 +3,7 @@
  * fixed vocabularies (domain, country) or, for company names, from one job search.
  */
 import { completable, type McpServer } from '@modelcontextprotocol/server';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { ApiClient } from '../api/client.js';
 import { withDeadline } from '../api/abort.js';
 import { DOMAINS, SLUG_PATTERN } from '../api/schemas.js';

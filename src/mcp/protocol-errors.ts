@@ -1,9 +1,9 @@
 /**
- * One-line protocol errors on stdio (the line transport's `send`). The SDK words a request whose params fail its schema as a prefix and
- * the schema library's issue list dumped as indented JSON over many lines; a client shows that
- * to its user as noise. This keeps the SDK's prefix and code and says each issue as `path:
- * message` on one line. Upstream, the SDK's request validation could format its issues so, and
- * this file could go.
+ * One-line protocol errors on stdio (the line transport's `send`). The SDK's request validation
+ * throws a plain Error whose message is its prefix and the zod issue list dumped as indented JSON
+ * (`String(zodError)`), with no issues as data on the error or its JSON-RPC `data`: that text is
+ * all it exposes, so it is condensed here to `path: message` items on one line. SDK gap: a
+ * structured `data.issues` on that -32602 (or a formatting hook) would retire this file.
  */
 import { isRecord } from '../is-record.js';
 

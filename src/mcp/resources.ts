@@ -2,7 +2,7 @@
 import { ProtocolError, ProtocolErrorCode, type CacheHint, type McpServer } from '@modelcontextprotocol/server';
 import type { ApiClient } from '../api/client.js';
 import { ApiError } from '../api/errors.js';
-import type { Mode } from '../api/provenance.js';
+import type { Mode } from '../api/provenance-record.js';
 import { CATALOG_CACHE_HINT } from './cache-hints.js';
 
 interface ResourceDefinition {

@@ -1,7 +1,7 @@
 /**
  * The tools, registered on McpServer: it answers tools/list and tools/call, unknown and disabled
  * tools included. Each tool's schemas are the JSON Schemas converted once per process
- * (tools/catalog.ts), handed over through the SDK's fromJsonSchema with a validator that accepts
+ * (tools/tools-list.ts), handed over through the SDK's fromJsonSchema with a validator that accepts
  * every value: arguments are validated once, in tools/run.ts, the boundary every surface shares,
  * so a bad one is an `invalid_argument` result that names it and sends nothing; and the
  * structuredContent we build is ours, made from data the API client has already validated.
@@ -21,9 +21,11 @@ import type { GateWaitInfo } from '../api/retry-after-gate.js';
 import { exposedTools, type Backend } from '../backend.js';
 import type { LogLevel } from '../config.js';
 import type { Logger, LogSink } from '../log.js';
-import { toolCatalog } from '../tools/catalog.js';
+import { toolCatalog } from '../tools/tools-list.js';
 import { isHostedTool, type ExposedTool } from '../tools/define.js';
+import { newCallRecord } from '../tools/call-record.js';
 import { errorResult, runTool } from '../tools/run.js';
+import { telemetry } from '../telemetry/hooks.js';
 import { PACKAGE_NAME } from '../version.js';
 import type { LoggingLevel } from '@modelcontextprotocol/server';
 
@@ -158,28 +160,23 @@ function handlerOf(
     const logSink = sinkFor(ctx);
     const progress = progressReporter(ctx.mcpReq._meta?.progressToken, ctx);
     const { signal, release } = callSignal(ctx.mcpReq.signal, stopping);
+    const record = newCallRecord(tool.name);
     try {
-      const result = await runTool(tool, args, {
-        client,
-        mode,
-        bridge,
-        signal,
-        onWait: progress.onWait,
-        logSink,
-        caller,
-      });
+      let result = await runTool(
+        tool,
+        args,
+        { client, mode, bridge, signal, onWait: progress.onWait, logSink, caller },
+        record,
+      );
       if (stopping?.aborted && !ctx.mcpReq.signal.aborted && result.isError)
-        return errorResult(
+        result = errorResult(
           'cancelled',
           `the server stopped (${String(stopping.reason)}) before this call finished`,
           STOPPED_HINT,
+          record,
         );
-      if (result.isError)
-        logger.info(
-          `${tool.name} failed: ${String((result.content[0] as { text?: string } | undefined)?.text ?? '').split('\n')[0]}`,
-          undefined,
-          logSink,
-        );
+      else if (record.error) logger.info(`${tool.name} failed: ${record.error.message}`, undefined, logSink);
+      telemetry().toolCallEnded(record);
       return result;
     } finally {
       release();

@@ -10,7 +10,10 @@ import { createHash } from 'node:crypto';
 export const DATA_CACHE_CONTROL = 'public, max-age=60';
 const NO_STORE_PATHS = new Set(['/api/public/v1/mcp/health']);
 
-/** Whether an If-None-Match value (a list, or `*`) matches `etag`, by the weak comparison RFC 9110 prescribes for it. */
+/**
+ * Whether an If-None-Match value (a list, or `*`) matches `etag`, by the weak comparison RFC 9110
+ * prescribes for it.
+ */
 export function matchesIfNoneMatch(header: string | null, etag: string): boolean {
   if (header === null) return false;
   if (header.trim() === '*') return true;

@@ -3,6 +3,7 @@
  * published constraints are the ones the offline engine enforces. Component schemas follow the
  * spec's field tables literally (closed objects are closed here), unlike the client's zod
  * schemas, which deliberately accept extra members.
+ * Over 250 lines: the component schemas, field by field as the spec's tables give them.
  */
 import { OFFLINE_NOTICE } from './documents.js';
 import { OPERATIONS, type ParamSpec, type SuccessShape } from './params.js';

@@ -2,6 +2,7 @@
  * The operations of the public read API and their query parameters, described once. The 400
  * rules (validate-params.ts), the OpenAPI document (openapi.ts) and the discovery catalog
  * (documents.ts) are all derived from this table, so they cannot drift apart.
+ * Over 250 lines: the table is the spec's parameter list, one entry per parameter.
  */
 import { COUNTRY_PATTERN, DOMAINS, MARKET_MAP_STATUSES, SKILL_MATCHES, SLUG_PATTERN } from '../api/schemas.js';
 

@@ -8,6 +8,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { createOfflineEngine, type OfflineEngine } from './engine.js';
 import { faultsFromEnv, parseFaultRules, type FaultRule } from './faults.js';
+import { readRequestBody } from '../transports/http-body.js';
 import { jsonResponse, errorResponse } from './responses.js';
 
 export interface OfflineServerOptions {
@@ -191,17 +192,6 @@ async function writeResponse(response: Response, res: ServerResponse, signal: Ab
   }
 }
 
-async function readBody(req: IncomingMessage): Promise<string> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).byteLength;
-    if (size > MAX_CONTROL_BODY) throw new Error(`control body over ${MAX_CONTROL_BODY} bytes`);
-    chunks.push(chunk as Buffer);
-  }
-  return Buffer.concat(chunks).toString('utf8');
-}
-
 /** The test-control routes: fault rules and hit counts. */
 async function control(engine: OfflineEngine, method: string, url: URL, req: IncomingMessage): Promise<Response> {
   const { faults } = engine;
@@ -214,7 +204,10 @@ async function control(engine: OfflineEngine, method: string, url: URL, req: Inc
     }
     if (method === 'POST' || method === 'PUT') {
       try {
-        faults.set(parseFaultRules(JSON.parse(await readBody(req))));
+        const body = await readRequestBody(req, MAX_CONTROL_BODY);
+        if (!body.ok)
+          throw new Error(body.reason === 'too_large' ? `control body over ${MAX_CONTROL_BODY} bytes` : 'aborted');
+        faults.set(parseFaultRules(JSON.parse(body.bytes.toString('utf8'))));
       } catch (error) {
         return errorResponse(
           400,

@@ -8,7 +8,10 @@ import { isRecord } from '../is-record.js';
 import { describeAge } from './age.js';
 import { datum, fencedData, oneLine, quote } from './text.js';
 
-/** The brief's own freshness metadata, aged: `Freshness: generated 2026-11-16T00:55:00Z, 9 days ago; status fresh; observation window 2026-10-17 to 2026-11-16.` */
+/**
+ * The brief's own freshness metadata, aged: `Freshness: generated 2026-11-16T00:55:00Z, 9 days ago;
+ * status fresh; observation window 2026-10-17 to 2026-11-16.`
+ */
 function renderFreshness(freshness: unknown, at: number | undefined): string | undefined {
   if (!isRecord(freshness) || at === undefined) return undefined;
   const parts: string[] = [];

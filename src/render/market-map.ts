@@ -6,16 +6,15 @@
  * map into the fenced upstream data, so nothing the API sent is left out of the text.
  */
 import { ageSeconds, cadenceSeconds } from '../api/age.js';
-import { timezoneState } from '../api/provenance.js';
+import { timezoneState } from '../api/provenance-record.js';
 import type { MarketMapData } from '../api/schemas.js';
 import { describeAge, describeCadence } from './age.js';
+import { isRecord } from '../is-record.js';
 import { isKnownSalaryClass } from './salary.js';
 import { datum, fencedData, quote } from './text.js';
 
 type Member = Record<string, unknown>;
 
-const isObject = (value: unknown): value is Member =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 const isNumber = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value);
 const isText = (value: unknown): value is string => typeof value === 'string' && value !== '';
 
@@ -45,7 +44,7 @@ function coverageWindow(coverage: Member): string | undefined {
 
 /** Coverage with only the members it is known to have (a source count, a complete window), and some. */
 function isPlainCoverage(value: unknown): value is Member {
-  if (!isObject(value)) return false;
+  if (!isRecord(value)) return false;
   const keys = Object.keys(value);
   const hasWindow = 'observed_from' in value || 'observed_to' in value;
   return (
@@ -57,7 +56,7 @@ function isPlainCoverage(value: unknown): value is Member {
 }
 
 const isSuppression = (value: unknown): value is { field: string; reason: string } =>
-  isObject(value) && Object.keys(value).length === 2 && isText(value.field) && isText(value.reason);
+  isRecord(value) && Object.keys(value).length === 2 && isText(value.field) && isText(value.reason);
 
 interface DimensionText {
   line: string;
@@ -147,10 +146,11 @@ function groupByLayer(dimensions: readonly Member[], advertised: unknown): Map<s
 
 /**
  * The generation metadata's age and cadence, first, so no reader takes an old map for a current
- * one: `Generated 2026-11-02 06:00:00 (no timezone stated, read as UTC), 23 days ago; weekly cadence: 16 days past due, treat as stale.`
+ * one: `Generated 2026-11-02 06:00:00 (no timezone stated, read as UTC), 23 days ago; weekly cadence:
+ * 16 days past due, treat as stale.`
  */
 function renderGeneration(generation: unknown, at: number | undefined): string | undefined {
-  if (!isObject(generation) || at === undefined) return undefined;
+  if (!isRecord(generation) || at === undefined) return undefined;
   const generated = isText(generation.generated_at) ? generation.generated_at : undefined;
   const cadence = isText(generation.cadence) ? generation.cadence : undefined;
   if (generated === undefined && cadence === undefined) return undefined;
@@ -172,8 +172,8 @@ export function renderMarketMap(data: MarketMapData, at?: number): string {
     Object.entries(data).filter(([key]) => key !== 'dimensions' || !Array.isArray(data.dimensions)),
   );
   if (Array.isArray(data.dimensions)) {
-    const dimensions = data.dimensions.filter(isObject);
-    const others = data.dimensions.filter((d) => !isObject(d));
+    const dimensions = data.dimensions.filter(isRecord);
+    const others = data.dimensions.filter((d) => !isRecord(d));
     const counts = new Map<string, number>();
     for (const d of dimensions) {
       const readiness = pick(d, READINESS_KEYS)?.[1] ?? 'not stated';

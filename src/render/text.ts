@@ -2,6 +2,8 @@
  * Upstream text reaches a model, so it is treated as data: control and invisible characters
  * (zero-width, bidi overrides, other format characters) are removed before anything is shown, and
  * single-line fields are quoted so that a title can never pass for an instruction.
+ * Over 250 lines: one vocabulary of text guards (cleaning, quoting, fencing, cutting) that every
+ * renderer shares; split, each renderer would import from several.
  */
 
 // C0/C1 controls except tab and newline, plus Unicode format characters (Cf: zero-width, bidi
@@ -200,7 +202,10 @@ function scalar(value: unknown, inList = false): string {
 
 const isScalar = (value: unknown) => value === null || typeof value !== 'object';
 
-/** Member names repeat from call to call (the API's own vocabulary), so each is rendered once; bounded, as names come from upstream. */
+/**
+ * Member names repeat from call to call (the API's own vocabulary), so each is rendered once; bounded,
+ * as names come from upstream.
+ */
 const keyTexts = new Map<string, string>();
 function keyText(key: string): string {
   let text = keyTexts.get(key);

@@ -5,15 +5,13 @@
  * costs, as it did before.
  */
 import type { McpServer } from '@modelcontextprotocol/server';
+import type { UpstreamExchange } from '../api/exchanges.js';
+import type { CallRecord } from '../tools/call-record.js';
 
 /** One request to the API, as telemetry follows it. */
 export interface UpstreamRequest {
-  /** The API (or the response cache: its marker is in the headers) answered with this status. */
-  answered(status: number, headers: Pick<Headers, 'get'>): void;
-  /** The exchange failed without an answer; `errorType` is the error kind (timeout, network, …). */
-  failed(errorType: string): void;
-  /** Never sent: the caller's fair share was spent. */
-  refused(): void;
+  /** The request ended: answered (by the API or the response cache) or failed, as the exchange says. */
+  ended(exchange: UpstreamExchange): void;
 }
 
 export interface TelemetryHooks {
@@ -23,6 +21,8 @@ export interface TelemetryHooks {
   upstream(url: string, operation: string): UpstreamRequest;
   /** A caller's fair share was asked for one request (`caller` is a name, never a token). */
   fairShare(caller: string, allowed: boolean): void;
+  /** A tool call ended: its record, complete, before its answer is sent. */
+  toolCallEnded(record: CallRecord): void;
   /** A call starts waiting out a Retry-After of this many seconds. */
   retryAfterWait(seconds: number): void;
   /** The ids of the span current in this async context, for log lines; undefined outside one. */
@@ -31,12 +31,13 @@ export interface TelemetryHooks {
   flush(): Promise<void>;
 }
 
-const NO_UPSTREAM: UpstreamRequest = { answered() {}, failed() {}, refused() {} };
+const NO_UPSTREAM: UpstreamRequest = { ended() {} };
 
 const NO_TELEMETRY: TelemetryHooks = {
   instrumentServer() {},
   upstream: () => NO_UPSTREAM,
   fairShare() {},
+  toolCallEnded() {},
   retryAfterWait() {},
   traceIds: () => undefined,
   flush: () => Promise.resolve(),

@@ -5,6 +5,8 @@
  * span and `http.client.request.duration`; what they do not name is prefixed `service_mcp.`.
  * Traces are OTLP over HTTP (OTEL_EXPORTER_OTLP_PROTOCOL: http/protobuf, the default, or
  * http/json); metrics are Prometheus text at GET /metrics on a listener of their own.
+ * Over 250 lines: the tracing, metrics and hooks of one optional, lazily loaded dependency, kept
+ * in one chunk that loads only when asked for.
  */
 import {
   context,
@@ -28,10 +30,13 @@ import {
   type MessageExtraInfo,
   type Transport,
 } from '@modelcontextprotocol/server';
-import { cacheHitOf } from '../api/cache.js';
+import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Logger } from '../log.js';
+import { isRecord } from '../is-record.js';
 import { redactSecrets } from '../redact.js';
 import { VERSION } from '../version.js';
+import type { UpstreamExchange } from '../api/exchanges.js';
+import type { CallRecord } from '../tools/call-record.js';
 import { installTelemetry, type TelemetryHooks, type UpstreamRequest } from './hooks.js';
 
 /** The bucket boundaries, in seconds, the MCP semantic conventions recommend for operation durations. */
@@ -76,7 +81,8 @@ async function startTracing(resource: Awaited<ReturnType<typeof resourceFor>>): 
     { BasicTracerProvider, BatchSpanProcessor },
     { W3CTraceContextPropagator },
   ] = await Promise.all([
-    import('@opentelemetry/context-async-hooks'),
+    // CommonJS only: its exports are the module's default, as Node's import() gives them (and the bundle keeps).
+    import('@opentelemetry/context-async-hooks').then((module) => module.default),
     import('@opentelemetry/sdk-trace-base'),
     import('@opentelemetry/core'),
   ]);
@@ -106,7 +112,7 @@ async function startMetrics(
 ): Promise<Meter> {
   const [{ MeterProvider }, { PrometheusExporter }] = await Promise.all([
     import('@opentelemetry/sdk-metrics'),
-    import('@opentelemetry/exporter-prometheus'),
+    import('@opentelemetry/exporter-prometheus').then((module) => module.default), // CommonJS only, as above
   ]);
   const exporter = await new Promise<InstanceType<typeof PrometheusExporter>>((resolve, reject) => {
     const made: InstanceType<typeof PrometheusExporter> = new PrometheusExporter(
@@ -161,8 +167,7 @@ function instrumentsOf(meter: Meter, redisReady: (() => boolean) | undefined): I
 }
 
 type Meta = Record<string, unknown>;
-const asRecord = (value: unknown): Meta | undefined =>
-  typeof value === 'object' && value !== null ? (value as Meta) : undefined;
+const asRecord = (value: unknown): Meta | undefined => (isRecord(value) ? value : undefined);
 
 /** The caller's trace: `params._meta.traceparent` first, else (over HTTP) the traceparent header. */
 function parentContext(meta: Meta | undefined, extra: MessageExtraInfo | undefined): Context {
@@ -182,22 +187,19 @@ function parentContext(meta: Meta | undefined, extra: MessageExtraInfo | undefin
   return carrier.traceparent ? propagation.extract(context.active(), carrier) : context.active();
 }
 
-/** The error kind a failed tool result starts with (`rate_limited: …`), as run.ts words it. */
-function toolErrorType(result: Meta): string {
-  const content = Array.isArray(result.content) ? (result.content as unknown[]) : [];
-  const text = asRecord(content[0])?.text;
-  return (typeof text === 'string' && /^([a-z_]+):/.exec(text)?.[1]) || 'tool_error';
-}
-
 interface Operation {
   span: Span | undefined;
   context: Context;
   started: number;
   attributes: Attributes;
+  /** A tools/call's record, handed over by the MCP layer when the call ends (toolCallEnded). */
+  record?: CallRecord;
 }
 
 function createHooks(tracing: Tracing | undefined, instruments: Instruments | undefined): TelemetryHooks {
   const tracer = tracing?.tracer;
+  /** The operation a request's handler runs under, so the call's record finds its span. */
+  const current = new AsyncLocalStorage<Operation>();
   const begin = (
     message: { id: string | number; method: string; params?: unknown },
     extra: MessageExtraInfo | undefined,
@@ -277,7 +279,7 @@ function createHooks(tracing: Tracing | undefined, instruments: Instruments | un
       if (request.method !== undefined && request.id !== undefined) {
         const op = begin(request as { id: string | number; method: string }, extra, protocolVersion);
         open.set(request.id, { op, method: request.method });
-        context.with(op.context, () => deliver?.(message, extra));
+        current.run(op, () => context.with(op.context, () => deliver?.(message, extra)));
         return;
       }
       if (request.method === 'notifications/cancelled') {
@@ -307,7 +309,12 @@ function createHooks(tracing: Tracing | undefined, instruments: Instruments | un
         open.delete(answer.id!);
         const result = asRecord(answer.result);
         if (answer.error) end(entry.op, entry.method, String(answer.error.code ?? 'error'), answer.error.message);
-        else end(entry.op, entry.method, result?.isError === true ? toolErrorType(result) : undefined);
+        else
+          end(
+            entry.op,
+            entry.method,
+            result?.isError === true ? (entry.op.record?.error?.kind ?? 'tool_error') : undefined,
+          );
       }
       return transport.send(message, options);
     };
@@ -355,34 +362,27 @@ function createHooks(tracing: Tracing | undefined, instruments: Instruments | un
         context.active(),
       );
       return {
-        answered(status, headers) {
-          const cacheHit = cacheHitOf(headers) !== undefined;
-          // A hit never left the process: it is counted as a hit, not as a request to the API.
-          if (!cacheHit)
+        ended({ status, cacheHit, failure }: UpstreamExchange) {
+          const errorType = failure ?? (status !== undefined && status >= 400 ? String(status) : undefined);
+          // A hit never left the process: it is counted as a hit, not as a request to the API; and a
+          // request the caller's fair share refused was never sent at all.
+          if (!cacheHit && failure !== 'fair_share')
             instruments?.upstreamDuration.record((performance.now() - started) / 1000, {
               ...common,
-              'http.response.status_code': status,
-              ...(status >= 400 ? { 'error.type': String(status) } : {}),
+              ...(status === undefined ? {} : { 'http.response.status_code': status }),
+              ...(errorType === undefined ? {} : { 'error.type': errorType }),
             });
-          (cacheHit ? instruments?.cacheHits : instruments?.cacheMisses)?.add(1, {
-            'service_mcp.operation': operation,
-          });
+          if (status !== undefined)
+            (cacheHit ? instruments?.cacheHits : instruments?.cacheMisses)?.add(1, {
+              'service_mcp.operation': operation,
+            });
           if (span) {
-            span.setAttributes({ 'http.response.status_code': status, 'service_mcp.cache.hit': cacheHit });
-            if (status >= 400)
-              span.setAttributes({ 'error.type': String(status) }).setStatus({ code: SpanStatusCode.ERROR });
+            if (status !== undefined)
+              span.setAttributes({ 'http.response.status_code': status, 'service_mcp.cache.hit': cacheHit });
+            if (errorType !== undefined)
+              span.setAttributes({ 'error.type': errorType }).setStatus({ code: SpanStatusCode.ERROR });
             span.end();
           }
-        },
-        refused() {
-          span?.setAttribute('error.type', 'fair_share').setStatus({ code: SpanStatusCode.ERROR }).end();
-        },
-        failed(errorType) {
-          instruments?.upstreamDuration.record((performance.now() - started) / 1000, {
-            ...common,
-            'error.type': errorType,
-          });
-          span?.setAttribute('error.type', errorType).setStatus({ code: SpanStatusCode.ERROR }).end();
         },
       };
     },
@@ -391,6 +391,10 @@ function createHooks(tracing: Tracing | undefined, instruments: Instruments | un
         'service_mcp.caller': caller,
         'service_mcp.fair_share.outcome': allowed ? 'sent' : 'refused',
       });
+    },
+    toolCallEnded(record: CallRecord) {
+      const op = current.getStore();
+      if (op) op.record = record;
     },
     retryAfterWait(seconds: number) {
       instruments?.retryWaits.add(1);

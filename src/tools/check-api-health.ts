@@ -1,5 +1,6 @@
-import { z } from 'zod';
-import type { ApiClient, ApiResult } from '../api/client.js';
+import * as z from 'zod';
+import type { ApiClient } from '../api/client.js';
+import type { ApiResult } from '../api/result.js';
 import type { ShareState } from '../api/fair-share.js';
 import { HealthResponseSchema, type HealthResponse } from '../api/schemas.js';
 import { renderHealth, renderServerState } from '../render/health.js';

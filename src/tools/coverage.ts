@@ -3,8 +3,8 @@
  * else the API offers), and which tools the deployment does not support (they answer
  * not_deployed). Built from the client's reading of each endpoint's operation and the registry.
  */
-import { z } from 'zod';
-import type { ApiResult } from '../api/client.js';
+import * as z from 'zod';
+import type { ApiResult } from '../api/result.js';
 import { describeOperation } from '../api/operations.js';
 import type { DiscoveryData } from '../api/schemas.js';
 import type { AnyTool } from './define.js';

@@ -3,13 +3,14 @@
  * one client call it makes and its renderer. Every surface (stdio, HTTP, `tools`, `call`) reads
  * these definitions through the registry in index.ts.
  */
-import type { z } from 'zod';
-import type { ApiClient, ApiResult } from '../api/client.js';
+import type * as z from 'zod';
+import type { ApiClient } from '../api/client.js';
+import type { ApiResult } from '../api/result.js';
 import type { CallOptions } from '../api/request-policy.js';
 import type { ErrorKind } from '../api/errors.js';
 import type { OperationId } from '../api/operations.js';
 import type { ViewDefinition } from '../apps/views.js';
-import type { Freshness, Mode } from '../api/provenance.js';
+import type { Freshness, Mode } from '../api/provenance-record.js';
 import type { HostedTool } from '../hosted/admit.js';
 import type { HostedBridge } from '../hosted/bridge.js';
 
@@ -36,7 +37,10 @@ export interface ToolDefinition<Input extends z.ZodObject = z.ZodObject, Data = 
   /** Recovery hints that say more than the generic one for an error kind, for this tool. */
   hints?: Partial<Record<ErrorKind, string>>;
   render(data: Data, args: z.output<Input>, result: ApiResult<Data>): string;
-  /** What the data says of its own freshness beyond the meta (a stated cadence, each job's last_seen), for the provenance. */
+  /**
+   * What the data says of its own freshness beyond the meta (a stated cadence, each job's last_seen),
+   * for the provenance.
+   */
   freshness?(data: Data): Freshness;
   /** A member of structuredContent besides data, meta and provenance: its key, schema and making. */
   extra?: { key: string; schema: z.ZodType; build(data: Data, result: ApiResult<Data>): unknown };

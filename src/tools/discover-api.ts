@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { DiscoveryDataSchema } from '../api/schemas.js';
 import { renderDiscovery } from '../render/discovery.js';
 import { coverageOf, CoverageSchema } from './coverage.js';

@@ -1,9 +1,9 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { InterviewBriefDataSchema } from '../api/schemas.js';
 import { VIEWS } from '../apps/views.js';
 import { renderInterviewBrief } from '../render/interview-brief.js';
 import { defineTool } from './define.js';
-import { company_id, company_name, slug } from './params.js';
+import { interviewBriefShape } from './params.js';
 
 export const getCompanyInterviewBrief = defineTool({
   name: 'get_company_interview_brief',
@@ -11,21 +11,19 @@ export const getCompanyInterviewBrief = defineTool({
   operation: 'getCompanyInterviewBrief',
   description:
     'Interview-preparation package for one company, with freshness. Give exactly one of company_id, slug or name (name only without an id or slug).',
-  input: z
-    .strictObject({ company_id: company_id.optional(), slug: slug.optional(), name: company_name.optional() })
-    .superRefine((args, ctx) => {
-      const given = (['company_id', 'slug', 'name'] as const).filter((key) => args[key] !== undefined);
-      if (given.length !== 1) {
-        ctx.addIssue({
-          code: 'custom',
-          path: given.length > 1 ? [given[1]!] : [],
-          message:
-            given.length === 0
-              ? 'company_id, slug or name: give exactly one (none given)'
-              : `give exactly one of company_id, slug, name (got ${given.join(' and ')})`,
-        });
-      }
-    }),
+  input: z.strictObject(interviewBriefShape).superRefine((args, ctx) => {
+    const given = (['company_id', 'slug', 'name'] as const).filter((key) => args[key] !== undefined);
+    if (given.length !== 1) {
+      ctx.addIssue({
+        code: 'custom',
+        path: given.length > 1 ? [given[1]!] : [],
+        message:
+          given.length === 0
+            ? 'company_id, slug or name: give exactly one (none given)'
+            : `give exactly one of company_id, slug, name (got ${given.join(' and ')})`,
+      });
+    }
+  }),
   example: { slug: 'halcyon-labs' },
   data: InterviewBriefDataSchema,
   hints: {

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { PublicJobSchema } from '../api/schemas.js';
 import { VIEWS } from '../apps/views.js';
 import { renderJobDetail } from '../render/jobs.js';

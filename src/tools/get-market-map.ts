@@ -1,10 +1,10 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { isRecord } from '../is-record.js';
 import { MarketMapDataSchema } from '../api/schemas.js';
 import { VIEWS } from '../apps/views.js';
 import { renderMarketMap } from '../render/market-map.js';
 import { defineTool } from './define.js';
-import { layer, market_status } from './params.js';
+import { marketMapShape } from './params.js';
 
 export const getMarketMap = defineTool({
   name: 'get_market_map',
@@ -12,7 +12,7 @@ export const getMarketMap = defineTool({
   operation: 'getPublicMarketMap',
   description:
     'AI and web3 hiring market map: dimensions by layer, readiness, generation metadata. No arguments shows the valid layers.',
-  input: z.strictObject({ status: market_status.optional(), layer: layer.optional() }),
+  input: z.strictObject(marketMapShape),
   example: { layer: 'models', status: 'ready' },
   data: MarketMapDataSchema,
   call: (args, { client, ...options }) => client.getMarketMap(args, options),

@@ -1,5 +1,5 @@
 /** Turns zod issues into one-line messages that name the argument and the rule that was broken. */
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { formatJsonPath } from '../api/schemas.js';
 
 function shown(value: unknown): string {

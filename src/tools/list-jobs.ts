@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { JobListDataSchema } from '../api/schemas.js';
 import { VIEWS } from '../apps/views.js';
 import { renderJobList } from '../render/jobs.js';

@@ -3,7 +3,7 @@
  * a bad argument is refused before any request is sent. Descriptions stay short: the catalog is
  * paid for in every conversation.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { COUNTRY_PATTERN, DOMAINS, MARKET_MAP_STATUSES, SKILL_MATCHES, SLUG_PATTERN } from '../api/schemas.js';
 import { findCandidateData } from './candidate-data.js';
 
@@ -45,12 +45,12 @@ const skills = z
   .min(1)
   .max(20)
   .describe('e.g. ["python","rust"]');
-export const skill_match = z.enum(SKILL_MATCHES);
-export const label = publicText(60);
+const skill_match = z.enum(SKILL_MATCHES);
+const label = publicText(60);
 const remote_only = z.boolean();
 const location_country = z.string().regex(COUNTRY_PATTERN).describe('ISO alpha-2, e.g. US');
 // The spec gives no maximum; the safe-integer bound only keeps the value a plain JSON number.
-export const salary_usd = z.number().min(0).max(Number.MAX_SAFE_INTEGER);
+const salary_usd = z.number().min(0).max(Number.MAX_SAFE_INTEGER);
 /**
  * A USD amount as sent: to the cent. String(1e-7) is "1e-7" and the API's numbers are plain
  * decimals, so sub-cent noise must not reach the query string in exponent form.
@@ -69,11 +69,11 @@ export const job_id = z
   // '.' and '..' are dot segments: URL parsing resolves them away, so they would address another path.
   .refine((value) => value !== '.' && value !== '..', 'must be a job identifier, not "." or ".."')
   .describe('From search_jobs/list_jobs.');
-export const market_status = z.enum(MARKET_MAP_STATUSES);
-export const layer = publicText(60).describe('As listed by an unfiltered call.');
-export const company_id = publicText(200);
-export const slug = z.string().max(160, { abort: true }).regex(SLUG_PATTERN).superRefine(refuseCandidateData);
-export const company_name = publicText(160);
+const market_status = z.enum(MARKET_MAP_STATUSES);
+const layer = publicText(60).describe('As listed by an unfiltered call.');
+const company_id = publicText(200);
+const slug = z.string().max(160, { abort: true }).regex(SLUG_PATTERN).superRefine(refuseCandidateData);
+const company_name = publicText(160);
 
 /** Arguments both job-list tools take. */
 export const jobListShape = {
@@ -87,3 +87,26 @@ export const jobListShape = {
   per_page: per_page.optional(),
   include_predicted_salaries: include_predicted_salaries.optional(),
 };
+
+export const searchJobsShape = {
+  ...jobListShape,
+  skill_match: skill_match.optional(),
+  company_type: label.optional(),
+  min_salary_usd: salary_usd.optional(),
+  max_salary_usd: salary_usd.optional(),
+};
+
+export const marketMapShape = { status: market_status.optional(), layer: layer.optional() };
+
+export const interviewBriefShape = {
+  company_id: company_id.optional(),
+  slug: slug.optional(),
+  name: company_name.optional(),
+};
+
+// The REST parameters as the tools validate them: the API client's parameter types, stated once.
+type ParamsOf<Shape extends z.ZodRawShape> = z.infer<z.ZodObject<Shape>>;
+export type JobListParams = ParamsOf<typeof jobListShape>;
+export type SearchJobsParams = ParamsOf<typeof searchJobsShape>;
+export type MarketMapParams = ParamsOf<typeof marketMapShape>;
+export type InterviewBriefParams = ParamsOf<typeof interviewBriefShape>;

@@ -9,6 +9,7 @@ import { isRecord } from '../is-record.js';
 import type { HostedTool } from '../hosted/admit.js';
 import { hostedResult } from '../hosted/answer.js';
 import { findCandidateData } from './candidate-data.js';
+import type { CallRecord } from './call-record.js';
 import type { ToolContext } from './define.js';
 import { describeIssues } from './issues.js';
 import { counted, errorResult, LOCAL_ARGUMENT_HINT, toErrorResult } from './run.js';
@@ -38,28 +39,39 @@ function accepted(tool: HostedTool): string[] {
   return isRecord(properties) ? Object.keys(properties) : [];
 }
 
-export async function runHostedTool(tool: HostedTool, rawArgs: unknown, context: ToolContext): Promise<CallToolResult> {
+export async function runHostedTool(
+  tool: HostedTool,
+  rawArgs: unknown,
+  context: ToolContext,
+  record: CallRecord,
+): Promise<CallToolResult> {
+  const refuse = (message: string) => {
+    record.arguments = 'invalid';
+    return errorResult('invalid_argument', message, LOCAL_ARGUMENT_HINT, record);
+  };
   const args = rawArgs ?? {};
-  if (!isRecord(args)) return errorResult('invalid_argument', 'arguments must be a JSON object', LOCAL_ARGUMENT_HINT);
+  if (!isRecord(args)) return refuse('arguments must be a JSON object');
   const parsed = tool.input.safeParse(args, { reportInput: true });
-  if (!parsed.success)
-    return errorResult('invalid_argument', describeIssues(parsed.error.issues, accepted(tool)), LOCAL_ARGUMENT_HINT);
+  if (!parsed.success) return refuse(describeIssues(parsed.error.issues, accepted(tool)));
   const candidate = candidateDataIn(args, '');
-  if (candidate) return errorResult('invalid_argument', candidate, LOCAL_ARGUMENT_HINT);
+  if (candidate) return refuse(candidate);
+  record.arguments = 'valid';
   const { bridge, mode, signal, onWait, logSink, caller } = context;
   if (!bridge)
     return errorResult(
       'not_deployed',
       `${tool.name} is a bridged tool and the bridge is off`,
       'Call one of the tools listed.',
+      record,
     );
   return counted(async () => {
     try {
       // The arguments as sent by the caller: the validator's output may have dropped members it does not know.
       // On the caller's share of upstream requests, as our own calls go (guarded-fetch.ts takes it).
-      return hostedResult(tool, await bridge.call(tool, args, { signal, onWait, logSink, caller }), mode);
+      const answer = await bridge.call(tool, args, { signal, onWait, logSink, caller, log: record });
+      return (record.result = hostedResult(tool, answer, mode));
     } catch (error) {
-      return toErrorResult(error);
+      return toErrorResult(error, undefined, record);
     }
   });
 }

@@ -4,16 +4,17 @@
  * error into an `isError` result whose text starts with its stable kind and a recovery hint.
  */
 import type { CallToolResult } from '@modelcontextprotocol/server';
-import { z } from 'zod';
+import * as z from 'zod';
 import { passes } from '../api/compiled.js';
 import { ApiError, internalError, type ErrorKind } from '../api/errors.js';
 import { ResponseMetaSchema } from '../api/schemas.js';
-import { renderProvenance } from '../render/provenance.js';
+import { renderProvenance } from '../render/provenance-line.js';
 import { escapeInvisible, oneLine } from '../render/text.js';
+import { newCallRecord, type CallRecord } from './call-record.js';
 import { isHostedTool, type AnyTool, type ExposedTool, type ToolContext } from './define.js';
 import { runHostedTool } from './run-hosted.js';
 import { describeIssues } from './issues.js';
-import { buildProvenance, ProvenanceSchema } from '../api/provenance.js';
+import { buildProvenance, ProvenanceSchema } from '../api/provenance-record.js';
 
 /** For arguments refused here, before any request. */
 export const LOCAL_ARGUMENT_HINT = 'Fix the argument named above and call again; nothing was sent to the API.';
@@ -47,25 +48,35 @@ const INTERNAL_HINT =
 /** Longest error line: it quotes upstream words (the error envelope's message), which are not ours to bound. */
 const MAX_ERROR_CHARS = 1_000;
 
-export function errorResult(kind: ErrorKind, message: string, hint: string): CallToolResult {
+/**
+ * The error result of `kind`, with `record.error` set to what it says (its kind and its first
+ * line), so that nothing reporting on the call has to read the text back.
+ */
+export function errorResult(kind: ErrorKind, message: string, hint: string, record?: CallRecord): CallToolResult {
   // One line, and nothing invisible: a character no one can see is written as its escape, so an id
   // that failed because of one says why (cleaned away, it would read as the id that exists).
   const clean = oneLine(escapeInvisible(message), MAX_ERROR_CHARS);
   const body = clean.startsWith(`${kind}:`) ? clean : `${kind}: ${clean}`;
-  return { content: [{ type: 'text', text: `${body}\nHint: ${hint}` }], isError: true };
+  const result: CallToolResult = { content: [{ type: 'text', text: `${body}\nHint: ${hint}` }], isError: true };
+  if (record) {
+    record.error = { kind, message: body };
+    record.result = result;
+  }
+  return result;
 }
 
-export function toErrorResult(error: unknown, tool?: AnyTool): CallToolResult {
+export function toErrorResult(error: unknown, tool?: AnyTool, record?: CallRecord): CallToolResult {
   if (error instanceof ApiError) {
     const message =
       error.kind === 'rate_limited' && error.retryAfterS !== undefined
         ? `${stripKind(error.message, error.kind)} (retry after ${error.retryAfterS} s)`
         : error.message;
-    return errorResult(error.kind, message, error.hint ?? tool?.hints?.[error.kind] ?? HINTS[error.kind](error));
+    const hint = error.hint ?? tool?.hints?.[error.kind] ?? HINTS[error.kind](error);
+    return errorResult(error.kind, message, hint, record);
   }
   // A bug of ours must not take the process down or pass for an API answer: say so plainly.
   const defect = internalError(tool ? `the tool ${tool.name}` : 'the call', error);
-  return errorResult('internal', defect.message, INTERNAL_HINT);
+  return errorResult('internal', defect.message, INTERNAL_HINT, record);
 }
 
 /** Drops a leading kind, also as words ("rate limited: "), so the text never reads "rate_limited: rate limited: …". */
@@ -92,6 +103,7 @@ function acceptedArguments(tool: AnyTool): string[] {
 function parseArguments(
   tool: AnyTool,
   raw: unknown,
+  record: CallRecord,
 ): { ok: true; args: unknown } | { ok: false; result: CallToolResult } {
   // Input schemas are strict objects without transforms or defaults: valid arguments are their own parse result.
   const args = raw ?? {};
@@ -104,6 +116,7 @@ function parseArguments(
       'invalid_argument',
       describeIssues(parsed.error.issues, acceptedArguments(tool)),
       LOCAL_ARGUMENT_HINT,
+      record,
     ),
   };
 }
@@ -122,17 +135,33 @@ export async function counted<T>(work: () => Promise<T>): Promise<T> {
   }
 }
 
-/** Runs one of ours, or a bridged tool (run-hosted.ts): the boundary every surface calls. */
-export function runTool(tool: ExposedTool, rawArgs: unknown, context: ToolContext): Promise<CallToolResult> {
-  return isHostedTool(tool) ? runHostedTool(tool, rawArgs, context) : runOwnTool(tool, rawArgs, context);
+/**
+ * Runs one call, of ours or of a bridged tool (run-hosted.ts), filling in `record` as it goes (the
+ * caller's, to read once the call is done): the boundary every surface calls.
+ */
+export function runTool(
+  tool: ExposedTool,
+  rawArgs: unknown,
+  context: ToolContext,
+  record: CallRecord = newCallRecord(tool.name),
+): Promise<CallToolResult> {
+  return isHostedTool(tool)
+    ? runHostedTool(tool, rawArgs, context, record)
+    : runOwnTool(tool, rawArgs, context, record);
 }
 
-async function runOwnTool(tool: AnyTool, rawArgs: unknown, context: ToolContext): Promise<CallToolResult> {
-  const parsed = parseArguments(tool, rawArgs);
+async function runOwnTool(
+  tool: AnyTool,
+  rawArgs: unknown,
+  context: ToolContext,
+  record: CallRecord,
+): Promise<CallToolResult> {
+  const parsed = parseArguments(tool, rawArgs, record);
+  record.arguments = parsed.ok ? 'valid' : 'invalid';
   if (!parsed.ok) return parsed.result;
   running++;
   try {
-    const result = await tool.call(parsed.args, context);
+    const result = await tool.call(parsed.args, { ...context, log: record });
     const provenance = buildProvenance(result, context.mode, tool.freshness?.(result.data));
     const notices: string[] = [];
     if (provenance.fictional)
@@ -142,7 +171,7 @@ async function runOwnTool(tool: AnyTool, rawArgs: unknown, context: ToolContext)
           : "Fictional sample data, by the API's own word (its meta.source says so): invented companies, jobs and salaries, not real.",
       );
     const text = `${tool.render(result.data, parsed.args, result)}\n${renderProvenance(provenance)}`;
-    return {
+    return (record.result = {
       content: [{ type: 'text', text }],
       structuredContent: {
         data: result.data,
@@ -151,9 +180,9 @@ async function runOwnTool(tool: AnyTool, rawArgs: unknown, context: ToolContext)
         ...(tool.extra ? { [tool.extra.key]: tool.extra.build(result.data, result) } : {}),
         ...(notices.length > 0 ? { notices } : {}),
       },
-    };
+    });
   } catch (error) {
-    return toErrorResult(error, tool);
+    return toErrorResult(error, tool, record);
   } finally {
     running--;
   }

@@ -1,9 +1,9 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { JobListDataSchema } from '../api/schemas.js';
 import { VIEWS } from '../apps/views.js';
 import { renderJobList } from '../render/jobs.js';
 import { defineTool } from './define.js';
-import { jobListShape, label, salary_usd, skill_match, toCents } from './params.js';
+import { searchJobsShape, toCents } from './params.js';
 
 export const searchJobs = defineTool({
   name: 'search_jobs',
@@ -12,13 +12,7 @@ export const searchJobs = defineTool({
   description:
     'Search AI and web3 job postings by text and filters (salary filters compare annualized USD; ranges show in the posting currency). Use first for questions in words. Returns jobs with location, freshness, last_seen, salary with evidence class; paging. get_job before recommending.',
   input: z
-    .strictObject({
-      ...jobListShape,
-      skill_match: skill_match.optional(),
-      company_type: label.optional(),
-      min_salary_usd: salary_usd.optional(),
-      max_salary_usd: salary_usd.optional(),
-    })
+    .strictObject(searchJobsShape)
     // No job can match a minimum over the maximum: refuse it here rather than spend a request on it.
     .superRefine(({ min_salary_usd: min, max_salary_usd: max }, ctx) => {
       if (min !== undefined && max !== undefined && min > max)

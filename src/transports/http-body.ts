@@ -17,7 +17,7 @@ function declaredTooLarge(req: IncomingMessage, limit: number): boolean {
   return declared !== undefined && Number(declared) > limit;
 }
 
-export function readBody(req: IncomingMessage, limit: number): Promise<BodyResult> {
+export function readRequestBody(req: IncomingMessage, limit: number): Promise<BodyResult> {
   if (declaredTooLarge(req, limit)) return Promise.resolve({ ok: false, reason: 'too_large' });
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];

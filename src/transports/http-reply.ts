@@ -4,9 +4,7 @@
  * same as the SDK's own 400s and 406s.
  */
 import type { ServerResponse } from 'node:http';
-
-/** JSON-RPC's "server error" range; the SDK's transport uses the same code for HTTP-level refusals. */
-export const TRANSPORT_ERROR = -32000;
+import { SERVER_ERROR } from './server-error.js';
 
 export type Headers = Record<string, string>;
 
@@ -36,7 +34,7 @@ export function writeJson(res: ServerResponse, status: number, body: unknown, he
   return true;
 }
 
-export function rpcError(message: string, code = TRANSPORT_ERROR) {
+export function rpcError(message: string, code = SERVER_ERROR) {
   return { jsonrpc: '2.0', error: { code, message }, id: null };
 }
 
@@ -45,7 +43,7 @@ export function sendRpcError(
   status: number,
   message: string,
   headers: Headers = {},
-  code = TRANSPORT_ERROR,
+  code = SERVER_ERROR,
 ): void {
   sendJson(res, status, rpcError(message, code), headers);
 }

@@ -15,6 +15,7 @@ import { exposedTools, type Backend } from '../backend.js';
 import { FIRST_LIST_WAIT_MS } from '../hosted/caps.js';
 import type { Logger } from '../log.js';
 import { onLauncherGone } from '../launcher.js';
+import { DEFAULTS } from '../defaults.js';
 import { DEFAULT_BODY_LIMIT_BYTES } from './http-body.js';
 import { buildPolicy, isLoopbackHost, isWildcardHost, type AccessPolicy } from './http-guard.js';
 import { sendJson, sendRpcError } from './http-reply.js';
@@ -22,9 +23,6 @@ import { corsHeaders, createMcpEndpoint, HOSTED_MCP_PATH, refuseUnsafe } from '.
 import { buildServerCard, SERVER_CARD_PATHS } from './server-card.js';
 import { telemetry } from '../telemetry/hooks.js';
 import type { AuthGate } from './auth/gate.js';
-
-export const DEFAULT_HTTP_HOST = '127.0.0.1';
-export const DEFAULT_HTTP_PORT = 3333;
 
 export interface HttpLimits {
   bodyBytes: number;
@@ -91,7 +89,7 @@ function urlHost(host: string): string {
 export async function startHttpServer(options: HttpServerOptions): Promise<RunningHttpServer> {
   const { backend, logger } = options;
   const limits: HttpLimits = { ...DEFAULT_LIMITS, ...options.limits };
-  const host = options.host ?? DEFAULT_HTTP_HOST;
+  const host = options.host ?? DEFAULTS.host;
   const { auth } = options;
   // The audience names the host clients reach this server by: allowed as if listed.
   const allowedHosts = [...(options.allowedHosts ?? []), ...(auth?.hosts ?? [])];
@@ -177,7 +175,7 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(options.port ?? DEFAULT_HTTP_PORT, host, () => {
+    server.listen(options.port ?? DEFAULTS.httpPort, host, () => {
       server.off('error', reject);
       resolve();
     });

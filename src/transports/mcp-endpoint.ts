@@ -3,6 +3,8 @@
  * eras) behind the checks every address it is served at shares: one target, Host and Origin,
  * the surface asked for, CORS, the body limit and Content-Encoding. `serve --http` mounts it at
  * /mcp and at the hosted path; `mock-api` mounts it at the hosted path beside the offline API.
+ * Over 250 lines: every check a request passes before the SDK (target, Host, Origin, surface,
+ * CORS, encoding, auth, body, slot) in the order it passes them, each short.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { toNodeHandler, type NodeIncomingMessageLike } from '@modelcontextprotocol/node';
@@ -12,9 +14,10 @@ import type { Logger } from '../log.js';
 import { serverFactory } from '../server.js';
 import type { AuthCheck } from './auth/gate.js';
 import { callerOf } from './auth/caller.js';
-import { readBody, refuseTooLarge, refuseUnread } from './http-body.js';
+import { readRequestBody, refuseTooLarge, refuseUnread } from './http-body.js';
 import { checkHost, checkOrigin, checkSingleTarget, normalisedOrigin, type AccessPolicy } from './http-guard.js';
-import { rpcError, sendJson, sendRpcError, TRANSPORT_ERROR, type Headers } from './http-reply.js';
+import { rpcError, sendJson, sendRpcError, type Headers } from './http-reply.js';
+import { SERVER_ERROR } from './server-error.js';
 import { Slots, type Release } from './slots.js';
 
 /** The path the hosted service answers at (the spec's `POST /api/public/v1/mcp`). */
@@ -57,17 +60,17 @@ export interface McpEndpointOptions {
 
 type RequestId = string | number;
 
-/**
- * Whether a body holds a request (which does work and takes a slot), and its id for a refusal.
- * Read only when no slot is free; anything that does not parse is the SDK's to refuse, at once.
- */
-function requestIn(body: Buffer): { request: boolean; id: RequestId | null } {
-  let parsed: unknown;
+/** The body as read, parsed once here; `undefined` when it is not JSON (the SDK words that refusal). */
+function parseBody(bytes: Buffer): unknown {
   try {
-    parsed = JSON.parse(body.toString('utf8'));
+    return JSON.parse(bytes.toString('utf8'));
   } catch {
-    return { request: false, id: null };
+    return undefined;
   }
+}
+
+/** Whether a parsed body holds a request (which does work and takes a slot), and its id for a refusal. */
+function requestIn(parsed: unknown): { request: boolean; id: RequestId | null } {
   const isRequest = (m: unknown) => typeof m === 'object' && m !== null && 'method' in m && 'id' in m;
   if (Array.isArray(parsed)) return { request: parsed.some(isRequest), id: null };
   if (!isRequest(parsed)) return { request: false, id: null };
@@ -79,7 +82,7 @@ function sendUnavailable(res: ServerResponse, message: string, id: RequestId | n
   sendJson(
     res,
     503,
-    { jsonrpc: '2.0', id, error: { code: TRANSPORT_ERROR, message } },
+    { jsonrpc: '2.0', id, error: { code: SERVER_ERROR, message } },
     { ...headers, 'retry-after': '1' },
   );
 }
@@ -128,7 +131,11 @@ function surfaceRefusal(target: string | undefined): string | undefined {
   return `Bad Request: ${named} not served here; the surfaces served are: ${SURFACE} (the read-only market surface, also the default when surface is omitted)`;
 }
 
-/** The request with its body already read (under our limits), for the SDK's Node adapter to read again. */
+/**
+ * The request as the SDK's Node adapter reads it, its body already read under our limits. A body
+ * that parsed goes on as `parsedBody` (the adapter's documented third argument), so the SDK does
+ * not parse it again; one that did not is yielded as bytes, for the SDK to refuse in its own words.
+ */
 function withBody(req: IncomingMessage, body: Buffer, auth: AuthInfo | undefined): NodeIncomingMessageLike {
   // In origin form: an absolute-form target (checked to name this host) would be joined to Host again.
   const target = new URL(req.url ?? '/', 'http://localhost');
@@ -165,9 +172,9 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
    * A slot for a request, once one is free; undefined when the request was answered here instead
    * (503: the queue is full, or the server is shutting down) or its client left while it waited.
    */
-  async function slotFor(res: ServerResponse, body: Buffer, cors: Headers): Promise<Release | 'none' | undefined> {
+  async function slotFor(res: ServerResponse, parsed: unknown, cors: Headers): Promise<Release | 'none' | undefined> {
     if (!slots) return 'none';
-    const { request, id } = slots.free ? { request: true, id: null } : requestIn(body);
+    const { request, id } = requestIn(parsed);
     // Notifications and answers start no work: they never wait behind calls.
     if (!request) return 'none';
     const gone = new AbortController();
@@ -253,14 +260,15 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
         cors,
       );
     }
-    const body = await readBody(req, limits.bodyBytes);
+    const body = await readRequestBody(req, limits.bodyBytes);
     if (!body.ok) {
       if (body.reason === 'too_large') refuseTooLarge(req, res, limits.bodyBytes, limits.refusedBodyDrainMs);
       else res.destroy();
       return;
     }
-    if ((await slotFor(res, body.bytes, cors)) === undefined) return;
-    await serveMcp(withBody(req, body.bytes, who.auth), res);
+    const parsed = parseBody(body.bytes);
+    if ((await slotFor(res, parsed, cors)) === undefined) return;
+    await serveMcp(withBody(req, body.bytes, who.auth), res, parsed);
   }
 
   return {

@@ -1,37 +1,19 @@
 /**
- * The stdio wire for the SDK's `serveStdio`, passed through its `transport` option: the SDK
- * parses (`deserializeMessage`), dispatches, answers and serializes (`serializeMessage`) every
- * message; this only carries lines, and mends three things the SDK's own StdioServerTransport
- * does not do yet:
- *
- * - A line that is not a JSON-RPC message gets a JSON-RPC error (-32700 when it is not JSON,
- *   -32600 when it is JSON but no message, a batch included), with the request's id when one can
- *   be read, so a client is never left waiting for an answer that cannot come.
- * - At most `maxInFlight` requests are handed on and unanswered at a time; later ones wait here,
- *   in order, and stdin is paused once `readAheadBytes` of them wait, so a client that writes
- *   thousands of calls cannot make thousands run at once. Only requests wait for a slot: a
- *   cancellation is handed on at once (or drops the waiting request it names), and so is a
- *   client's answer, since neither starts any work, and a cancelled call must be able to free
- *   its slot while the others hold theirs. Reading ahead is what lets a cancellation behind
- *   waiting requests be seen; past `readAheadBytes` it waits until a call ends (each is bounded
- *   by --timeout-ms), which keeps memory bounded.
- * - While stdout is backed up (a client writing calls and not reading), nothing is handed on and
- *   stdin is paused; reading resumes on 'drain'.
- * - At the end of input, every request read is still answered: waiting ones are started as slots
- *   free, and the transport closes once each has its answer (or was cancelled). Should no answer
- *   come for `endGraceMs`, the ones still owed get a JSON-RPC error, so no id is left unanswered.
- * - On `stopping()` (SIGTERM), requests not started, and any read from then on, get an error at
- *   once; `answerRemaining()` answers what is still running when the grace period is up.
- *
- * Upstream, these belong in StdioServerTransport itself (an error answer from ReadBuffer's parse
- * failures, a bound on requests in flight, pause-on-backpressure, and a drain at end of input);
- * with them this file can go.
+ * The stdio wire for the SDK's `serveStdio` (its `transport` option): the SDK parses, answers and
+ * serializes every message; this carries lines (stdio-lines.ts), answers those that are no message
+ * (stdio-refusals.ts), and adds what StdioServerTransport lacks: at most `maxInFlight` requests
+ * handed on at a time, later ones waiting in order (stdio-read-ahead.ts) until `readAheadBytes`,
+ * where stdin pauses; cancellations and client answers pass at once; nothing handed on while
+ * stdout is backed up; at the end of input every request read still answered (an error after
+ * `endGraceMs` without one); on stopping(), requests not started refused.
+ * Over 250 lines because those four share one state (what is waiting, running and owed) and each
+ * event moves it as a whole; split further, each part would reach into the others' fields.
+ * Upstream, they belong in StdioServerTransport; with them this file can go.
  */
 import type { Readable } from 'node:stream';
 import {
   deserializeMessage,
   INVALID_REQUEST,
-  PARSE_ERROR,
   serializeMessage,
   type JSONRPCMessage,
   type RequestId,
@@ -39,6 +21,10 @@ import {
 } from '@modelcontextprotocol/server';
 import { isRecord } from '../is-record.js';
 import { condenseErrorMessage } from '../mcp/protocol-errors.js';
+import { SERVER_ERROR } from './server-error.js';
+import { LineSplitter } from './stdio-lines.js';
+import { isRequest, ReadAhead } from './stdio-read-ahead.js';
+import { isRequestId, refusalsOf } from './stdio-refusals.js';
 
 /** The way out to stdout: a plain write that says when the buffer is full, and its 'drain'. */
 export interface LineOutput {
@@ -67,57 +53,19 @@ const MAX_LINE_BYTES = 10 * 1024 * 1024;
  */
 const READ_AHEAD_BYTES = 1024 * 1024;
 
-/** JSON-RPC's implementation-defined server error, as the HTTP refusals use. */
-const SERVER_ERROR = -32000;
-
 /**
  * `subscriptions/listen` stays open until the client cancels it, and the SDK bounds those itself
  * (maxSubscriptions): counted as a call, a few would hold every slot for good.
  */
 const LONG_LIVED = new Set(['subscriptions/listen']);
 
-/** A message read and not handed on yet; `bytes` is its line's length (in characters), for the read-ahead bound. */
-interface Waiting {
-  message: JSONRPCMessage;
-  bytes: number;
-  /** Cancelled while waiting: dropped when its turn comes, never started or answered. */
-  dropped?: boolean;
-}
-
-/** How far into a line that is not JSON an id is looked for: it comes near the start. */
-const ID_SCAN_CHARS = 200;
-
-const isRequestId = (value: unknown): value is RequestId => typeof value === 'string' || typeof value === 'number';
-
-const isRequest = (message: JSONRPCMessage): message is JSONRPCMessage & { id: RequestId; method: string } =>
-  'method' in message && 'id' in message;
-
-/** The id of a line that is not (whole) JSON, when it can be read, as a client would match it. */
-function recoverId(line: string): RequestId | null {
-  const match = /"id"\s*:\s*(-?\d+(?:\.\d+)?|"(?:[^"\\]|\\.){0,100}")/.exec(line.slice(0, ID_SCAN_CHARS));
-  if (!match) return null;
-  try {
-    const id: unknown = JSON.parse(match[1]!);
-    return isRequestId(id) ? id : null;
-  } catch {
-    return null;
-  }
-}
-
 export class LineTransport implements Transport {
   onclose?: () => void;
   onerror?: (error: Error) => void;
   onmessage?: (message: JSONRPCMessage) => void;
 
-  /** Messages read and not yet handed on: while stdout is backed up, or requests waiting for a slot. */
-  private waiting: Waiting[] = [];
-  private waitingBytes = 0;
-  /** Requests among `waiting`, by id, so a cancellation can find the one it names. */
-  private readonly waitingRequests = new Map<RequestId, Waiting>();
-  private held: Buffer[] = [];
-  private heldBytes = 0;
-  /** Bytes of an oversized line skipped so far (0: not skipping), up to its newline. */
-  private dropping = 0;
+  private readonly waiting = new ReadAhead();
+  private readonly lines: LineSplitter;
   private backedUp = false;
   private ended = false;
   private closed = false;
@@ -148,6 +96,15 @@ export class LineTransport implements Transport {
     this.maxInFlight = options.maxInFlight ?? Number.POSITIVE_INFINITY;
     this.readAheadBytes = options.readAheadBytes ?? READ_AHEAD_BYTES;
     this.closedPromise = new Promise((resolve) => (this.resolveClosed = resolve));
+    this.lines = new LineSplitter(
+      this.maxLineBytes,
+      (line) => {
+        this.read(line);
+        // Line by line, so what nothing holds back keeps the order it was written in.
+        this.handOn();
+      },
+      (length) => this.refuseOversized(length),
+    );
   }
 
   private readonly onData = (chunk: Buffer) => this.receive(chunk);
@@ -217,10 +174,7 @@ export class LineTransport implements Transport {
     }
     this.unanswered.clear();
     this.running.clear();
-    for (const waiting of this.waiting.splice(0))
-      if (isRequest(waiting.message) && !waiting.dropped) this.refuse(SERVER_ERROR, why, waiting.message.id);
-    this.waitingRequests.clear();
-    this.waitingBytes = 0;
+    for (const request of this.waiting.clear()) this.refuse(SERVER_ERROR, why, request.id);
     this.checkSettled();
   }
 
@@ -246,46 +200,16 @@ export class LineTransport implements Transport {
   /** Reads while nothing is backed up and the requests waiting for a slot stay under the read-ahead. */
   private updateReading(): void {
     if (this.ended || this.closed) return;
-    if (this.backedUp || this.waitingBytes >= this.readAheadBytes) this.input.pause();
+    if (this.backedUp || this.waiting.bytes >= this.readAheadBytes) this.input.pause();
     else if (this.input.isPaused()) this.input.resume();
   }
 
   private receive(chunk: Buffer): void {
-    let bytes = chunk;
-    let newline: number;
-    while ((newline = bytes.indexOf(0x0a)) >= 0) {
-      const length = this.dropping + this.heldBytes + newline;
-      if (length > this.maxLineBytes) this.refuseOversized(length);
-      else
-        this.read(
-          (this.held.length === 0
-            ? bytes.subarray(0, newline)
-            : Buffer.concat([...this.held, bytes.subarray(0, newline)])
-          ).toString('utf8'),
-        );
-      // Line by line, so what nothing holds back keeps the order it was written in.
-      this.handOn();
-      this.held = [];
-      this.heldBytes = 0;
-      bytes = bytes.subarray(newline + 1);
-    }
-    if (this.dropping > 0) this.dropping += bytes.length;
-    else if (bytes.length > 0) {
-      if (this.heldBytes + bytes.length > this.maxLineBytes) {
-        // Holding the rest would let one line take all the memory: skip to its newline.
-        this.dropping = this.heldBytes + bytes.length;
-        this.held = [];
-        this.heldBytes = 0;
-      } else {
-        this.held.push(bytes);
-        this.heldBytes += bytes.length;
-      }
-    }
+    this.lines.push(chunk);
     this.handOn();
   }
 
   private refuseOversized(length: number): void {
-    this.dropping = 0;
     this.refuse(
       INVALID_REQUEST,
       `Invalid Request: a message of more than ${this.maxLineBytes} bytes cannot be read`,
@@ -302,8 +226,8 @@ export class LineTransport implements Transport {
    */
   private handOn(): void {
     while (this.waiting.length > 0 && !this.backedUp && !this.closed) {
-      const next = this.waiting[0]!;
-      const request = isRequest(next.message) && !next.dropped ? next.message : undefined;
+      const next = this.waiting.peek();
+      const request = next && isRequest(next) ? next : undefined;
       if (
         request &&
         this.refusal === undefined &&
@@ -312,16 +236,12 @@ export class LineTransport implements Transport {
       )
         break;
       this.waiting.shift();
-      this.waitingBytes -= next.bytes;
-      if (next.dropped) continue;
-      if (request) {
-        this.waitingRequests.delete(request.id);
-        if (this.refusal !== undefined) {
-          this.refuse(SERVER_ERROR, this.refusal, request.id);
-          continue;
-        }
+      if (!next) continue;
+      if (request && this.refusal !== undefined) {
+        this.refuse(SERVER_ERROR, this.refusal, request.id);
+        continue;
       }
-      this.handOnNow(next.message);
+      this.handOnNow(next);
     }
     this.updateReading();
     if (this.ended) this.closeWhenAnswered();
@@ -353,13 +273,8 @@ export class LineTransport implements Transport {
       isRequestId(message.params.requestId)
     ) {
       const id = message.params.requestId;
-      const waiting = this.waitingRequests.get(id);
-      if (waiting) {
-        // Never started: dropped here, and, like any cancelled request, never answered.
-        waiting.dropped = true;
-        this.waitingRequests.delete(id);
-        return;
-      }
+      // Never started: dropped here, and, like any cancelled request, never answered.
+      if (this.waiting.drop(id)) return;
       // A cancelled request is not answered (the SDK aborts it silently), so it is not waited
       // for, and its slot is free at once.
       this.unanswered.delete(id);
@@ -374,41 +289,13 @@ export class LineTransport implements Transport {
       this.handOnNow(message);
       return;
     }
-    const waiting: Waiting = { message, bytes: line.length };
-    if (isRequest(message)) this.waitingRequests.set(message.id, waiting);
-    this.waiting.push(waiting);
-    this.waitingBytes += waiting.bytes;
+    this.waiting.push(message, line.length);
   }
 
   private refuseLine(line: string): void {
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(line);
-    } catch {
-      this.refuse(PARSE_ERROR, 'Parse error: the line is not valid JSON', recoverId(line));
-      this.options.onRefused?.('answered a line that is not JSON with -32700');
-      return;
-    }
-    if (Array.isArray(parsed)) {
-      // MCP has no batches: each request in one is answered, so none is left waiting.
-      const ids = parsed
-        .filter((item) => isRecord(item) && isRequestId(item.id))
-        .map((item) => (item as { id: RequestId }).id);
-      for (const id of ids.length > 0 ? ids : [null])
-        this.refuse(
-          INVALID_REQUEST,
-          'Invalid Request: JSON-RPC batches are not supported; send one message per line',
-          id,
-        );
-    } else {
-      const id = isRecord(parsed) && isRequestId(parsed.id) ? parsed.id : null;
-      const why =
-        id !== null && !Number.isSafeInteger(id) && typeof id !== 'string'
-          ? 'an id must be a string or an integer'
-          : 'a message has "jsonrpc": "2.0" and a method, or an id with a result or an error';
-      this.refuse(INVALID_REQUEST, `Invalid Request: not a JSON-RPC 2.0 message (${why})`, id);
-    }
-    this.options.onRefused?.('answered a line that is not a JSON-RPC message with -32600');
+    const { answers, note } = refusalsOf(line);
+    for (const { code, message, id } of answers) this.refuse(code, message, id);
+    this.options.onRefused?.(note);
   }
 
   private refuse(code: number, message: string, id: RequestId | null): void {
@@ -435,10 +322,7 @@ export class LineTransport implements Transport {
 
   private endOfInput(): void {
     this.ended = true;
-    // A last line without its newline is still a line.
-    if (this.heldBytes > 0) this.read(Buffer.concat(this.held).toString('utf8'));
-    this.held = [];
-    this.heldBytes = 0;
+    this.lines.end();
     this.armEndTimer();
     this.handOn();
   }

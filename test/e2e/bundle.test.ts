@@ -4,9 +4,9 @@
  * the environment the manifest's defaults give.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -62,11 +62,17 @@ describe('the MCP Bundle', () => {
     expect(existsSync(join(unpacked, manifest.icon))).toBe(true);
   });
 
-  it('carries the production dependencies only', () => {
-    for (const name of Object.keys(pkg.dependencies))
-      expect(existsSync(join(unpacked, 'node_modules', name, 'package.json')), name).toBe(true);
-    for (const dev of ['vitest', 'tsup', 'msw', '@anthropic-ai/mcpb', 'node'])
-      expect(existsSync(join(unpacked, 'node_modules', dev)), dev).toBe(false);
+  it('holds the files the npm package holds and no node_modules: every dependency is in dist/', () => {
+    expect(existsSync(join(unpacked, 'node_modules'))).toBe(false);
+    expect(Object.keys(pkg.dependencies)).toEqual([]);
+    const filesOf = (dir: string): string[] =>
+      readdirSync(dir, { recursive: true, withFileTypes: true })
+        .filter((entry) => entry.isFile())
+        .map((entry) => relative(dir, join(entry.parentPath, entry.name)))
+        .sort();
+    expect(filesOf(join(unpacked, 'dist'))).toEqual(filesOf(join(ROOT, 'dist')));
+    for (const file of ['bin/service-mcp.js', 'dist/THIRD-PARTY-NOTICES.txt', 'dist/sbom.cdx.json'])
+      expect(readFileSync(join(unpacked, file), 'utf8'), file).toBe(readFileSync(join(ROOT, file), 'utf8'));
   });
 
   it('runs from its own folder over stdio, offline when no base URL is given', async () => {

@@ -1,7 +1,7 @@
 /**
  * What the installed-package smoke runs on: the package as users get it (the packed tarball
- * installed into an empty folder with no lockfile, and the unpacked `.mcpb` bundle, both resolving
- * the newest dependency versions their ranges admit), and the Nodes `engines` admits (the lowest,
+ * installed into an empty folder with no lockfile, and the unpacked `.mcpb` bundle, both with every
+ * dependency bundled, so nothing is resolved at install), and the Nodes `engines` admits (the lowest,
  * the newest 22, 24 and 26), each from the npm registry's `node` package, kept in a cache folder
  * that outlives the run.
  */
@@ -98,8 +98,10 @@ export interface Installs {
   npmBin: string;
   /** The bin of the unpacked `.mcpb` bundle. */
   bundleBin: string;
-  /** What the fresh install resolved, for the report: name -> version. */
+  /** What the fresh install resolved besides the package (nothing, as all is bundled): name -> version. */
   resolved: Record<string, string>;
+  /** What the package bundles, from its SBOM, for the report: name@version. */
+  bundled: string[];
 }
 
 /**
@@ -144,5 +146,10 @@ export function prepareInstalls(lowestNodeBinary: string): Installs {
     npmBin: join(app, 'node_modules', pkg.name, 'bin', 'service-mcp.js'),
     bundleBin: join(unpacked, 'bin', 'service-mcp.js'),
     resolved,
+    bundled: (
+      JSON.parse(readFileSync(join(app, 'node_modules', pkg.name, 'dist', 'sbom.cdx.json'), 'utf8')) as {
+        components: Array<{ name: string; version: string }>;
+      }
+    ).components.map((c) => `${c.name}@${c.version}`),
   };
 }

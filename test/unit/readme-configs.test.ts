@@ -8,7 +8,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { parse as parseToml } from 'smol-toml';
 import { describe, expect, it } from 'vitest';
 import { OPTION_TABLE } from '../../src/config.js';
-import { DEFAULT_HTTP_HOST, DEFAULT_HTTP_PORT } from '../../src/transports/http.js';
+import { DEFAULTS } from '../../src/defaults.js';
 
 const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
 const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
@@ -19,7 +19,7 @@ const section = readme.slice(
   readme.indexOf('<!-- client-configs:start'),
   readme.indexOf('<!-- client-configs:end -->'),
 );
-const SERVE_URL = `http://${DEFAULT_HTTP_HOST}:${DEFAULT_HTTP_PORT}/mcp`;
+const SERVE_URL = `http://${DEFAULTS.host}:${DEFAULTS.httpPort}/mcp`;
 const ENV_NAMES = OPTION_TABLE.map((option) => option.env);
 
 interface Launch {

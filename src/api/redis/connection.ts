@@ -41,9 +41,13 @@ export interface SharedRedis {
 
 const AUTH_FAILURE = /WRONGPASS|NOAUTH|NOPERM|invalid password|invalid username/i;
 
-/** `waitMs`: how long start-up waits for a first connection before serving on local state (a one-shot call waits less). */
+/**
+ * `waitMs`: how long start-up waits for a first connection before serving on local state (a one-shot
+ * call waits less).
+ */
 export async function connectRedis(url: string, logger: Logger, waitMs = CONNECT_WAIT_MS): Promise<SharedRedis> {
-  const { createClient } = await import('@redis/client');
+  // CommonJS: its exports are the module's default, as Node's import() gives them (and the bundle keeps).
+  const { createClient } = (await import('@redis/client')).default;
   const shown = redactRedisUrl(url);
   let down = false;
   const client = createClient({

@@ -1,5 +1,5 @@
 /**
- * One Retry-After cool-down for every replica: the process's own gate (http.ts), with Redis
+ * One Retry-After cool-down for every replica: the process's own gate (retry-after-gate.ts), with Redis
  * consulted before each request. A 429 seen anywhere holds every replica for its window, and when
  * the window ends exactly one request across the replicas probes (it holds a lock) while the
  * others poll until it has its status. Waiting itself stays local, so it is cancellable and sends

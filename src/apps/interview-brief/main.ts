@@ -8,7 +8,7 @@ import type { App } from '@modelcontextprotocol/ext-apps';
 import { isRecord, num, records, str, strings, type Json } from '../shared/data.js';
 import { facts, h, replaceChildren } from '../shared/dom.js';
 import { hostLink } from '../shared/links.js';
-import { provenanceFooter } from '../shared/provenance.js';
+import { provenanceFooter } from '../shared/provenance-footer.js';
 import { classBadge } from '../shared/salary.js';
 import { otherMembers, valueNode } from '../shared/values.js';
 import { showStatus, startView } from '../shared/view.js';

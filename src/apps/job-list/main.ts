@@ -7,7 +7,7 @@ import type { App } from '@modelcontextprotocol/ext-apps';
 import { isRecord, num, readResult, records, str, type Json, type Structured } from '../shared/data.js';
 import { h, replaceChildren } from '../shared/dom.js';
 import { jobDetail, location } from '../shared/job.js';
-import { provenanceFooter } from '../shared/provenance.js';
+import { provenanceFooter } from '../shared/provenance-footer.js';
 import { salaryCell } from '../shared/salary.js';
 import { showStatus, startView } from '../shared/view.js';
 import { compareJobs, type SortState } from './sort.js';

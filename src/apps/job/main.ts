@@ -1,7 +1,7 @@
 /** The job view (get_job): the posting in full, with its evidence, source link and provenance. */
 import { replaceChildren } from '../shared/dom.js';
 import { jobDetail } from '../shared/job.js';
-import { provenanceFooter } from '../shared/provenance.js';
+import { provenanceFooter } from '../shared/provenance-footer.js';
 import { showStatus, startView } from '../shared/view.js';
 
 startView('job', (result, { app, root, args }) => {

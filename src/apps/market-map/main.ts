@@ -5,7 +5,7 @@
  */
 import { records, str, strings, type Json } from '../shared/data.js';
 import { h, replaceChildren } from '../shared/dom.js';
-import { provenanceFooter } from '../shared/provenance.js';
+import { provenanceFooter } from '../shared/provenance-footer.js';
 import { showStatus, startView } from '../shared/view.js';
 import { otherMembers, valueNode } from '../shared/values.js';
 import { dimensionFacts, isLaidOut, readinessBadge } from './dimension.js';

@@ -4,6 +4,7 @@
  * API's and may hold anything, so each field is checked for its type where it is read.
  */
 import type { CallToolResult } from '@modelcontextprotocol/client';
+import { isRecord } from '../../is-record.js';
 
 export type Json = Record<string, unknown>;
 
@@ -32,8 +33,7 @@ export interface Structured {
 
 export type ReadResult = { ok: true; value: Structured } | { ok: false; message: string };
 
-export const isRecord = (value: unknown): value is Json =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
+export { isRecord };
 export const str = (value: unknown): string | undefined =>
   typeof value === 'string' && value !== '' ? value : undefined;
 export const num = (value: unknown): number | undefined =>

@@ -6,7 +6,7 @@
  * the local server knows them only as any deployment's, by reading the hosted list.
  */
 import type { CallToolResult, McpServer } from '@modelcontextprotocol/server';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Dataset } from '../dataset.js';
 import { compensationBenchmarks } from './compensation.js';
 import { frontierEvidence } from './evidence.js';

@@ -1,7 +1,8 @@
 /**
- * Nothing when off: without the OTel variables and --metrics-port, no OpenTelemetry module is
+ * Nothing when off: without the OTel variables and --metrics-port, no OpenTelemetry code is
  * loaded. A `--import` hook given to node records every module URL resolved in the process and
- * prints those of @opentelemetry at exit; with telemetry on, the same hook sees them (so it works).
+ * prints them at exit; the bundle's metafile says which OpenTelemetry packages those chunks hold
+ * (bundled.ts). With telemetry on, the same hook sees them (so it works).
  */
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -9,12 +10,13 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { activeJob } from '../dataset.js';
+import { packagesLoaded } from '../bundled.js';
 import { cleanEnv, closedPort, runCli, startMockApi, type MockApi } from '../helpers.js';
 
 const HOOK = `import { registerHooks } from 'node:module';
 const seen = new Set();
-registerHooks({ resolve(specifier, context, next) { const result = next(specifier, context); if (result.url.includes('@opentelemetry')) seen.add(result.url.replace(/^.*node_modules\\/(@opentelemetry\\/[^/]+).*$/, '$1')); return result; } });
-process.on('exit', () => process.stderr.write('opentelemetry-modules: ' + JSON.stringify([...seen].sort()) + '\\n'));
+registerHooks({ resolve(specifier, context, next) { const result = next(specifier, context); seen.add(result.url); return result; } });
+process.on('exit', () => process.stderr.write('loaded-modules: ' + JSON.stringify([...seen]) + '\\n'));
 `;
 
 let api: MockApi;
@@ -49,9 +51,9 @@ const SESSION = [
 async function loaded(args: string[], env: Record<string, string> = {}): Promise<string[]> {
   const run = await runCli(['--base-url', api.url, ...args], cleanEnv(env), `${SESSION}\n`, ['--import', hook]);
   expect(run.stdout).toContain('"id":3');
-  const line = /^opentelemetry-modules: (.*)$/m.exec(run.stderr);
+  const line = /^loaded-modules: (.*)$/m.exec(run.stderr);
   expect(line, run.stderr).not.toBeNull();
-  return JSON.parse(line![1]!) as string[];
+  return packagesLoaded(JSON.parse(line![1]!) as string[]).filter((name) => name.startsWith('@opentelemetry/'));
 }
 
 describe('telemetry off', () => {

@@ -8,8 +8,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ApiClient } from '../../../src/api/client.js';
 import { createApiFetch } from '../../../src/api/dispatcher.js';
 import { startOfflineServer, type OfflineServer } from '../../../src/offline/server.js';
-import { renderProvenance } from '../../../src/render/provenance.js';
-import { buildProvenance } from '../../../src/api/provenance.js';
+import { renderProvenance } from '../../../src/render/provenance-line.js';
+import { buildProvenance } from '../../../src/api/provenance-record.js';
 import { jobList, productionClient, sendJson, useLoopback } from './helpers.js';
 
 const api = useLoopback();

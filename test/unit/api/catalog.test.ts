@@ -5,7 +5,7 @@
  * (microtasks only), with fake timers where time matters.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { CATALOG_RETRY_S, DeployedCatalog, freshnessS, operationOf } from '../../../src/api/catalog.js';
+import { CATALOG_RETRY_S, DeployedCatalog, freshnessS, operationOf } from '../../../src/api/deployed-catalog.js';
 import { ApiClient } from '../../../src/api/client.js';
 import { ApiError } from '../../../src/api/errors.js';
 import { RetryAfterGate } from '../../../src/api/retry-after-gate.js';

@@ -4,7 +4,7 @@
  * answer from another origin is named in the result and its provenance, and never cached as ours.
  */
 import { describe, expect, it } from 'vitest';
-import { buildProvenance } from '../../../src/api/provenance.js';
+import { buildProvenance } from '../../../src/api/provenance-record.js';
 import { jobList, productionClient, rejectionOf, sendJson, useLoopback, type Loopback } from './helpers.js';
 
 const api = useLoopback();

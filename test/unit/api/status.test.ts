@@ -2,7 +2,7 @@
 import { http, HttpResponse } from 'msw';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ApiError } from '../../../src/api/errors.js';
-import { DEFAULT_MAX_BODY_BYTES, readBody } from '../../../src/api/body.js';
+import { DEFAULT_MAX_BODY_BYTES, readAnswerBody } from '../../../src/api/body.js';
 import { BASE, errorBody, health, jobList, makeClient, makeServer, rejectionOf } from './helpers.js';
 
 const server = makeServer();
@@ -269,7 +269,7 @@ describe('body size cap', () => {
     expect(state.cancelled).toBe(true);
   });
 
-  it('readBody decodes multi-byte characters split across chunks', async () => {
+  it('readAnswerBody decodes multi-byte characters split across chunks', async () => {
     const bytes = new TextEncoder().encode('"€uro"');
     const stream = new ReadableStream<Uint8Array>({
       start(controller) {
@@ -278,12 +278,12 @@ describe('body size cap', () => {
         controller.close();
       },
     });
-    await expect(readBody(new Response(stream), 100, '/x')).resolves.toBe('"€uro"');
+    await expect(readAnswerBody(new Response(stream), 100, '/x')).resolves.toBe('"€uro"');
   });
 
-  it('readBody accepts a body of exactly the cap', async () => {
-    await expect(readBody(new Response('x'.repeat(100)), 100, '/x')).resolves.toHaveLength(100);
-    await expect(readBody(new Response('x'.repeat(101)), 100, '/x')).rejects.toMatchObject({
+  it('readAnswerBody accepts a body of exactly the cap', async () => {
+    await expect(readAnswerBody(new Response('x'.repeat(100)), 100, '/x')).resolves.toHaveLength(100);
+    await expect(readAnswerBody(new Response('x'.repeat(101)), 100, '/x')).rejects.toMatchObject({
       kind: 'upstream_contract',
     });
   });

@@ -17,7 +17,7 @@ import { VIEW_LIST, VIEWS } from '../../../src/apps/views.js';
 import { createOfflineEngine } from '../../../src/offline/engine.js';
 import { OFFLINE_BASE_URL } from '../../../src/offline/fetch.js';
 import { createServer } from '../../../src/server.js';
-import { toolCatalog } from '../../../src/tools/catalog.js';
+import { toolCatalog } from '../../../src/tools/tools-list.js';
 import { offlineClient } from '../../helpers/offline-client.js';
 import { TOOLS } from '../../../src/tools/index.js';
 

@@ -4,13 +4,13 @@
  */
 import { describe, expect, it } from 'vitest';
 import { ageSeconds, cadenceSeconds } from '../../../src/api/age.js';
-import type { ApiResult } from '../../../src/api/client.js';
-import { buildProvenance } from '../../../src/api/provenance.js';
+import type { ApiResult } from '../../../src/api/result.js';
+import { buildProvenance } from '../../../src/api/provenance-record.js';
 import { describeAge, describeCadence } from '../../../src/render/age.js';
 import { renderInterviewBrief } from '../../../src/render/interview-brief.js';
 import { renderJobLine } from '../../../src/render/jobs.js';
 import { renderMarketMap } from '../../../src/render/market-map.js';
-import { renderProvenance } from '../../../src/render/provenance.js';
+import { renderProvenance } from '../../../src/render/provenance-line.js';
 import { makeJob } from '../../helpers/fixtures.js';
 
 const AT = Date.parse('2026-11-25T18:00:00Z');

@@ -3,8 +3,8 @@
  * call; and salaries say their currency, with what the USD filters compared.
  */
 import { describe, expect, it } from 'vitest';
-import type { ApiResult } from '../../../src/api/client.js';
-import { buildProvenance } from '../../../src/api/provenance.js';
+import type { ApiResult } from '../../../src/api/result.js';
+import { buildProvenance } from '../../../src/api/provenance-record.js';
 import { filtersInPhrase } from '../../../src/render/filter-words.js';
 import { renderJobList } from '../../../src/render/jobs.js';
 import { phraseSuggestion } from '../../../src/render/no-match.js';

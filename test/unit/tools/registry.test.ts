@@ -1,6 +1,6 @@
 /** Rules every tool must follow, and a committed snapshot of the catalog clients see. */
 import { describe, expect, it } from 'vitest';
-import { toolCatalog } from '../../../src/tools/catalog.js';
+import { toolCatalog } from '../../../src/tools/tools-list.js';
 import { TOOLS } from '../../../src/tools/index.js';
 
 const CONTRACT_NAMES = [

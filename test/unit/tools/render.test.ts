@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { renderHealth } from '../../../src/render/health.js';
 import { renderJobDetail, renderJobLine, renderJobList } from '../../../src/render/jobs.js';
-import { renderProvenance } from '../../../src/render/provenance.js';
+import { renderProvenance } from '../../../src/render/provenance-line.js';
 import { renderSalary } from '../../../src/render/salary.js';
 import { renderDiscovery } from '../../../src/render/discovery.js';
 import { renderInterviewBrief } from '../../../src/render/interview-brief.js';
 import { datum, fencedData, quote, sanitize, sanitizeJson, visible } from '../../../src/render/text.js';
-import { timezoneState } from '../../../src/api/provenance.js';
+import { timezoneState } from '../../../src/api/provenance-record.js';
 import { jobListBody, makeJob } from '../../helpers/fixtures.js';
 
 describe('salary rendering keeps evidence classes distinct', () => {

@@ -5,6 +5,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ApiClient } from '../../../src/api/client.js';
 import { RetryAfterGate } from '../../../src/api/retry-after-gate.js';
 import { findTool, TOOLS } from '../../../src/tools/index.js';
+import { newCallRecord } from '../../../src/tools/call-record.js';
 import { outputSchemaOf, runTool } from '../../../src/tools/run.js';
 import { jobListBody, makeJob } from '../../helpers/fixtures.js';
 
@@ -270,5 +271,37 @@ describe('errors start with their stable kind and carry a hint', () => {
       /^internal: the tool check_api_health failed inside service-mcp\/\S+ on Node\.js v\d+\.\d+\.\d+: Error: boom\nHint: This is a defect of service-mcp/,
     );
     expect(text(result)).not.toMatch(/connectivity|proxy|check the/i);
+  });
+});
+
+describe('the call record', () => {
+  it('holds what a call learned as data: arguments, each upstream request, the error kind and the result', async () => {
+    respond(() => HttpResponse.json({ success: false, error: 'not_found' }, { status: 404 }));
+    const record = newCallRecord('get_job');
+    const result = await runTool(tool('get_job'), { job_id: 'gone' }, context(), record);
+    expect(record).toMatchObject({
+      tool: 'get_job',
+      arguments: 'valid',
+      upstream: [{ operation: 'getPublicJob', status: 404, cacheHit: false }],
+      waitsS: [],
+      error: { kind: 'not_found' },
+    });
+    expect(record.result).toBe(result);
+    expect(text(result).startsWith(record.error!.message)).toBe(true);
+  });
+
+  it('says when the arguments were refused, and that nothing was sent', async () => {
+    const record = newCallRecord('search_jobs');
+    await runTool(tool('search_jobs'), { per_page: 500 }, context(), record);
+    expect(record).toMatchObject({ arguments: 'invalid', upstream: [], error: { kind: 'invalid_argument' } });
+  });
+
+  it('a success has no error, and its result is the one returned', async () => {
+    respond(() => HttpResponse.json(jobListBody([makeJob()])));
+    const record = newCallRecord('list_jobs');
+    const result = await runTool(tool('list_jobs'), {}, context(), record);
+    expect(record.error).toBeUndefined();
+    expect(record.upstream).toEqual([{ operation: 'listPublicJobs', status: 200, cacheHit: false }]);
+    expect(record.result).toBe(result);
   });
 });

@@ -1,4 +1,4 @@
-import type { Provenance } from '../api/provenance.js';
+import type { Provenance } from '../api/provenance-record.js';
 import { describeAge } from './age.js';
 import { datum } from './text.js';
 

@@ -1,10 +1,12 @@
 /**
- * The tools/list entries, converted from the zod schemas once per process: the zod object is the
- * only schema, and tools/list is answered from this cache rather than re-converted per request.
+ * The tools/list entries, converted from the zod schemas: the zod object is the only schema. The
+ * build converts them once (scripts/tool-catalog.ts runs this file) and injects the result, so a
+ * start converts nothing; unbuilt (tests, the build itself) each is converted once per process.
+ * tools/list is answered from this cache rather than re-converted per request.
  */
 import { RESOURCE_URI_META_KEY } from '@modelcontextprotocol/ext-apps/server';
 import type { Tool } from '@modelcontextprotocol/server';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { HostedTool } from '../hosted/admit.js';
 import { isHostedTool, TOOL_ANNOTATIONS, type AnyTool, type ExposedTool } from './define.js';
 import { TOOLS } from './index.js';
@@ -64,6 +66,15 @@ function describeHosted(tool: HostedTool): Tool {
   };
 }
 
+declare const __SERVICE_MCP_TOOL_CATALOG__: Tool[] | undefined;
+
+/** The build's conversion of ours, by tool name (test/e2e/tool-catalog.test.ts holds it equal to a conversion now). */
+const BUILT: ReadonlyMap<string, Tool> = new Map(
+  typeof __SERVICE_MCP_TOOL_CATALOG__ === 'undefined'
+    ? []
+    : __SERVICE_MCP_TOOL_CATALOG__.map((tool) => [tool.name, tool]),
+);
+
 const BRIDGED_META_KEY = 'io.github.service-mcp/bridged';
 
 const described = new WeakMap<ExposedTool, Tool>();
@@ -72,7 +83,11 @@ const described = new WeakMap<ExposedTool, Tool>();
 export function toolCatalog(tools: readonly ExposedTool[] = TOOLS): Tool[] {
   return tools.map((tool) => {
     let entry = described.get(tool);
-    if (!entry) described.set(tool, (entry = isHostedTool(tool) ? describeHosted(tool) : describeTool(tool)));
+    if (!entry)
+      described.set(
+        tool,
+        (entry = isHostedTool(tool) ? describeHosted(tool) : (BUILT.get(tool.name) ?? describeTool(tool))),
+      );
     return entry;
   });
 }

@@ -26,7 +26,10 @@ interface Endpoint {
   path: string;
 }
 
-/** A path as compared: no origin, query or trailing slash, the base URL's own path removed, every path parameter `{}`. */
+/**
+ * A path as compared: no origin, query or trailing slash, the base URL's own path removed, every path
+ * parameter `{}`.
+ */
 function comparable(path: string, basePath: string): string {
   let p = path.trim();
   if (/^https?:\/\//i.test(p)) p = URL.canParse(p) ? new URL(p).pathname : p;

@@ -3,9 +3,9 @@
  * at retrieval (against the cadence the API states, when it states one), whether the generation
  * time states a timezone, whether the data is live or fictional, and when it was retrieved.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { ageSeconds, cadenceSeconds } from './age.js';
-import type { ApiResult } from './client.js';
+import type { ApiResult } from './result.js';
 
 export const ProvenanceSchema = z.object({
   source: z.string().nullable(),

@@ -1,0 +1,26 @@
+/**
+ * What one call's requests to the API came to, written down by request-policy.ts as each one ends:
+ * the caller's record of them (a tool call's, tools/call-record.ts) and telemetry read these fields
+ * instead of re-reading headers or error text.
+ */
+import type { ErrorKind } from './errors.js';
+
+export interface UpstreamExchange {
+  /** The REST operation (the spec's operationId), or 'other'. */
+  operation: string;
+  /** The status answered; absent when the exchange failed without an answer. */
+  status?: number;
+  /** Answered by the response cache, not the API. */
+  cacheHit: boolean;
+  /**
+   * Why it ended without an answer: an error kind; a request shared with a caller who left (sent
+   * again); or the caller's fair share spent (nothing sent).
+   */
+  failure?: ErrorKind | 'shared_request_ended' | 'fair_share';
+}
+
+/** Where a caller collects its exchanges and Retry-After waits (in seconds), in order. */
+export interface ExchangeLog {
+  upstream: UpstreamExchange[];
+  waitsS: number[];
+}

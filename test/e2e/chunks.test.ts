@@ -1,0 +1,95 @@
+/**
+ * The bundle loads what a session uses and nothing else: the chunks holding OpenTelemetry, undici
+ * and @redis/client (bundled.ts reads which from esbuild's metafile) stay unloaded through a whole
+ * offline stdio session, every tool called and a view read; tools/list alone loads not even the
+ * offline snapshot. What loads is recorded by a loader hook preloaded into the built binary
+ * (record-loads.mjs); a live session, which must load undici, shows that the recording sees it.
+ */
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { VIEWS } from '../../src/apps/views.js';
+import { chunkContents, packagesLoaded } from './bundled.js';
+import { cleanEnv, connectStdio, ROOT, startMockApi, textOf, type MockApi } from './helpers.js';
+
+const RECORDER = pathToFileURL(fileURLToPath(new URL('./record-loads.mjs', import.meta.url))).href;
+const SNAPSHOT = 'src/offline/snapshot.json';
+/** What a session must load only when it uses it. */
+const HEAVY = /^(?:@opentelemetry\/|undici$|@redis\/client$)/;
+
+let work: string;
+let api: MockApi;
+beforeAll(async () => {
+  work = mkdtempSync(join(tmpdir(), 'service-mcp-loads-'));
+  api = await startMockApi();
+});
+afterAll(async () => {
+  await api.close();
+  rmSync(work, { recursive: true, force: true });
+});
+
+/** What a stdio session driven by `drive` loaded: packages and our source files, per the metafile. */
+async function loadedBy(
+  name: string,
+  args: string[],
+  drive: (session: Awaited<ReturnType<typeof connectStdio>>) => Promise<void>,
+): Promise<string[]> {
+  const file = join(work, `${name}.txt`);
+  const session = await connectStdio(args, cleanEnv({ NODE_OPTIONS: `--import=${RECORDER}`, RECORD_LOADS_FILE: file }));
+  try {
+    await drive(session);
+  } finally {
+    await session.close();
+  }
+  return packagesLoaded(
+    readFileSync(file, 'utf8')
+      .split('\n')
+      .filter((url) => url.startsWith('file:')),
+  );
+}
+
+describe('chunks loaded by a session', () => {
+  it('the metafile places OpenTelemetry, undici, @redis/client and the snapshot outside dist/cli.js', () => {
+    const cli = chunkContents().get(join(ROOT, 'dist', 'cli.js'))!;
+    expect(cli.has('src/cli.ts')).toBe(true);
+    expect([...cli].filter((name) => HEAVY.test(name) || name === SNAPSHOT)).toEqual([]);
+  });
+
+  it('a whole offline session (every tool, a view) loads no OpenTelemetry, undici or Redis code', async () => {
+    const loaded = await loadedBy('offline', ['--offline'], async ({ client }) => {
+      expect((await client.listTools()).tools.length).toBeGreaterThan(0);
+      const calls: Array<[string, Record<string, unknown>]> = [
+        ['search_jobs', { q: 'engineer', per_page: 2 }],
+        ['list_jobs', { per_page: 2 }],
+        ['get_job', { job_id: 'job_ai_0001' }],
+        ['get_market_map', {}],
+        ['get_company_interview_brief', { name: 'Northwind Neural' }],
+        ['discover_api', {}],
+        ['check_api_health', {}],
+      ];
+      for (const [tool, args] of calls)
+        expect(textOf(await client.callTool({ name: tool, arguments: args })), tool).toMatch(/OFFLINE/);
+      const view = await client.readResource({ uri: VIEWS.jobList.uri });
+      expect(JSON.stringify(view.contents)).toContain('<!doctype html>');
+    });
+    expect(loaded, 'the offline snapshot was used').toContain(SNAPSHOT);
+    expect(loaded.filter((name) => HEAVY.test(name))).toEqual([]);
+  });
+
+  it('answering tools/list loads neither the snapshot nor undici', async () => {
+    const loaded = await loadedBy('list', ['--offline'], async ({ client }) => {
+      expect((await client.listTools()).tools.length).toBeGreaterThan(0);
+    });
+    expect(loaded).toContain('@modelcontextprotocol/server');
+    expect(loaded.filter((name) => HEAVY.test(name) || name === SNAPSHOT)).toEqual([]);
+  });
+
+  it('a live session loads undici at its first request (the recording sees it), and still no OpenTelemetry or Redis', async () => {
+    const loaded = await loadedBy('live', ['--base-url', api.url], async ({ client }) => {
+      expect((await client.callTool({ name: 'check_api_health', arguments: {} })).isError).toBeFalsy();
+    });
+    expect(loaded.filter((name) => HEAVY.test(name))).toEqual(['undici']);
+  });
+});

@@ -1,0 +1,97 @@
+/** The stdio transport's role files on their own: cutting lines, refusing what is no message, the read-ahead. */
+import { describe, expect, it } from 'vitest';
+import { LineSplitter } from '../../../src/transports/stdio-lines.js';
+import { ReadAhead } from '../../../src/transports/stdio-read-ahead.js';
+import { refusalsOf } from '../../../src/transports/stdio-refusals.js';
+
+function splitter(max = 16) {
+  const lines: string[] = [];
+  const oversized: number[] = [];
+  const split = new LineSplitter(
+    max,
+    (line) => lines.push(line),
+    (length) => oversized.push(length),
+  );
+  return { split, lines, oversized };
+}
+
+describe('LineSplitter', () => {
+  it('gives whole lines across chunks, and a last line without its newline at the end', () => {
+    const { split, lines } = splitter();
+    split.push(Buffer.from('ab'));
+    split.push(Buffer.from('c\nde\nf'));
+    expect(lines).toEqual(['abc', 'de']);
+    split.end();
+    expect(lines).toEqual(['abc', 'de', 'f']);
+  });
+
+  it('skips a line over the limit up to its newline, holding none of it, and reads on after it', () => {
+    const { split, lines, oversized } = splitter(4);
+    split.push(Buffer.from('123'));
+    split.push(Buffer.from('456789'));
+    split.push(Buffer.from('0\nok\n'));
+    expect(oversized).toEqual([10]);
+    expect(lines).toEqual(['ok']);
+  });
+
+  it('keeps a multi-byte character split across chunks whole', () => {
+    const { split, lines } = splitter(64);
+    const bytes = Buffer.from('é\n');
+    split.push(bytes.subarray(0, 1));
+    split.push(bytes.subarray(1));
+    expect(lines).toEqual(['é']);
+  });
+});
+
+describe('refusalsOf', () => {
+  it('answers a line that is not JSON with -32700, with an id when one can be read', () => {
+    expect(refusalsOf('{"jsonrpc":"2.0","id":7,"method":').answers).toEqual([
+      { code: -32700, message: expect.stringMatching(/^Parse error/), id: 7 },
+    ]);
+    expect(refusalsOf('nonsense').answers[0]!.id).toBeNull();
+  });
+
+  it('answers each request of a batch with -32600, and a batch with none once', () => {
+    const batch = JSON.stringify([
+      { jsonrpc: '2.0', id: 1, method: 'ping' },
+      { jsonrpc: '2.0', method: 'notifications/initialized' },
+      { jsonrpc: '2.0', id: 'b', method: 'ping' },
+    ]);
+    expect(refusalsOf(batch).answers.map((a) => [a.code, a.id])).toEqual([
+      [-32600, 1],
+      [-32600, 'b'],
+    ]);
+    expect(refusalsOf('[]').answers.map((a) => a.id)).toEqual([null]);
+  });
+
+  it('says why JSON is no message, naming an id that is not a string or an integer', () => {
+    expect(refusalsOf('{"id":1.5,"method":"x"}').answers[0]!.message).toMatch(/an id must be a string or an integer/);
+    expect(refusalsOf('{"hello":1}').answers[0]).toMatchObject({ code: -32600, id: null });
+  });
+});
+
+describe('ReadAhead', () => {
+  const request = (id: number) => ({ jsonrpc: '2.0' as const, id, method: 'ping' });
+
+  it('keeps order and counts the bytes waiting', () => {
+    const ahead = new ReadAhead();
+    ahead.push(request(1), 10);
+    ahead.push({ jsonrpc: '2.0', method: 'notifications/initialized' }, 5);
+    expect(ahead.bytes).toBe(15);
+    expect(ahead.peek()).toEqual(request(1));
+    ahead.shift();
+    expect(ahead.bytes).toBe(5);
+    expect(ahead.length).toBe(1);
+  });
+
+  it('drops a waiting request a cancellation names: skipped at its turn, not given back by clear', () => {
+    const ahead = new ReadAhead();
+    ahead.push(request(1), 1);
+    ahead.push(request(2), 1);
+    expect(ahead.drop(1)).toBe(true);
+    expect(ahead.drop(9)).toBe(false);
+    expect(ahead.peek()).toBeUndefined();
+    expect(ahead.clear().map((r) => r.id)).toEqual([2]);
+    expect(ahead.bytes).toBe(0);
+  });
+});
