@@ -16,6 +16,8 @@ import { OFFLINE_BASE_URL } from '../../../src/offline/fetch.js';
 import { serverFactory } from '../../../src/server.js';
 import { TOOL_NAMES, TOOLS } from '../../../src/tools/index.js';
 import { callerOf, withCaller } from '../../../src/transports/auth/caller.js';
+import { newCallRecord } from '../../../src/tools/call-record.js';
+import { runTool } from '../../../src/tools/run.js';
 import { offlineClient } from '../../helpers/offline-client.js';
 import { READ_ONLY_TOOL, surface } from './surface.js';
 
@@ -83,5 +85,44 @@ describe('a bridged call in HTTP mode', () => {
     expect(await budget.state('token:alice')).toMatchObject({ sent: 2, refused: 1 });
     expect(await budget.state('token:bob')).toMatchObject({ sent: 1, refused: 0 });
     await Promise.all([alice.close(), bob.close(), handler.close()]);
+  });
+});
+
+describe("a bridged call's record", () => {
+  it('holds its arguments, each exchange with the surface, and a fair-share refusal, as ours does', async () => {
+    const target = surface({
+      tools: [READ_ONLY_TOOL],
+      call: () => ({ content: [{ type: 'text', text: 'no rounds' }], structuredContent: { rounds: [] } }),
+    });
+    const bridge = new HostedBridge({
+      endpoint: async () => ({ url: 'http://surface.test/api/public/v1/mcp?surface=market' }),
+      fetch: async () => target.fetch,
+      gate: new RetryAfterGate(),
+      budget: new LocalBudget({ perMinute: 1, burst: 1 }),
+      timeoutMs: 5_000,
+      maxRetryWaitS: 0,
+      ours: new Set(TOOL_NAMES),
+    });
+    bridge.start();
+    await bridge.settled(30_000);
+    const tool = bridge.find(READ_ONLY_TOOL.name)!;
+    const context = { client: undefined as never, mode: 'live' as const, bridge, caller: 'token:alice' };
+
+    const answered = newCallRecord(tool.name);
+    await runTool(tool, { company: 'Acme' }, context, answered);
+    expect(answered).toMatchObject({ arguments: 'valid', error: undefined, upstream: [{ status: 200 }] });
+    expect(answered.result?.isError).toBeFalsy();
+
+    const refused = newCallRecord(tool.name);
+    await runTool(tool, { company: 'Acme' }, context, refused);
+    expect(refused).toMatchObject({
+      arguments: 'valid',
+      error: { kind: 'rate_limited' },
+      upstream: [{ cacheHit: false, failure: 'fair_share' }],
+    });
+
+    const invalid = newCallRecord(tool.name);
+    await runTool(tool, { company: '' }, context, invalid);
+    expect(invalid).toMatchObject({ arguments: 'invalid', error: { kind: 'invalid_argument' }, upstream: [] });
   });
 });
