@@ -25,6 +25,7 @@ import { LocalBudget, type UpstreamBudget } from './api/fair-share.js';
 
 export interface Backend {
   client: ApiClient;
+  /** How the API is reached: embedded (in-process) or over HTTP from the base URL. */
   mode: Mode;
   /** Our own tools exposed over this client (`--tools`; all by default), chosen once per process. */
   tools: readonly AnyTool[];
@@ -121,7 +122,7 @@ export function createBackend(
     : undefined;
   return {
     client,
-    mode: offline ? 'offline' : 'live',
+    mode: offline ? 'embedded' : 'http',
     baseUrl,
     tools: toolSet(config.tools, { bridged: bridging }),
     toolNames: config.tools,

@@ -14,9 +14,10 @@ import { registerAppResources } from './mcp/app-resources.js';
 import { listCacheHints } from './mcp/cache-hints.js';
 import { capabilitiesFor, SERVER_INFO } from './mcp/capabilities.js';
 import { instructionsFor } from './mcp/instructions.js';
-import { registerPrompts } from './mcp/prompts.js';
+import { PROMPT_NAMES, registerPrompts } from './mcp/prompts.js';
 import { registerResources } from './mcp/resources.js';
 import { followBridge, registerTools } from './mcp/tools.js';
+import { nameToolsOnUnknown } from './mcp/unknown-tool.js';
 import { telemetry } from './telemetry/hooks.js';
 
 export interface CreateServerOptions {
@@ -60,7 +61,11 @@ export function createServer({
   registerResources(mcp, client, mode);
   registerAppResources(mcp);
   registerPrompts(mcp, client, backend.tools);
-  telemetry().instrumentServer(mcp);
+  // The names known when the server is built, bridged ones included: metric labels and the
+  // unknown-tool answer name them; a tool bridged later (stdio's follow) is counted as _OTHER.
+  const names = tools.map((tool) => tool.name);
+  nameToolsOnUnknown(mcp, names);
+  telemetry().instrumentServer(mcp, { tools: names, prompts: PROMPT_NAMES });
   return mcp;
 }
 

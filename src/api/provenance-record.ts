@@ -1,7 +1,8 @@
 /**
  * Where every number comes from and how old it is: the API's own source and timestamps, their age
  * at retrieval (against the cadence the API states, when it states one), whether the generation
- * time states a timezone, whether the data is live or fictional, and when it was retrieved.
+ * time states a timezone, how the API was reached, whether its data is fictional (two facts, kept
+ * apart: mock-api is reached over HTTP and serves fictional data), and when it was retrieved.
  */
 import * as z from 'zod';
 import { ageSeconds, cadenceSeconds } from './age.js';
@@ -28,14 +29,19 @@ export const ProvenanceSchema = z.object({
     .describe(
       "Each job's last_seen age at retrieval in seconds, by job_id (a date alone counts from the start of its day, UTC)",
     ),
-  mode: z.enum(['live', 'offline']),
-  // Present when the data is invented: the embedded offline API, or any API whose own meta.source
-  // (or discovery) says it is an offline snapshot or sample data. "Not live" alone reads as "real but
-  // stale", and a model could recommend a job that never existed.
+  reached: z
+    .enum(['embedded', 'http'])
+    .describe(
+      'How the answer was reached: embedded (the offline API inside service-mcp, no network) or http (over HTTP from the base URL: a deployment, or mock-api)',
+    ),
+  // Whether the data is invented, by the API's own word: the embedded offline API, or any API whose
+  // meta.source (or discovery's) says it is an offline snapshot or sample data. "Not live" alone
+  // reads as "real but stale", and a model could recommend a job that never existed.
   fictional: z
-    .literal(true)
-    .optional()
-    .describe('The data is fictional sample data (invented companies, jobs and salaries), not real.'),
+    .boolean()
+    .describe(
+      "Whether the API says its data is fictional sample data (invented companies, jobs and salaries): its meta.source, or discovery's, says so",
+    ),
   retrieved_at: z.string(),
   http_status: z.number().int(),
   cache: z.object({ hit: z.boolean(), age_s: z.number() }).optional(),
@@ -50,7 +56,8 @@ export const ProvenanceSchema = z.object({
 });
 export type Provenance = z.infer<typeof ProvenanceSchema>;
 
-export type Mode = Provenance['mode'];
+/** How a backend reaches its API: the embedded offline API, or over HTTP. */
+export type Mode = Provenance['reached'];
 
 const TIMEZONE = /(?:Z|[+-]\d{2}(?::?\d{2})?)$/i;
 
@@ -83,7 +90,7 @@ export function buildProvenance(result: ApiResult<unknown>, mode: Mode, freshnes
   const cadence =
     typeof freshness.cadence === 'string' && freshness.cadence.trim() !== '' ? freshness.cadence : undefined;
   const cadenceS = cadenceSeconds(cadence);
-  const fictional = mode === 'offline' || result.fictional === true || sourceSaysFictional(meta.source);
+  const fictional = mode === 'embedded' || result.fictional === true || sourceSaysFictional(meta.source);
   return {
     source: str(meta.source),
     generated_at: str(meta.generated_at),
@@ -96,8 +103,8 @@ export function buildProvenance(result: ApiResult<unknown>, mode: Mode, freshnes
     ...(freshness.lastSeen
       ? { last_seen_age_s: Object.fromEntries(freshness.lastSeen.map(([id, seen]) => [id, ageSeconds(seen, at)])) }
       : {}),
-    mode,
-    ...(fictional ? { fictional: true as const } : {}),
+    reached: mode,
+    fictional,
     retrieved_at: result.retrievedAt,
     http_status: result.status,
     ...(result.cache ? { cache: { hit: result.cache.hit, age_s: result.cache.ageS } } : {}),

@@ -64,17 +64,17 @@ function checkedStructure(
   };
 }
 
+/** How the deployment was reached, in the words our own provenance uses (render/provenance-line.ts). */
+const REACHED: Record<Mode, string> = {
+  embedded: 'reached: embedded (the offline deployment inside service-mcp)',
+  http: 'reached: http (the deployment over HTTP)',
+};
+
 function renderProvenanceLine(p: HostedProvenance): string {
   const parts = [`hosted tool ${datum(p.tool, 128)} at ${shownEndpoint(p.endpoint)}`];
   for (const { name, value, age_s } of p.stated) parts.push(`${name}: ${datum(value, 40)} (${describeAge(age_s)})`);
   if (p.stated.length === 0) parts.push('no timestamp stated');
-  parts.push(
-    p.fictional
-      ? "FICTIONAL sample data, by the deployment's own word"
-      : p.mode === 'offline'
-        ? 'offline'
-        : 'live deployment',
-  );
+  parts.push(p.fictional ? "FICTIONAL sample data, by the deployment's own word" : REACHED[p.mode]);
   parts.push(`retrieved ${p.retrieved_at}`);
   return `Provenance: ${parts.join(' · ')}`;
 }
@@ -88,7 +88,7 @@ export function hostedResult(tool: HostedTool, answer: HostedAnswer, mode: Mode)
   const others = blocks.filter((block) => block.type !== 'text');
   const structure = checkedStructure(tool, result);
   const at = Date.parse(answer.retrievedAt);
-  const fictional = mode === 'offline' || saysFictional(result.structuredContent, text);
+  const fictional = mode === 'embedded' || saysFictional(result.structuredContent, text);
   const provenance: HostedProvenance = {
     endpoint: answer.endpoint,
     tool: tool.name,
@@ -97,7 +97,13 @@ export function hostedResult(tool: HostedTool, answer: HostedAnswer, mode: Mode)
     ...(fictional ? { fictional: true as const } : {}),
     stated: statedTimestamps(result.structuredContent, text, at),
   };
+  // Fiction is said first, before any figure, as our own results say it (render/provenance-line.ts).
+  const fiction =
+    fictional && !result.isError
+      ? [`FICTIONAL sample data, by the deployment's own word: invented, not real; ${REACHED[mode]}.`]
+      : [];
   const lines = [
+    ...fiction,
     `${result.isError ? 'The hosted tool answered with an error of its own' : 'Answer of the hosted tool'} ${datum(tool.name, 128)} (the deployment's words, quoted as data):`,
     text === '' ? '(no text)' : fencedText(text, HOSTED_CAPS.textChars),
   ];

@@ -56,7 +56,7 @@ const RESOURCES: readonly ResourceDefinition[] = [
 
 /** The hint for one resource's reads: what every caller gets alike, for as long as it holds. */
 function resourceCacheHint(definition: ResourceDefinition, mode: Mode): CacheHint {
-  return mode === 'offline' ? CATALOG_CACHE_HINT : { ttlMs: definition.liveTtlMs, cacheScope: 'public' };
+  return mode === 'embedded' ? CATALOG_CACHE_HINT : { ttlMs: definition.liveTtlMs, cacheScope: 'public' };
 }
 
 /**

@@ -1,11 +1,25 @@
+import type { ErrorKind } from '../api/errors.js';
 import type { HealthResponse } from '../api/schemas.js';
 import { datum } from './text.js';
 
-/** ok or degraded first, then the failing probes (a 503 health is a result, not an error). */
-export function renderHealth(health: HealthResponse, httpStatus: number): string {
+/** Which side has the problem, when the API answered: the sentence that ends the first line. */
+function side(apiOk: boolean, troubles: readonly string[]): string {
+  if (troubles.length === 0)
+    return apiOk ? 'No problem on either side.' : "The problem is the API's, not this server's.";
+  const own = troubles.join('; ');
+  return apiOk
+    ? `The API is fine; the problem is this server's: ${own}.`
+    : `The API is degraded, and this server has a problem too: ${own}.`;
+}
+
+/**
+ * ok or degraded first, and which side has the problem (the API, this server, neither), then the
+ * failing probes (a 503 health is a result, not an error). `troubles`: this server's own, in words.
+ */
+export function renderHealth(health: HealthResponse, httpStatus: number, troubles: readonly string[] = []): string {
   const failing = health.probes.filter((probe) => !probe.ok);
   const lines = [
-    `API health: ${health.status.toUpperCase()} (HTTP ${httpStatus}); ${health.probes.length - failing.length} of ${health.probes.length} probes passing.`,
+    `API health: ${health.status.toUpperCase()} (HTTP ${httpStatus}); ${health.probes.length - failing.length} of ${health.probes.length} probes passing. ${side(health.status === 'ok' && failing.length === 0, troubles)}`,
   ];
   for (const probe of health.probes) {
     const details = [
@@ -85,6 +99,31 @@ function renderBridge(bridge: NonNullable<ServerStateView['bridge']>): string[] 
   if (bridge.endpoint_note) lines.push(`  Endpoint: ${datum(bridge.endpoint_note, 200)}.`);
   for (const { name, reason } of bridge.skipped) lines.push(`  Skipped ${datum(name, 80)}: ${reason}.`);
   return lines;
+}
+
+/**
+ * What is wrong on this server's own side, in words for the first line; none when it is working. A
+ * catalog that could not be read is not one: it failed for the API's reasons, said on its own line.
+ */
+export function serverTroubles(state: ServerStateView): string[] {
+  return state.redis && !state.redis.connected ? ['Redis unreachable (this replica uses its own state)'] : [];
+}
+
+/** Whose problem a failed health call is, by its error kind: the words after the kind on the first line. */
+const FAILED_SIDE: Partial<Record<ErrorKind, string>> = {
+  network: 'the API did not answer (the problem is the API, or the way to it, not this server)',
+  timeout: 'the API did not answer in time (the problem is the API, or the way to it, not this server)',
+  upstream_unavailable: "the API's health endpoint failed (the problem is the API's, not this server's)",
+  upstream_contract: "the API's health endpoint broke its contract (the problem is the API's, not this server's)",
+  rate_limited: "the API is rate-limiting this server (the API's limit, not a fault here; this server waits as asked)",
+  not_deployed: 'this deployment lists no health endpoint (nothing was sent; this server is working)',
+  internal: "a defect of this server (service-mcp), not the API's",
+};
+
+/** The first words of a failed health call's error line: which side has the problem, and this server's own. */
+export function failedHealthSide(kind: ErrorKind, troubles: readonly string[]): string {
+  const said = FAILED_SIDE[kind] ?? 'the health call did not finish';
+  return troubles.length === 0 ? said : `${said}; this server also has a problem: ${troubles.join('; ')}`;
 }
 
 /** This server's own side: what it holds back, what it last heard, what it answered from memory. */

@@ -10,16 +10,19 @@ import { datum, fencedData, oneLine, quote } from './text.js';
 
 /**
  * The brief's own freshness metadata, aged: `Freshness: generated 2026-11-16T00:55:00Z, 9 days ago;
- * status fresh; observation window 2026-10-17 to 2026-11-16.`
+ * the API's status fresh (its label; generated 9 days ago); observation window 2026-10-17 to 2026-11-16.`
  */
 function renderFreshness(freshness: unknown, at: number | undefined): string | undefined {
   if (!isRecord(freshness) || at === undefined) return undefined;
   const parts: string[] = [];
-  if (typeof freshness.generated_at === 'string')
+  const age =
+    typeof freshness.generated_at === 'string' ? describeAge(ageSeconds(freshness.generated_at, at)) : undefined;
+  if (typeof freshness.generated_at === 'string') parts.push(`generated ${datum(freshness.generated_at, 40)}, ${age}`);
+  // "fresh" is the API's word, by its own rule: said as its, with the age beside it, for the reader to judge.
+  if (typeof freshness.status === 'string')
     parts.push(
-      `generated ${datum(freshness.generated_at, 40)}, ${describeAge(ageSeconds(freshness.generated_at, at))}`,
+      `the API's status ${datum(freshness.status, 30)} (its label; generated ${age ?? 'at a time not stated'})`,
     );
-  if (typeof freshness.status === 'string') parts.push(`status ${datum(freshness.status, 30)}`);
   const window = freshness.observation_window;
   if (isRecord(window) && typeof window.from === 'string' && typeof window.to === 'string')
     parts.push(`observation window ${datum(window.from, 30)} to ${datum(window.to, 30)}`);

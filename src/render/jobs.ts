@@ -19,9 +19,18 @@ function where(job: PublicJob): string {
   return job.remote_status ? `${location}; ${datum(job.remote_status, 20)}` : location;
 }
 
+/**
+ * The company's name, then its type, id and slug (when the API gives one): what
+ * get_company_interview_brief takes, so the next call can be made from the text alone.
+ */
 function company(job: PublicJob): string {
-  const type = job.company.type ? ` (${datum(job.company.type, 30)})` : '';
-  return `${quote(job.company.name, 80)}${type}`;
+  const { type, id, slug } = job.company as PublicJob['company'] & { slug?: unknown };
+  const facts = [
+    type ? datum(type, 30) : '',
+    typeof id === 'number' ? `company_id ${id}` : '',
+    typeof slug === 'string' && slug !== '' ? `slug ${datum(slug, 80)}` : '',
+  ].filter(Boolean);
+  return `${quote(job.company.name, 80)}${facts.length > 0 ? ` (${facts.join('; ')})` : ''}`;
 }
 
 /**
@@ -69,7 +78,9 @@ export function renderJobList(data: JobListData, args: JobListArgs = {}, at?: nu
   }
   const suggestion = data.jobs.length > 0 ? phraseSuggestion(args) : undefined;
   if (suggestion)
-    lines.push(`Some words of q name filters, which match them exactly rather than as text: ${suggestion}`);
+    lines.push(
+      `The jobs above did not use the filters some words of q name (q matched them as text only); the call with those filters: ${suggestion}`,
+    );
   if (data.jobs.length > 0)
     lines.push('Postings are evidence of demand, not of hires. Fetch a job with get_job before recommending it.');
   return lines.join('\n');

@@ -8,6 +8,27 @@ function aged(value: string, ageS: number | null, noZone: boolean): string {
   return `${datum(value, 40)} (${noZone ? `no timezone stated; legacy snapshot, read as UTC: ${age}` : age})`;
 }
 
+/**
+ * The words for the two facts, the same in the text and (as `reached` and `fictional`) in
+ * structuredContent: how the API was reached, and whether it says its data is fictional.
+ */
+const REACHED: Record<Provenance['reached'], string> = {
+  embedded: 'reached: embedded (the offline API inside service-mcp)',
+  http: 'reached: http (over HTTP from the base URL)',
+};
+const FICTIONAL = "fictional: yes, by the API's own word (invented companies, jobs and salaries, not real)";
+const NOT_FICTIONAL = 'fictional: no (the API does not say so)';
+
+/**
+ * The first line of a result whose data is fictional, before any figure (a reader, or a model that
+ * stops early, must not take the first jobs for real), and its notice in structuredContent.
+ */
+export function fictionNotice(p: Provenance): string | undefined {
+  return p.fictional
+    ? `FICTIONAL sample data, by the API's own word: invented companies, jobs and salaries, not real; ${REACHED[p.reached]}.`
+    : undefined;
+}
+
 /** The closing line of every result: where the data comes from and how old it is. */
 export function renderProvenance(p: Provenance): string {
   const parts = [`source: ${p.source === null ? 'not stated' : datum(p.source, 120)}`];
@@ -15,8 +36,7 @@ export function renderProvenance(p: Provenance): string {
     `generated_at: ${p.generated_at === null ? 'not stated' : aged(p.generated_at, p.age_s, p.generated_at_timezone === 'not_stated')}`,
   );
   parts.push(`computed_at: ${p.computed_at === null ? 'not stated' : aged(p.computed_at, p.computed_age_s, false)}`);
-  if (p.fictional) parts.push('OFFLINE: FICTIONAL sample data (companies, jobs and salaries are invented), not live');
-  else parts.push(p.mode === 'offline' ? 'OFFLINE snapshot data, not live' : 'live API');
+  parts.push(REACHED[p.reached], p.fictional ? FICTIONAL : NOT_FICTIONAL);
   parts.push(`retrieved ${p.retrieved_at}`);
   if (p.cache?.hit) parts.push(`from cache, ${p.cache.age_s}s old`);
   // Said only when it was not: a checked catalog is the normal case and needs no words.

@@ -14,9 +14,15 @@ export interface UpstreamRequest {
   ended(exchange: UpstreamExchange): void;
 }
 
+/** The names a server answers to: a label or span name takes one of these, or `_OTHER`. */
+export interface KnownNames {
+  tools: readonly string[];
+  prompts: readonly string[];
+}
+
 export interface TelemetryHooks {
   /** Sees every MCP request a server built by createServer handles. */
-  instrumentServer(mcp: McpServer): void;
+  instrumentServer(mcp: McpServer, known: KnownNames): void;
   /** A GET to the API starts; `url` carries no secret (the API takes none in URLs). */
   upstream(url: string, operation: string): UpstreamRequest;
   /** A caller's fair share was asked for one request (`caller` is a name, never a token). */

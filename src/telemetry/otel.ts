@@ -28,6 +28,7 @@ import {
   type JSONRPCMessage,
   type McpServer,
   type MessageExtraInfo,
+  type RequestMethod,
   type Transport,
 } from '@modelcontextprotocol/server';
 import { AsyncLocalStorage } from 'node:async_hooks';
@@ -37,7 +38,7 @@ import { redactSecrets } from '../redact.js';
 import { VERSION } from '../version.js';
 import type { UpstreamExchange } from '../api/exchanges.js';
 import type { CallRecord } from '../tools/call-record.js';
-import { installTelemetry, type TelemetryHooks, type UpstreamRequest } from './hooks.js';
+import { installTelemetry, type KnownNames, type TelemetryHooks, type UpstreamRequest } from './hooks.js';
 
 /** The bucket boundaries, in seconds, the MCP semantic conventions recommend for operation durations. */
 const DURATION_BUCKETS_S = [0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 30, 60, 120, 300];
@@ -166,6 +167,29 @@ function instrumentsOf(meter: Meter, redisReady: (() => boolean) | undefined): I
   };
 }
 
+/**
+ * The requests a client sends a server, as the SDK names them. A metric label or a span name is
+ * one of these, or a tool or prompt name the server has; anything else a caller sends is `_OTHER`
+ * (the semantic conventions' word), so that invented names cannot grow the series without end.
+ */
+const METHODS: ReadonlySet<string> = new Set([
+  'initialize',
+  'ping',
+  'server/discover',
+  'tools/list',
+  'tools/call',
+  'prompts/list',
+  'prompts/get',
+  'resources/list',
+  'resources/templates/list',
+  'resources/read',
+  'resources/subscribe',
+  'resources/unsubscribe',
+  'completion/complete',
+  'logging/setLevel',
+] satisfies RequestMethod[]);
+const OTHER = '_OTHER';
+
 type Meta = Record<string, unknown>;
 const asRecord = (value: unknown): Meta | undefined => (isRecord(value) ? value : undefined);
 
@@ -201,18 +225,18 @@ function createHooks(tracing: Tracing | undefined, instruments: Instruments | un
   /** The operation a request's handler runs under, so the call's record finds its span. */
   const current = new AsyncLocalStorage<Operation>();
   const begin = (
-    message: { id: string | number; method: string; params?: unknown },
+    request: { id: string | number; method: string; params?: unknown },
     extra: MessageExtraInfo | undefined,
     protocolVersion: string | undefined,
+    known: { tools: ReadonlySet<string>; prompts: ReadonlySet<string> },
   ): Operation => {
+    const message = { ...request, method: METHODS.has(request.method) ? request.method : OTHER };
     const params = asRecord(message.params);
     const meta = asRecord(params?._meta);
+    const names =
+      message.method === 'tools/call' ? known.tools : message.method === 'prompts/get' ? known.prompts : undefined;
     const target =
-      message.method === 'tools/call' || message.method === 'prompts/get'
-        ? typeof params?.name === 'string'
-          ? params.name
-          : undefined
-        : undefined;
+      names && typeof params?.name === 'string' ? (names.has(params.name) ? params.name : OTHER) : undefined;
     const version =
       (typeof meta?.[PROTOCOL_VERSION_META_KEY] === 'string'
         ? (meta[PROTOCOL_VERSION_META_KEY] as string)
@@ -267,7 +291,8 @@ function createHooks(tracing: Tracing | undefined, instruments: Instruments | un
   };
 
   /** Follows each request a transport hands the server, from its arrival to its answer. */
-  const follow = (transport: Transport): Transport => {
+  const follow = (transport: Transport, names: KnownNames): Transport => {
+    const known = { tools: new Set(names.tools), prompts: new Set(names.prompts) };
     const open = new Map<string | number, { op: Operation; method: string }>();
     let protocolVersion: string | undefined;
     let deliver: Transport['onmessage'];
@@ -277,8 +302,8 @@ function createHooks(tracing: Tracing | undefined, instruments: Instruments | un
       if (request.method === 'initialize')
         protocolVersion = asRecord(request.params)?.protocolVersion as string | undefined;
       if (request.method !== undefined && request.id !== undefined) {
-        const op = begin(request as { id: string | number; method: string }, extra, protocolVersion);
-        open.set(request.id, { op, method: request.method });
+        const op = begin(request as { id: string | number; method: string }, extra, protocolVersion, known);
+        open.set(request.id, { op, method: op.attributes['mcp.method.name'] as string });
         current.run(op, () => context.with(op.context, () => deliver?.(message, extra)));
         return;
       }
@@ -340,9 +365,9 @@ function createHooks(tracing: Tracing | undefined, instruments: Instruments | un
   };
 
   return {
-    instrumentServer(mcp: McpServer) {
+    instrumentServer(mcp: McpServer, names: KnownNames) {
       const connect = mcp.connect.bind(mcp);
-      mcp.connect = (transport) => connect(follow(transport));
+      mcp.connect = (transport) => connect(follow(transport, names));
     },
     flush: async () => {
       await tracing?.flush().catch(() => {});

@@ -3,7 +3,7 @@ import type { ApiClient } from '../api/client.js';
 import type { ApiResult } from '../api/result.js';
 import type { ShareState } from '../api/fair-share.js';
 import { HealthResponseSchema, type HealthResponse } from '../api/schemas.js';
-import { renderHealth, renderServerState } from '../render/health.js';
+import { failedHealthSide, renderHealth, renderServerState, serverTroubles } from '../render/health.js';
 import { VERSION } from '../version.js';
 import type { HostedBridge } from '../hosted/bridge.js';
 import { FIRST_LIST_WAIT_MS } from '../hosted/caps.js';
@@ -118,8 +118,17 @@ export const checkApiHealth = defineTool({
     // The share is read after the health request, so it counts the share that request took.
     return { ...health, server: serverState(client, bridge, await client.shareOf(options.caller)) };
   },
-  render: (data, _args, result) =>
-    `${renderHealth(data, result.status)}\n${renderServerState((result as HealthResult).server)}`,
+  render: (data, _args, result) => {
+    const { server } = result as HealthResult;
+    return `${renderHealth(data, result.status, serverTroubles(server))}\n${renderServerState(server)}`;
+  },
+  // Most wanted when the API fails: the error says whose problem it is, and this server's state follows
+  // (without the caller's fair share, which takes a read this synchronous note cannot wait for).
+  failed: (kind, { client, bridge }) => {
+    if (kind === 'cancelled') return undefined;
+    const server = serverState(client, bridge, undefined);
+    return { side: failedHealthSide(kind, serverTroubles(server)), more: renderServerState(server) };
+  },
   extra: { key: 'server', schema: ServerStateSchema, build: (_data, result) => (result as HealthResult).server },
   // The generic hints send the reader here; from here they must point elsewhere.
   hints: {

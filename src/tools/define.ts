@@ -21,6 +21,11 @@ export interface ToolContext extends CallOptions {
   bridge?: HostedBridge | undefined;
 }
 
+export interface FailureNote {
+  side: string;
+  more: string;
+}
+
 export interface ToolDefinition<Input extends z.ZodObject = z.ZodObject, Data = unknown> {
   name: string;
   title: string;
@@ -44,6 +49,11 @@ export interface ToolDefinition<Input extends z.ZodObject = z.ZodObject, Data = 
   freshness?(data: Data): Freshness;
   /** A member of structuredContent besides data, meta and provenance: its key, schema and making. */
   extra?: { key: string; schema: z.ZodType; build(data: Data, result: ApiResult<Data>): unknown };
+  /**
+   * What the tool can still say when its call fails: `side` leads the error's first line (whose
+   * problem it is), `more` follows the hint (check_api_health: this server's state).
+   */
+  failed?(kind: ErrorKind, context: ToolContext): FailureNote | undefined;
   /** The MCP Apps view that shows this tool's structuredContent to hosts that render views. */
   view?: ViewDefinition;
 }

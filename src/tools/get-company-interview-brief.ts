@@ -3,14 +3,14 @@ import { InterviewBriefDataSchema } from '../api/schemas.js';
 import { VIEWS } from '../apps/views.js';
 import { renderInterviewBrief } from '../render/interview-brief.js';
 import { defineTool } from './define.js';
-import { interviewBriefShape } from './params.js';
+import { companyIdForApi, interviewBriefShape } from './params.js';
 
 export const getCompanyInterviewBrief = defineTool({
   name: 'get_company_interview_brief',
   title: 'Get company interview brief',
   operation: 'getCompanyInterviewBrief',
   description:
-    'Interview-preparation package for one company, with freshness. Give exactly one of company_id, slug or name (name only without an id or slug).',
+    "Interview-prep package for one company, with freshness. Give one of company_id (a job's company.id), slug or name.",
   input: z.strictObject(interviewBriefShape).superRefine((args, ctx) => {
     const given = (['company_id', 'slug', 'name'] as const).filter((key) => args[key] !== undefined);
     if (given.length !== 1) {
@@ -30,7 +30,8 @@ export const getCompanyInterviewBrief = defineTool({
     not_found:
       'No brief for that company. Use the company id or exact name from a job result (search_jobs), or its slug (lowercase words joined by hyphens).',
   },
-  call: (args, { client, ...options }) => client.getCompanyInterviewBrief(args, options),
+  call: (args, { client, ...options }) =>
+    client.getCompanyInterviewBrief({ ...args, company_id: companyIdForApi(args.company_id) }, options),
   render: (data, _args, result) => renderInterviewBrief(data, Date.parse(result.retrievedAt)),
   view: VIEWS.interviewBrief,
 });

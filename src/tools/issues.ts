@@ -48,18 +48,41 @@ const argumentName = (path: ReadonlyArray<PropertyKey>): string => formatJsonPat
 
 const article = (noun: string) => `${/^[aeiou]/.test(noun) ? 'an' : 'a'} ${noun}`;
 
+/** One wording for every count: `1 character`, `200 characters`. */
+const count = (n: unknown, noun: string) => `${String(n)} ${noun}${Number(n) === 1 ? '' : 's'}`;
+
+/** The JavaScript type an expected zod type asks for (an integer is a number). */
+const jsType = (expected: string) => (expected === 'int' ? 'number' : expected);
+
+/**
+ * A union (company_id: an integer or a string) fails in every branch; the branch of the input's own
+ * type says what is wrong with it, and when there is none, the types that would do are named.
+ */
+function unionRule(branches: ReadonlyArray<readonly z.core.$ZodIssue[]>, input: unknown): string {
+  const sameType = branches.find((branch) =>
+    branch.every((issue) => issue.code !== 'invalid_type' || jsType(issue.expected) === typeName(issue.input)),
+  );
+  if (sameType?.[0]) return rule(sameType[0]);
+  const wanted = branches.flatMap((branch) =>
+    branch.flatMap((issue) =>
+      issue.code === 'invalid_type' ? [article(issue.expected === 'int' ? 'integer' : issue.expected)] : [],
+    ),
+  );
+  return `must be ${wanted.join(' or ')}, got ${typeName(input)} ${shown(input)}`;
+}
+
 function rule(issue: z.core.$ZodIssue): string {
   switch (issue.code) {
     case 'invalid_type':
       if (issue.input === undefined) return `is required (${issue.expected})`;
       return `must be ${article(issue.expected === 'int' ? 'integer' : issue.expected)}, got ${typeName(issue.input)} ${shown(issue.input)}${stringifiedHint(issue.expected, issue.input)}`;
     case 'too_small':
-      if (issue.origin === 'string') return `must be at least ${String(issue.minimum)} character(s) long`;
-      if (issue.origin === 'array') return `must have at least ${String(issue.minimum)} item(s)`;
+      if (issue.origin === 'string') return `must be at least ${count(issue.minimum, 'character')} long`;
+      if (issue.origin === 'array') return `must have at least ${count(issue.minimum, 'item')}`;
       return `must be ${issue.inclusive === false ? 'greater than' : 'at least'} ${String(issue.minimum)}, got ${shown(issue.input)}`;
     case 'too_big':
-      if (issue.origin === 'string') return `must be at most ${String(issue.maximum)} characters long`;
-      if (issue.origin === 'array') return `must have at most ${String(issue.maximum)} items`;
+      if (issue.origin === 'string') return `must be at most ${count(issue.maximum, 'character')} long`;
+      if (issue.origin === 'array') return `must have at most ${count(issue.maximum, 'item')}`;
       return `must be ${issue.inclusive === false ? 'less than' : 'at most'} ${String(issue.maximum)}, got ${shown(issue.input)}`;
     case 'invalid_format':
       return issue.format === 'regex' && 'pattern' in issue
@@ -71,6 +94,8 @@ function rule(issue: z.core.$ZodIssue): string {
       return `must be a multiple of ${String(issue.divisor)}`;
     case 'unrecognized_keys':
       return `is not an argument of this tool`;
+    case 'invalid_union':
+      return unionRule(issue.errors, issue.input);
     default:
       return issue.message;
   }

@@ -71,7 +71,18 @@ export const job_id = z
   .describe('From search_jobs/list_jobs.');
 const market_status = z.enum(MARKET_MAP_STATUSES);
 const layer = publicText(60).describe('As listed by an unfiltered call.');
-const company_id = publicText(200);
+/**
+ * A job carries its company's id as an integer (PublicJob's company.id) and the brief takes it as a
+ * string: both are accepted, so an id passes from one tool to the next as the model saw it.
+ */
+const company_id = z.union([
+  // The integer goes into the same public query string as the text, so the same check applies.
+  z.int().superRefine((value, ctx) => refuseCandidateData(String(value), ctx)),
+  publicText(200),
+]);
+/** The API takes company_id as a string: an integer goes as its decimal digits. */
+export const companyIdForApi = (value: number | string | undefined) =>
+  value === undefined ? undefined : String(value);
 const slug = z.string().max(160, { abort: true }).regex(SLUG_PATTERN).superRefine(refuseCandidateData);
 const company_name = publicText(160);
 

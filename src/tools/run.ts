@@ -8,10 +8,10 @@ import * as z from 'zod';
 import { passes } from '../api/compiled.js';
 import { ApiError, internalError, type ErrorKind } from '../api/errors.js';
 import { ResponseMetaSchema } from '../api/schemas.js';
-import { renderProvenance } from '../render/provenance-line.js';
+import { fictionNotice, renderProvenance } from '../render/provenance-line.js';
 import { escapeInvisible, oneLine } from '../render/text.js';
 import { newCallRecord, type CallRecord } from './call-record.js';
-import { isHostedTool, type AnyTool, type ExposedTool, type ToolContext } from './define.js';
+import { isHostedTool, type AnyTool, type ExposedTool, type FailureNote, type ToolContext } from './define.js';
 import { runHostedTool } from './run-hosted.js';
 import { describeIssues } from './issues.js';
 import { buildProvenance, ProvenanceSchema } from '../api/provenance-record.js';
@@ -50,14 +50,25 @@ const MAX_ERROR_CHARS = 1_000;
 
 /**
  * The error result of `kind`, with `record.error` set to what it says (its kind and its first
- * line), so that nothing reporting on the call has to read the text back.
+ * line), so that nothing reporting on the call has to read the text back. `note`, when the tool can
+ * say more: whose problem it is (before the message) and lines after the hint.
  */
-export function errorResult(kind: ErrorKind, message: string, hint: string, record?: CallRecord): CallToolResult {
+export function errorResult(
+  kind: ErrorKind,
+  message: string,
+  hint: string,
+  record?: CallRecord,
+  note?: FailureNote,
+): CallToolResult {
   // One line, and nothing invisible: a character no one can see is written as its escape, so an id
   // that failed because of one says why (cleaned away, it would read as the id that exists).
-  const clean = oneLine(escapeInvisible(message), MAX_ERROR_CHARS);
+  const said = note ? `${note.side}: ${stripKind(message, kind)}` : message;
+  const clean = oneLine(escapeInvisible(said), MAX_ERROR_CHARS);
   const body = clean.startsWith(`${kind}:`) ? clean : `${kind}: ${clean}`;
-  const result: CallToolResult = { content: [{ type: 'text', text: `${body}\nHint: ${hint}` }], isError: true };
+  const result: CallToolResult = {
+    content: [{ type: 'text', text: `${body}\nHint: ${hint}${note ? `\n${note.more}` : ''}` }],
+    isError: true,
+  };
   if (record) {
     record.error = { kind, message: body };
     record.result = result;
@@ -65,18 +76,24 @@ export function errorResult(kind: ErrorKind, message: string, hint: string, reco
   return result;
 }
 
-export function toErrorResult(error: unknown, tool?: AnyTool, record?: CallRecord): CallToolResult {
+export function toErrorResult(
+  error: unknown,
+  tool?: AnyTool,
+  record?: CallRecord,
+  context?: ToolContext,
+): CallToolResult {
+  const note = (kind: ErrorKind) => (context ? tool?.failed?.(kind, context) : undefined);
   if (error instanceof ApiError) {
     const message =
       error.kind === 'rate_limited' && error.retryAfterS !== undefined
         ? `${stripKind(error.message, error.kind)} (retry after ${error.retryAfterS} s)`
         : error.message;
     const hint = error.hint ?? tool?.hints?.[error.kind] ?? HINTS[error.kind](error);
-    return errorResult(error.kind, message, hint, record);
+    return errorResult(error.kind, message, hint, record, note(error.kind));
   }
   // A bug of ours must not take the process down or pass for an API answer: say so plainly.
   const defect = internalError(tool ? `the tool ${tool.name}` : 'the call', error);
-  return errorResult('internal', defect.message, INTERNAL_HINT, record);
+  return errorResult('internal', defect.message, INTERNAL_HINT, record, note('internal'));
 }
 
 /** Drops a leading kind, also as words ("rate limited: "), so the text never reads "rate_limited: rate limited: …". */
@@ -163,14 +180,11 @@ async function runOwnTool(
   try {
     const result = await tool.call(parsed.args, { ...context, log: record });
     const provenance = buildProvenance(result, context.mode, tool.freshness?.(result.data));
-    const notices: string[] = [];
-    if (provenance.fictional)
-      notices.push(
-        context.mode === 'offline'
-          ? 'Offline: fictional sample data from the embedded snapshot (invented companies, jobs and salaries), not the live API.'
-          : "Fictional sample data, by the API's own word (its meta.source says so): invented companies, jobs and salaries, not real.",
-      );
-    const text = `${tool.render(result.data, parsed.args, result)}\n${renderProvenance(provenance)}`;
+    // Fiction is said first, before any figure, and in the same words in structuredContent.notices.
+    const fiction = fictionNotice(provenance);
+    const notices = fiction ? [fiction] : [];
+    const body = `${tool.render(result.data, parsed.args, result)}\n${renderProvenance(provenance)}`;
+    const text = fiction ? `${fiction}\n${body}` : body;
     return (record.result = {
       content: [{ type: 'text', text }],
       structuredContent: {
@@ -182,7 +196,7 @@ async function runOwnTool(
       },
     });
   } catch (error) {
-    return toErrorResult(error, tool, record);
+    return toErrorResult(error, tool, record, context);
   } finally {
     running--;
   }

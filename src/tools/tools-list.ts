@@ -12,16 +12,53 @@ import { isHostedTool, TOOL_ANNOTATIONS, type AnyTool, type ExposedTool } from '
 import { TOOLS } from './index.js';
 import { outputSchemaOf } from './run.js';
 
+/** The keywords that constrain one JSON type only: they go into that type's branch. */
+const KEYWORDS_OF: Record<string, readonly string[]> = {
+  string: ['minLength', 'maxLength', 'pattern', 'format'],
+  number: ['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf'],
+  integer: ['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf'],
+};
+
+/**
+ * zod writes a nullable field as `type: ["string", "null"]` and a loose object's other members as
+ * `additionalProperties: {}`: legal JSON Schema, but clients that map schemas onto a one-`type`
+ * dialect (Gemini's function declarations) reject the first, and MCP Inspector's `--strict` check
+ * flags both. The same contract, portably: one `anyOf` branch per type, and `true`.
+ */
+function portable(node: unknown): void {
+  if (Array.isArray(node)) return node.forEach(portable);
+  if (typeof node !== 'object' || node === null) return;
+  for (const child of Object.values(node)) portable(child);
+  rewrite(node as Record<string, unknown>);
+}
+
+function rewrite(node: Record<string, unknown>): void {
+  if (Array.isArray(node.type)) {
+    const types = node.type as string[];
+    delete node.type;
+    node.anyOf = types.map((type) => {
+      const branch: Record<string, unknown> = { type };
+      for (const keyword of KEYWORDS_OF[type] ?? []) if (keyword in node) branch[keyword] = node[keyword];
+      return branch;
+    });
+    for (const type of types) for (const keyword of KEYWORDS_OF[type] ?? []) delete node[keyword];
+  }
+  const extra = node.additionalProperties;
+  if (typeof extra === 'object' && extra !== null && Object.keys(extra).length === 0) node.additionalProperties = true;
+}
+
 function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): Tool['inputSchema'] {
   const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, {
     io,
     unrepresentable: 'any',
-    // zod bounds every int by the safe-integer range; that says nothing to a client and costs bytes.
     override: ({ jsonSchema }) => {
+      // zod bounds every int by the safe-integer range; that says nothing to a client and costs bytes.
       if (jsonSchema.maximum === Number.MAX_SAFE_INTEGER) delete jsonSchema.maximum;
       if (jsonSchema.minimum === Number.MIN_SAFE_INTEGER) delete jsonSchema.minimum;
     },
   }) as Record<string, unknown>;
+  // After conversion: zod joins a nullable's types once its override has run.
+  portable(rest);
   return rest as Tool['inputSchema'];
 }
 

@@ -111,5 +111,5 @@ export function runStdio({ backend, logger, endGraceMs, maxInFlight }: StdioOpti
   });
   process.on('SIGINT', () => void stop('SIGINT'));
   process.on('SIGTERM', () => void stop('SIGTERM'));
-  logger.info(`stdio server ready (${backend.mode === 'offline' ? 'offline snapshot' : backend.baseUrl})`);
+  logger.info(`stdio server ready (${backend.mode === 'embedded' ? 'embedded offline API' : backend.baseUrl})`);
 }

@@ -103,7 +103,7 @@ describe('the MCP Bundle', () => {
       expect((await client.listTools()).tools).toHaveLength(TOOLS.length);
       const result = await client.callTool({ name: 'search_jobs', arguments: { q: 'engineer', per_page: 2 } });
       expect(result.isError).toBeFalsy();
-      expect(textOf(result)).toMatch(/OFFLINE/);
+      expect(textOf(result)).toMatch(/^FICTIONAL sample data, by the API's own word: .*; reached: embedded /);
     } finally {
       await client.close();
     }

@@ -70,7 +70,7 @@ describe('chunks loaded by a session', () => {
         ['check_api_health', {}],
       ];
       for (const [tool, args] of calls)
-        expect(textOf(await client.callTool({ name: tool, arguments: args })), tool).toMatch(/OFFLINE/);
+        expect(textOf(await client.callTool({ name: tool, arguments: args })), tool).toMatch(/^FICTIONAL sample data/);
       const view = await client.readResource({ uri: VIEWS.jobList.uri });
       expect(JSON.stringify(view.contents)).toContain('<!doctype html>');
     });

@@ -51,17 +51,17 @@ describe('service-mcp CLI', () => {
     expect(stderr).toBe('');
     expect(code).toBe(0);
     expect(stdout).toContain(activeJob.job_id);
-    expect(stdout).toContain('OFFLINE: FICTIONAL sample data (companies, jobs and salaries are invented), not live');
+    expect(stdout).toMatch(/^FICTIONAL sample data, by the API's own word: .*; reached: embedded /);
   });
 
   it('call --json prints the whole result', async () => {
     const { code, stdout } = await runCli(['call', 'search_jobs', '{"per_page":2}', '--json']);
     expect(code).toBe(0);
     const result = JSON.parse(stdout) as {
-      structuredContent: { data: { jobs: unknown[] }; provenance: { mode: string; fictional?: boolean } };
+      structuredContent: { data: { jobs: unknown[] }; provenance: { reached: string; fictional: boolean } };
     };
     expect(result.structuredContent.data.jobs).toHaveLength(2);
-    expect(result.structuredContent.provenance).toMatchObject({ mode: 'offline', fictional: true });
+    expect(result.structuredContent.provenance).toMatchObject({ reached: 'embedded', fictional: true });
   });
 
   it('a tool error prints its text and exits 1', async () => {

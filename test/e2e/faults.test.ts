@@ -49,7 +49,7 @@ async function nextList(ctx: Context) {
   const args = ctx.freshPage();
   const result = await ctx.call('list_jobs', args);
   isOk(result);
-  expect(textOf(result)).toMatch(new RegExp(`^Page ${args.page} of `));
+  expect(textOf(result)).toMatch(new RegExp(`^FICTIONAL [^\\n]*\\nPage ${args.page} of `));
 }
 
 const SCENARIOS: Scenario[] = [
@@ -90,7 +90,7 @@ const SCENARIOS: Scenario[] = [
       const results = await late;
       results.forEach((result, i) => {
         isOk(result);
-        expect(textOf(result)).toMatch(new RegExp(`^Page ${lateArgs[i]!.page} of `));
+        expect(textOf(result)).toMatch(new RegExp(`^FICTIONAL [^\\n]*\\nPage ${lateArgs[i]!.page} of `));
       });
       // One request in the window (the 429), then each waiting caller's own once it ended.
       expect(await ctx.hits(JOBS)).toBe(before + 1 + 16);
@@ -127,7 +127,7 @@ const SCENARIOS: Scenario[] = [
         const before = await ctx.hits(MAP);
         const result = await ctx.call('get_market_map', {});
         isOk(result);
-        expect(textOf(result)).toMatch(/^Generated [^\n]+\nMarket map: \d+ dimensions/);
+        expect(textOf(result)).toMatch(/^FICTIONAL [^\n]*\nGenerated [^\n]+\nMarket map: \d+ dimensions/);
         expect(await ctx.hits(MAP)).toBe(before + times + 1);
       }
       await ctx.faults([{ path: MAP, kind: 'unavailable' }]);
@@ -215,10 +215,11 @@ const SCENARIOS: Scenario[] = [
       await ctx.faults([{ path: HEALTH, kind: 'degraded_health' }]);
       const result = await ctx.call('check_api_health', {});
       isOk(result);
-      expect(textOf(result)).toMatch(/^API health: DEGRADED \(HTTP 503\)/);
+      expect(textOf(result)).toMatch(/^FICTIONAL [^\n]*\nAPI health: DEGRADED \(HTTP 503\)/);
       expect(textOf(result)).toMatch(/FAILING: /);
     },
-    next: async (ctx) => expect(textOf(await ctx.call('check_api_health', {}))).toMatch(/^API health: OK \(HTTP 200\)/),
+    next: async (ctx) =>
+      expect(textOf(await ctx.call('check_api_health', {}))).toMatch(/^FICTIONAL [^\n]*\nAPI health: OK \(HTTP 200\)/),
   },
 ];
 

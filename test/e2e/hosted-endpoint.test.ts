@@ -93,10 +93,10 @@ describe.each(['modern', 'legacy'] as const)('mock-api hosts the tool endpoint, 
     const detail = await call(client, 'get_job', { job_id: ids[0]! });
     expect(detail.isError, textOf(detail)).toBeFalsy();
     expect(textOf(detail)).toContain(ids[0]!);
-    expect(textOf(detail)).toMatch(/OFFLINE: FICTIONAL sample data/);
-    expect((detail.structuredContent as { provenance: { mode: string; fictional: boolean } }).provenance).toMatchObject(
-      { mode: 'offline', fictional: true },
-    );
+    expect(textOf(detail)).toMatch(/^FICTIONAL sample data, by the API's own word: /);
+    expect(
+      (detail.structuredContent as { provenance: { reached: string; fictional: boolean } }).provenance,
+    ).toMatchObject({ reached: 'embedded', fictional: true });
   });
 
   it("the engine's fault injection reaches the tools, and their requests count in its statistics", async () => {

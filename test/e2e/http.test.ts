@@ -103,7 +103,7 @@ describe('MCP over stateless Streamable HTTP', () => {
     expect(textOf(result)).toContain(activeJob.job_id);
     expect((result.structuredContent as { data: { job_id: string } }).data.job_id).toBe(activeJob.job_id);
     expect(textOf(await call('search_jobs', { domain: 'ai', per_page: 3 }))).toMatch(
-      /^Page 1 of \d+, \d+ total \(jobs 1–3\)/,
+      /^FICTIONAL [^\n]*\nPage 1 of \d+, \d+ total \(jobs 1–3\)/,
     );
   });
 

@@ -192,7 +192,7 @@ describe('Redis is never a single point of failure', () => {
       cleanEnv(),
     );
     expect(result.code, result.stderr).toBe(0);
-    expect(result.stdout).toMatch(/^Generated [^\n]+\nMarket map/);
+    expect(result.stdout).toMatch(/^FICTIONAL [^\n]*\nGenerated [^\n]+\nMarket map/);
     // The password is hidden twice over: by the Redis module, then by the logger's own redaction.
     expect(result.stderr).toMatch(/Redis at redis:\/\/(?::\*\*\*|\[redacted\])@127\.0\.0\.1:\d+\/? is unavailable/);
     expect(result.stderr).not.toContain('hunter2');

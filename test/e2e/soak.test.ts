@@ -47,25 +47,33 @@ function nth(i: number): { name: string; arguments: Record<string, unknown>; exp
   switch (i % 10) {
     case 0:
     case 1:
-      return { name: 'list_jobs', arguments: { per_page: 5, page }, expect: new RegExp(`^Page ${page} of `) };
+      return {
+        name: 'list_jobs',
+        arguments: { per_page: 5, page },
+        expect: new RegExp(`^FICTIONAL [^\\n]*\\nPage ${page} of `),
+      };
     case 2:
     case 3:
       return {
         name: 'search_jobs',
         arguments: { q: 'engineer', per_page: 3, page: (i % 5) + 1 },
-        expect: new RegExp(`^Page ${(i % 5) + 1} of `),
+        expect: new RegExp(`^FICTIONAL [^\\n]*\\nPage ${(i % 5) + 1} of `),
       };
     case 4:
-      return { name: 'get_job', arguments: { job_id: activeJob.job_id }, expect: new RegExp(`^${activeJob.job_id} `) };
+      return {
+        name: 'get_job',
+        arguments: { job_id: activeJob.job_id },
+        expect: new RegExp(`^FICTIONAL [^\\n]*\\n${activeJob.job_id} `),
+      };
     case 5:
       return { name: 'get_job', arguments: { job_id: inactiveJob.job_id }, expect: /^not_found: HTTP 404/ };
     case 6:
-      return { name: 'get_market_map', arguments: {}, expect: /^Generated [^\n]+\nMarket map: / };
+      return { name: 'get_market_map', arguments: {}, expect: /^FICTIONAL [^\n]*\nGenerated [^\n]+\nMarket map: / };
     case 7:
       return {
         name: 'get_company_interview_brief',
         arguments: { slug: company.slug },
-        expect: /^Freshness: [^\n]+\nInterview brief for /,
+        expect: /^FICTIONAL [^\n]*\nFreshness: [^\n]+\nInterview brief for /,
       };
     case 8:
       return { name: 'search_jobs', arguments: { per_page: '20' }, expect: /^invalid_argument: per_page: / };
@@ -73,7 +81,7 @@ function nth(i: number): { name: string; arguments: Record<string, unknown>; exp
       return {
         name: i % 20 === 9 ? 'check_api_health' : 'discover_api',
         arguments: {},
-        expect: /^(API health: OK|Endpoints \()/,
+        expect: /^FICTIONAL [^\n]*\n(API health: OK|Endpoints \()/,
       };
   }
 }

@@ -87,10 +87,12 @@ describe('every tool, happy path (the SDK client validates structuredContent aga
     const result = await call('search_jobs', { domain: 'ai', per_page: 5, include_predicted_salaries: true });
     expect(result.isError).toBeFalsy();
     const text = textOf(result);
-    expect(text).toMatch(/^Page 1 of \d+, \d+ total \(jobs 1–5\); next: same arguments with page=2\./);
+    expect(text).toMatch(
+      /^FICTIONAL [^\n]*\nPage 1 of \d+, \d+ total \(jobs 1–5\); next: same arguments with page=2\./,
+    );
     // mock-api, reached over HTTP, says in its meta.source that its data is an offline snapshot.
     expect(text).toMatch(
-      /Provenance: source: .* · OFFLINE: FICTIONAL sample data \(companies, jobs and salaries are invented\), not live · retrieved /,
+      /\nProvenance: source: .* · reached: http \(over HTTP from the base URL\) · fictional: yes, by the API's own word \(invented companies, jobs and salaries, not real\) · retrieved /,
     );
     const data = (result.structuredContent as { data: { jobs: Array<{ domain_id: string }> } }).data;
     expect(data.jobs).toHaveLength(5);
@@ -99,7 +101,7 @@ describe('every tool, happy path (the SDK client validates structuredContent aga
 
   it('list_jobs', async () => {
     const result = await call('list_jobs', { per_page: 3, page: 2 });
-    expect(textOf(result)).toMatch(/^Page 2 of \d+/);
+    expect(textOf(result)).toMatch(/^FICTIONAL [^\n]*\nPage 2 of \d+/);
   });
 
   it('get_job', async () => {
@@ -125,7 +127,7 @@ describe('every tool, happy path (the SDK client validates structuredContent aga
     expect(result.isError).toBeFalsy();
     expect(textOf(result)).toMatch(
       new RegExp(
-        `^Freshness: generated [^\n]+ ago[^\n]*\nInterview brief for "${company.name}" \\(upstream data below\\):\n\`\`\`yaml\n`,
+        `^FICTIONAL [^\n]*\nFreshness: generated [^\n]+ ago; the API's status \\w+ \\(its label; generated [^\n]+ ago\\)[^\n]*\nInterview brief for "${company.name}" \\(upstream data below\\):\n\`\`\`yaml\n`,
       ),
     );
   });
@@ -137,7 +139,7 @@ describe('every tool, happy path (the SDK client validates structuredContent aga
 
   it('check_api_health', async () => {
     const result = await call('check_api_health');
-    expect(textOf(result)).toMatch(/^API health: OK \(HTTP 200\)/);
+    expect(textOf(result)).toMatch(/^FICTIONAL [^\n]*\nAPI health: OK \(HTTP 200\)/);
   });
 });
 
@@ -211,7 +213,7 @@ describe('error kinds', () => {
       await api.setFaults([{ path: '/api/public/v1/mcp/health', kind: 'degraded_health' }]);
       const health = await fresh.client.callTool({ name: 'check_api_health', arguments: {} });
       expect(health.isError).toBeFalsy();
-      expect(textOf(health)).toMatch(/^API health: DEGRADED \(HTTP 503\)/);
+      expect(textOf(health)).toMatch(/^FICTIONAL [^\n]*\nAPI health: DEGRADED \(HTTP 503\)/);
 
       await api.clearFaults();
       expect((await fresh.client.callTool({ name: 'check_api_health', arguments: {} })).isError).toBeFalsy();

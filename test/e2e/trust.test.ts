@@ -9,7 +9,7 @@ import type { CallToolResult } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cleanEnv, connectStdio, runCli, startMockApi, textOf, type MockApi, type StdioSession } from './helpers.js';
 
-const FICTIONAL = 'OFFLINE: FICTIONAL sample data (companies, jobs and salaries are invented), not live';
+const FICTIONAL = "fictional: yes, by the API's own word (invented companies, jobs and salaries, not real)";
 let api: MockApi;
 beforeAll(async () => {
   api = await startMockApi();
@@ -27,13 +27,13 @@ describe("fiction by the API's own word", () => {
     try {
       const health = await call(session, 'check_api_health');
       expect(textOf(health)).toContain(FICTIONAL);
-      expect(provenanceOf(health)).toMatchObject({ mode: 'live', fictional: true });
+      expect(provenanceOf(health)).toMatchObject({ reached: 'http', fictional: true });
       const search = await call(session, 'search_jobs', { q: 'engineer', per_page: 1 });
       expect(textOf(search)).toContain(FICTIONAL);
-      expect(provenanceOf(search)).toMatchObject({ mode: 'live', fictional: true });
-      expect((search.structuredContent as { notices: string[] }).notices.join(' ')).toMatch(
-        /Fictional sample data, by the API's own word/,
-      );
+      expect(provenanceOf(search)).toMatchObject({ reached: 'http', fictional: true });
+      // The first line, word for word in structuredContent's notices.
+      expect((search.structuredContent as { notices: string[] }).notices).toEqual([textOf(search).split('\n')[0]]);
+      expect(textOf(search)).toMatch(/^FICTIONAL sample data, by the API's own word: .*; reached: http /);
     } finally {
       await session.close();
     }
@@ -102,7 +102,7 @@ describe('the smaller defects', () => {
         cleanEnv(),
       );
       expect(code).toBe(0);
-      expect(stdout).toMatch(/^job_ai_0013 /);
+      expect(stdout).toMatch(/^FICTIONAL [^\n]*\njob_ai_0013 /);
       expect(stderr).toContain('is unavailable (no connection within 250 ms)');
     } finally {
       for (const socket of sockets) socket.destroy();

@@ -223,10 +223,19 @@ export function valueOf(name: string, fx: Fixtures): fc.Arbitrary<unknown> {
         ),
       );
     case 'company_id':
-      return freeText(
-        1,
-        200,
-        fx.companies.map((c) => c.company_id),
+      return fc.oneof(
+        freeText(
+          1,
+          200,
+          fx.companies.map((c) => c.company_id),
+        ),
+        // The integer a job carries as company.id, others (short: a long run of digits could be a
+        // phone number), and fractions.
+        fc.oneof(
+          fc.constantFrom(...fx.companies.map((c) => Number(c.company_id))),
+          fc.integer({ min: -99_999, max: 999_999 }),
+          fc.double({ min: -1e6, max: 1e6 }),
+        ),
       );
     case 'slug':
       // Letters only in the generated segments: a long run of random digits could be a phone number.

@@ -110,7 +110,9 @@ const ARGUMENT_RULES: Record<string, Rule> = {
   job_id: (v) => isText(1, 200)(v) && v !== '.' && v !== '..' && !/\p{Surrogate}/u.test(v as string),
   status: oneOf('all', 'ready', 'partial', 'missing', 'error'),
   layer: (v) => isText(1, 60)(v) && !hasPersonalData(v as string),
-  company_id: (v) => isText(1, 200)(v) && !hasPersonalData(v as string),
+  // Spec: a string. Ours also: the integer a job's company.id is, sent as its digits.
+  company_id: (v) =>
+    (Number.isSafeInteger(v) && !hasPersonalData(String(v))) || (isText(1, 200)(v) && !hasPersonalData(v as string)),
   slug: (v) => typeof v === 'string' && chars(v) <= 160 && SLUG.test(v) && !hasPersonalData(v),
   name: (v) => isText(1, 160)(v) && !hasPersonalData(v as string),
 };

@@ -48,7 +48,7 @@ export async function toolsSection(): Promise<string> {
   const parts: string[] = [toolTable('')];
   for (const tool of TOOLS) {
     const args = JSON.stringify(tool.example);
-    const result = await runTool(tool, tool.example, { client, mode: 'offline' });
+    const result = await runTool(tool, tool.example, { client, mode: 'embedded' });
     const text = (result.content[0] as { text: string }).text;
     parts.push(
       '',

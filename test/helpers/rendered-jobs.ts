@@ -19,8 +19,10 @@ const AMOUNT = `(?:${V}|${V} (?:\\d+(?:\\.\\d+)?–\\d+(?:\\.\\d+)?|from \\d+(?:
 const AGE =
   "(?: \\((?:just now|age unknown|\\d+ (?:minute|hour|day)s? ago|\\d+ (?:minute|hour|day)s? later than this server's clock \\(a clock is off\\))\\))?";
 const CURRENCY = `(?: \\(${V}\\))?`;
+// The company's type, id and slug, as many as the API gives, in that order.
+const COMPANY_FACTS = `(?: \\((?:${V}|company_id -?\\d+|slug ${V})(?:; (?:company_id -?\\d+|slug ${V}))*\\))?`;
 const JOB_LINE = new RegExp(
-  `^(?:\\d+\\. )?${V} ${SLOT}(?: \\(${V}\\))? at ${SLOT}(?: \\(${V}\\))? \\| (?:location not stated|${V}(?:, ${V})?)(?:; ${V})? \\| ${V}, (?:last_seen ${V}${AGE}|last_seen not stated) \\| salary: (?<salary>none|${AMOUNT}${CURRENCY} \\[${LABEL}\\])$`,
+  `^(?:\\d+\\. )?${V} ${SLOT}(?: \\(${V}\\))? at ${SLOT}${COMPANY_FACTS} \\| (?:location not stated|${V}(?:, ${V})?)(?:; ${V})? \\| ${V}, (?:last_seen ${V}${AGE}|last_seen not stated) \\| salary: (?<salary>none|${AMOUNT}${CURRENCY} \\[${LABEL}\\])$`,
 );
 
 export interface ParsedJobLine {

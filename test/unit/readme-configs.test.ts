@@ -107,13 +107,15 @@ describe('client configs in the README', () => {
     expect(blocks().find((block) => block.client.startsWith('Claude Desktop'))?.body).toBe(first[1]);
   });
 
+  // test/installed/readme-rows.test.ts runs each of these rows through an MCP client (npm run test:installed).
   it('say how to start it from a clone or a tarball, by the names npm pack and the repo really use', () => {
     // A clone runs on the Node 22 that `npm ci` installed, whatever the machine's own Node is.
     expect(readme).toContain(
       '| a clone (after `npm ci && npm run build`) | `/path/to/service-mcp/node_modules/.bin/node` | `["/path/to/service-mcp/bin/service-mcp.js"]` |',
     );
     expect(existsSync(new URL('../../node_modules/.bin/node', import.meta.url))).toBe(true);
-    expect(readme).toContain(`["-y", "/path/to/${pkg.name}-${pkg.version}.tgz"]`);
+    // npx runs a bare tarball path as a program (exit 126); --package names what to install, then the bin.
+    expect(readme).toContain(`["-y", "--package=/path/to/${pkg.name}-${pkg.version}.tgz", "${pkg.name}"]`);
     expect(readme).toContain(`npm install -g ./${pkg.name}-${pkg.version}.tgz`);
   });
 });

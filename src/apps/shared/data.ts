@@ -17,8 +17,8 @@ export interface Provenance {
   computed_age_s?: number | null;
   cadence?: string;
   stale?: boolean;
-  mode: 'live' | 'offline';
-  fictional?: true;
+  reached: 'embedded' | 'http';
+  fictional: boolean;
   retrieved_at: string;
   http_status?: number;
   cache?: { hit: boolean; age_s: number };

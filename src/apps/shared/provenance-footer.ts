@@ -1,7 +1,7 @@
 /**
  * Where the numbers on screen come from, shown under every view as the text results end with it:
- * the API's source and timestamps (saying when generated_at states no timezone), live or offline
- * (offline data is fictional sample data), when it was retrieved and whether from the cache.
+ * the API's source and timestamps (saying when generated_at states no timezone), whether the data
+ * is fictional and how the API was reached, when it was retrieved and whether from the cache.
  */
 import { describeAge } from '../../render/age.js';
 import type { Provenance } from './data.js';
@@ -34,17 +34,17 @@ function generated(p: Provenance): Node | string {
   );
 }
 
-function mode(p: Provenance): HTMLElement {
-  if (p.fictional)
-    return h(
-      'span',
-      { class: 'badge offline', 'data-mode': p.mode, 'data-fictional': 'true' },
-      'fictional sample data, not live',
-    );
-  return p.mode === 'offline'
-    ? h('span', { class: 'badge offline', 'data-mode': 'offline' }, 'offline snapshot, not live')
-    : h('span', { class: 'badge live', 'data-mode': 'live' }, 'live API');
+/** Whether the data is fictional, by the API's word, in the text results' words. */
+function fiction(p: Provenance): HTMLElement {
+  return p.fictional
+    ? h('span', { class: 'badge offline', 'data-fictional': 'true' }, "FICTIONAL sample data, by the API's own word")
+    : h('span', { class: 'badge live', 'data-fictional': 'false' }, 'not fictional (the API does not say so)');
 }
+
+const REACHED: Record<Provenance['reached'], string> = {
+  embedded: 'embedded (the offline API inside service-mcp)',
+  http: 'http (over HTTP from the base URL)',
+};
 
 function cache(p: Provenance): string {
   if (p.cache?.hit) return `from the response cache, ${p.cache.age_s} s old`;
@@ -57,7 +57,8 @@ export function provenanceFooter(p: Provenance, notices: readonly string[]): HTM
     { class: 'provenance', 'aria-label': 'Provenance' },
     h('h2', {}, 'Provenance'),
     facts([
-      ['Data', mode(p)],
+      ['Data', fiction(p)],
+      ['Reached', h('span', { 'data-reached': p.reached }, REACHED[p.reached])],
       ['Source', p.source ?? 'not stated'],
       ['Generated at', generated(p)],
       ['Computed at', p.computed_at ?? 'not stated'],

@@ -114,8 +114,9 @@ async function expectProvenance(view: Frame, provenance: Json) {
     provenance.generated_at_timezone === 'not_stated' ? 1 : 0,
   );
   expect(await footer.locator('[data-flag="stale"]').count()).toBe(provenance.stale === true ? 1 : 0);
-  expect(await footer.locator('[data-mode]').getAttribute('data-mode')).toBe(provenance.mode);
-  if (provenance.fictional) expect(text).toContain('fictional sample data');
+  expect(await footer.locator('[data-reached]').getAttribute('data-reached')).toBe(provenance.reached);
+  expect(await footer.locator('[data-fictional]').getAttribute('data-fictional')).toBe(String(provenance.fictional));
+  if (provenance.fictional) expect(text).toContain("FICTIONAL sample data, by the API's own word");
   if (provenance.generated_at) expect(text).toMatch(/\((?:just now|\d+ (?:minute|hour|day)s? ago)\)/);
   expect(text).toMatch(
     provenance.cache?.hit

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { outputSchemaOf } from '../../../src/tools/run.js';
 import { findTool } from '../../../src/tools/index.js';
 import { activeJob } from '../dataset.js';
-import { connectStdio, startMockApi, textOf, type MockApi } from '../helpers.js';
+import { closedPort, connectStdio, startMockApi, textOf, type MockApi } from '../helpers.js';
 
 let api: MockApi;
 beforeAll(async () => {
@@ -70,6 +70,25 @@ describe('check_api_health: this server', () => {
       expect(text).toMatch(/Cache: 1 of \d+ API answers since start came from the response cache/);
       expect(text).toContain(`Node ${process.version}`);
       expect(JSON.stringify(server)).not.toContain('127.0.0.1'); // no address, no credential: only states and times
+    } finally {
+      await session.close();
+    }
+  });
+});
+
+describe('check_api_health when the API is the problem', () => {
+  it('unreachable: the first line says the API did not answer, and this server section follows', async () => {
+    const session = await connectStdio(['--base-url', `http://127.0.0.1:${await closedPort()}`]);
+    try {
+      const result = await session.client.callTool({ name: 'check_api_health', arguments: {} });
+      expect(result.isError).toBe(true);
+      const lines = textOf(result).split('\n');
+      expect(lines[0]).toMatch(
+        /^network: the API did not answer \(the problem is the API, or the way to it, not this server\): .*ECONNREFUSED/,
+      );
+      expect(lines.slice(2).join('\n')).toMatch(
+        /^This server \(service-mcp \d+\.\d+\.\d+[^)]*, Node v\d+[^)]*\): 1 tool call\(s\) in flight, this one included\.\n- Rate limit: no Retry-After cool-down running; no 429 since start\.\n- Deployed catalog: not read yet; last read failed: /,
+      );
     } finally {
       await session.close();
     }

@@ -41,7 +41,7 @@ describe('against the offline API (ETag, public, max-age=60)', () => {
     expect(offline.engine.faults.hits('/api/public/v1/jobs/job_ai_0001')).toBe(1);
     // Freshness is never hidden: provenance and its rendering say it came from the cache.
     const second = await api.getJob('job_ai_0001');
-    const provenance = buildProvenance(second, 'live');
+    const provenance = buildProvenance(second, 'http');
     expect(provenance.cache).toEqual({ hit: true, age_s: second.cache!.ageS });
     expect(renderProvenance(provenance)).toContain(`from cache, ${second.cache!.ageS}s old`);
   });

@@ -35,7 +35,7 @@ describe('redirects', () => {
     expect(result.data.jobs).toHaveLength(1);
     expect(asked(api)).toEqual([JOBS, '/b', '/c?x=1', '/d', '/final']);
     expect(result.answeredBy).toBeUndefined();
-    expect(buildProvenance(result, 'live')).not.toHaveProperty('answered_by');
+    expect(buildProvenance(result, 'http')).not.toHaveProperty('answered_by');
   });
 
   it('stop after 20 hops, as fetch: the 21st redirect is the answer, and not the contract', async () => {
@@ -80,7 +80,7 @@ describe('redirects', () => {
     const result = await c.listJobs();
     expect(asked(mirror)).toEqual([JOBS]);
     expect(result.answeredBy).toBe(mirror.url);
-    expect(buildProvenance(result, 'live').answered_by).toBe(mirror.url);
+    expect(buildProvenance(result, 'http').answered_by).toBe(mirror.url);
     // undici (8.13 on) keeps an answer under the URL asked for only when every hop stayed on its
     // origin: another origin must not be able to plant an entry under ours.
     const again = await c.listJobs();

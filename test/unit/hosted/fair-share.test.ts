@@ -44,7 +44,7 @@ describe('a bridged call in HTTP mode', () => {
     await bridge.settled(30_000);
     const backend = {
       client: offlineClient(await createOfflineEngine()),
-      mode: 'offline' as const,
+      mode: 'embedded' as const,
       baseUrl: OFFLINE_BASE_URL,
       tools: TOOLS,
       bridge,
@@ -106,7 +106,7 @@ describe("a bridged call's record", () => {
     bridge.start();
     await bridge.settled(30_000);
     const tool = bridge.find(READ_ONLY_TOOL.name)!;
-    const context = { client: undefined as never, mode: 'live' as const, bridge, caller: 'token:alice' };
+    const context = { client: undefined as never, mode: 'http' as const, bridge, caller: 'token:alice' };
 
     const answered = newCallRecord(tool.name);
     await runTool(tool, { company: 'Acme' }, context, answered);

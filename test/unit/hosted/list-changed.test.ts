@@ -48,7 +48,7 @@ describe('the hosted list over time', () => {
     const mcp = createServer({
       backend: {
         client: offlineClient(await createOfflineEngine()),
-        mode: 'offline',
+        mode: 'embedded',
         baseUrl: OFFLINE_BASE_URL,
         tools: TOOLS,
         bridge,

@@ -38,7 +38,7 @@ let handler: ReturnType<typeof createMcpHandler>;
 beforeAll(async () => {
   const client = offlineClient(await createOfflineEngine());
   handler = createMcpHandler(() =>
-    createServer({ backend: { client, mode: 'offline', baseUrl: OFFLINE_BASE_URL, tools: TOOLS } }),
+    createServer({ backend: { client, mode: 'embedded', baseUrl: OFFLINE_BASE_URL, tools: TOOLS } }),
   );
 });
 

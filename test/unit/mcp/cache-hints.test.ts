@@ -57,7 +57,7 @@ async function ask(
 
 describe('cache hints on 2026-07-28 results', () => {
   it('mark the lists and server/discover public for an hour', async () => {
-    const handler = await handlerFor('offline');
+    const handler = await handlerFor('embedded');
     for (const method of [
       'tools/list',
       'prompts/list',
@@ -72,12 +72,12 @@ describe('cache hints on 2026-07-28 results', () => {
   it('give each resource read its own hint: an hour offline; live, 5 minutes for discovery and an hour for the OpenAPI document', async () => {
     const discovery = 'service-mcp://api/discovery';
     const openapi = 'service-mcp://api/openapi.json';
-    const offline = await handlerFor('offline');
+    const offline = await handlerFor('embedded');
     expect(await ask(offline, 'resources/read', { uri: discovery }, discovery)).toMatchObject({
       ttlMs: HOUR_MS,
       cacheScope: 'public',
     });
-    const live = await handlerFor('live');
+    const live = await handlerFor('http');
     expect(await ask(live, 'resources/read', { uri: discovery }, discovery)).toMatchObject({
       ttlMs: 5 * 60_000,
       cacheScope: 'public',
@@ -90,7 +90,7 @@ describe('cache hints on 2026-07-28 results', () => {
 
   it('leave tool results uncached', async () => {
     const result = await ask(
-      await handlerFor('offline'),
+      await handlerFor('embedded'),
       'tools/call',
       { name: 'check_api_health', arguments: {} },
       'check_api_health',

@@ -1,6 +1,6 @@
 /** The health tool's own lines: what the server holds back, last heard and answered from memory; Redis only when configured. */
 import { describe, expect, it } from 'vitest';
-import { renderServerState } from '../../../src/render/health.js';
+import { renderHealth, renderServerState, serverTroubles } from '../../../src/render/health.js';
 
 const base = { version: '1.2.3', node: 'v22.19.0', calls_in_flight: 1, rate_limit: {}, cache: { answers: 0, hits: 0 } };
 
@@ -24,5 +24,19 @@ describe('renderServerState', () => {
     expect(
       renderServerState({ ...base, catalog: { checked: false, failure: 'discovery failed (timeout)' } }),
     ).toContain('Deployed catalog: not read yet; last read failed: discovery failed (timeout).');
+  });
+});
+
+describe("the health tool's first line says whose problem it is", () => {
+  const ok = { status: 'ok' as const, probes: [{ name: 'db', ok: true }] };
+  it("names this server's own problem when the API is fine: Redis unreachable", () => {
+    const troubles = serverTroubles({ ...base, redis: { connected: false } });
+    expect(renderHealth(ok, 200, troubles).split('\n')[0]).toBe(
+      "API health: OK (HTTP 200); 1 of 1 probes passing. The API is fine; the problem is this server's: Redis unreachable (this replica uses its own state).",
+    );
+  });
+  it("a catalog that could not be read is not this server's problem (it failed for the API's reasons)", () => {
+    expect(serverTroubles({ ...base, catalog: { checked: false, failure: 'discovery failed (network)' } })).toEqual([]);
+    expect(serverTroubles({ ...base, redis: { connected: true } })).toEqual([]);
   });
 });

@@ -68,7 +68,7 @@ describe('ages in results', () => {
   it('the provenance carries each age in seconds and says it in words; a legacy timestamp says it was read as UTC', () => {
     const p = buildProvenance(
       result({ source: 'map', generated_at: '2026-11-02 06:00:00', computed_at: '2026-11-02T06:07:45Z' }),
-      'live',
+      'http',
       { cadence: 'weekly' },
     );
     expect(p).toMatchObject({
@@ -83,18 +83,18 @@ describe('ages in results', () => {
   });
 
   it('within its cadence it is not stale; with no cadence stated, no flag; with no timestamp, no age', () => {
-    expect(buildProvenance(result({ generated_at: '2026-11-24T18:00:00Z' }), 'live', { cadence: 'weekly' }).stale).toBe(
+    expect(buildProvenance(result({ generated_at: '2026-11-24T18:00:00Z' }), 'http', { cadence: 'weekly' }).stale).toBe(
       false,
     );
-    expect(buildProvenance(result({ generated_at: '2026-11-24T18:00:00Z' }), 'live')).not.toHaveProperty('stale');
-    const missing = buildProvenance(result({}), 'live', { cadence: 'weekly' });
+    expect(buildProvenance(result({ generated_at: '2026-11-24T18:00:00Z' }), 'http')).not.toHaveProperty('stale');
+    const missing = buildProvenance(result({}), 'http', { cadence: 'weekly' });
     expect(missing).toMatchObject({ age_s: null, computed_age_s: null });
     expect(missing).not.toHaveProperty('stale');
     expect(renderProvenance(missing)).toContain('generated_at: not stated · computed_at: not stated');
   });
 
   it('a timestamp later than the clock says so rather than passing for fresh', () => {
-    const p = buildProvenance(result({ generated_at: '2026-11-25T21:00:00Z' }), 'live');
+    const p = buildProvenance(result({ generated_at: '2026-11-25T21:00:00Z' }), 'http');
     expect(p.age_s).toBe(-3 * 3_600);
     expect(renderProvenance(p)).toContain(
       "generated_at: 2026-11-25T21:00:00Z (3 hours later than this server's clock (a clock is off))",
@@ -106,7 +106,7 @@ describe('ages in results', () => {
       'last_seen 2026-11-16 (9 days ago)',
     );
     expect(renderJobLine(makeJob({ job_id: 'j1', last_seen: null }), AT)).toContain('last_seen not stated');
-    const p = buildProvenance(result({}), 'live', {
+    const p = buildProvenance(result({}), 'http', {
       lastSeen: [
         ['j1', '2026-11-16'],
         ['j2', null],
@@ -144,7 +144,12 @@ describe('ages in results', () => {
       AT,
     );
     expect(text.split('\n')[0]).toBe(
-      'Freshness: generated 2026-11-16T00:55:00Z, 9 days ago; status fresh; observation window 2026-10-17 to 2026-11-16.',
+      "Freshness: generated 2026-11-16T00:55:00Z, 9 days ago; the API's status fresh (its label; generated 9 days ago); observation window 2026-10-17 to 2026-11-16.",
     );
+  });
+
+  it("says a brief's status is the API's word, with the age beside it, even when no time is stated", () => {
+    const text = renderInterviewBrief({ company: { name: 'Acme' }, freshness: { status: 'fresh' } }, AT);
+    expect(text.split('\n')[0]).toBe("Freshness: the API's status fresh (its label; generated at a time not stated).");
   });
 });

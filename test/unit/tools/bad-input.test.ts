@@ -31,7 +31,7 @@ beforeAll(async () => {
   const offlineFetch = createOfflineFetch(engine);
   context = {
     client: offlineClient(engine, { fetch: (url, init) => (urls.push(url), offlineFetch(url, init)) }),
-    mode: 'offline',
+    mode: 'embedded',
   };
   const { dataset } = engine;
   fixtures = {

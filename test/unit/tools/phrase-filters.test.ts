@@ -57,9 +57,9 @@ describe('phrases become filters', () => {
     expect(text).not.toMatch(/Otherwise/);
   });
 
-  it('a search that found jobs still says which words are filters', () => {
+  it('a search that found jobs says they did not use the filters its words name, and gives the call that would', () => {
     expect(renderJobList(jobListBody([makeJob()]).data, { q: 'senior engineer' })).toContain(
-      'Some words of q name filters, which match them exactly rather than as text: search_jobs {"q":"engineer","seniority_level":"senior"}',
+      'The jobs above did not use the filters some words of q name (q matched them as text only); the call with those filters: search_jobs {"q":"engineer","seniority_level":"senior"}',
     );
   });
 });
@@ -98,21 +98,21 @@ describe("fiction by the API's own word", () => {
     ...(fictional ? { fictional } : {}),
   });
 
-  it('a live API whose meta.source says offline snapshot or sample data is labelled fictional', () => {
+  it('an API over HTTP whose meta.source says offline snapshot or sample data is labelled fictional', () => {
     expect(
       buildProvenance(
         result('offline-snapshot (embedded service-mcp dataset of fictional sample data, not live)'),
-        'live',
+        'http',
       ).fictional,
     ).toBe(true);
-    expect(buildProvenance(result('x'), 'live', {}).fictional).toBeUndefined();
+    expect(buildProvenance(result('x'), 'http', {}).fictional).toBe(false);
     // What the API said of itself earlier (discovery's meta) holds for an answer with no meta, such as health.
-    expect(buildProvenance(result(undefined, true), 'live').fictional).toBe(true);
+    expect(buildProvenance(result(undefined, true), 'http').fictional).toBe(true);
   });
 
-  it('a live API that never says so is never labelled fictional', () => {
+  it('an API over HTTP that never says so is never labelled fictional', () => {
     for (const source of ['jobs-read-model', 'warehouse snapshot 2026-11', null])
-      expect(buildProvenance(result(source), 'live')).not.toHaveProperty('fictional');
+      expect(buildProvenance(result(source), 'http')).toMatchObject({ fictional: false, reached: 'http' });
   });
 });
 

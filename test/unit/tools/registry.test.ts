@@ -82,6 +82,32 @@ describe('tool registry', () => {
     expect(bytes).toBeLessThanOrEqual(4096);
   });
 
+  it("passes MCP Inspector's --strict portability rules: no type array, no schema that is an empty object", () => {
+    // The two rules `inspector --cli --strict --method tools/list` reported 128 warnings under
+    // (2.12.0): a nullable written as a type array, and a loose object's `additionalProperties: {}`.
+    const found: string[] = [];
+    const walk = (node: unknown, path: string, isSchema: boolean): void => {
+      if (Array.isArray(node)) return node.forEach((item, i) => walk(item, `${path}[${i}]`, isSchema));
+      if (typeof node !== 'object' || node === null) return;
+      const schema = node as Record<string, unknown>;
+      if (isSchema && Array.isArray(schema.type)) found.push(`${path}: type ${JSON.stringify(schema.type)}`);
+      if (isSchema && Object.keys(schema).length === 0) found.push(`${path}: {}`);
+      for (const [key, child] of Object.entries(schema)) {
+        if (['enum', 'const', 'required', 'examples', 'default'].includes(key)) continue;
+        // Under `properties` each value is a schema; the object itself is a map of names.
+        if (key === 'properties') {
+          for (const [name, property] of Object.entries(child as Record<string, unknown>))
+            walk(property, `${path}.properties.${name}`, true);
+        } else walk(child, `${path}.${key}`, typeof child === 'object');
+      }
+    };
+    for (const tool of toolCatalog()) {
+      walk(tool.inputSchema, `${tool.name}.inputSchema`, true);
+      walk(tool.outputSchema, `${tool.name}.outputSchema`, true);
+    }
+    expect(found).toEqual([]);
+  });
+
   it('matches the committed catalog snapshot', async () => {
     await expect(JSON.stringify(toolCatalog(), null, 2) + '\n').toMatchFileSnapshot('./__snapshots__/tools.json');
   });

@@ -57,8 +57,15 @@ describe('job rendering', () => {
   it('shows job_id, title, company, location/remote, freshness, last_seen and salary class', () => {
     const line = renderJobLine(makeJob());
     expect(line).toBe(
-      'job_ai_0001 "Staff ML Engineer" (staff) at "Acme Labs" (ai_lab) | "San Francisco", US; hybrid | live, last_seen 2026-11-19T08:12:00Z | salary: "$180k–$220k / year" [disclosed]',
+      'job_ai_0001 "Staff ML Engineer" (staff) at "Acme Labs" (ai_lab; company_id 7) | "San Francisco", US; hybrid | live, last_seen 2026-11-19T08:12:00Z | salary: "$180k–$220k / year" [disclosed]',
     );
+  });
+  it("shows the company's id and slug, where the API gives them, for get_company_interview_brief", () => {
+    const job = makeJob();
+    const withSlug = makeJob({ company: { ...job.company, slug: 'acme-labs' } as typeof job.company });
+    expect(renderJobLine(withSlug)).toContain(' at "Acme Labs" (ai_lab; company_id 7; slug acme-labs) | ');
+    const bare = makeJob({ company: { ...job.company, id: null, type: null } });
+    expect(renderJobLine(bare)).toContain(' at "Acme Labs" | ');
   });
   it('says when last_seen and location are not stated', () => {
     const line = renderJobLine(
@@ -191,13 +198,13 @@ describe('text safety', () => {
       computed_at: 'soon · live',
       age_s: 86_400 * 3,
       computed_age_s: null,
-      mode: 'offline',
+      reached: 'embedded',
       fictional: true,
       retrieved_at: 'r',
       http_status: 200,
     });
     expect(line).toBe(
-      'Provenance: source: "api · live API" · generated_at: 2026-11-02T06:00:00Z (3 days ago) · computed_at: "soon · live" (age unknown) · OFFLINE: FICTIONAL sample data (companies, jobs and salaries are invented), not live · retrieved r',
+      'Provenance: source: "api · live API" · generated_at: 2026-11-02T06:00:00Z (3 days ago) · computed_at: "soon · live" (age unknown) · reached: embedded (the offline API inside service-mcp) · fictional: yes, by the API\'s own word (invented companies, jobs and salaries, not real) · retrieved r',
     );
   });
   it('fences cannot be closed by backticks in the content', () => {
@@ -273,15 +280,16 @@ describe('provenance', () => {
       computed_at: null,
       age_s: 18 * 86_400 + 18 * 3_600,
       computed_age_s: null,
-      mode: 'offline',
+      reached: 'http',
+      fictional: false,
       retrieved_at: '2026-11-21T00:00:00.000Z',
       http_status: 200,
     });
     expect(line).toBe(
-      'Provenance: source: snap · generated_at: 2026-11-02 06:00:00 (no timezone stated; legacy snapshot, read as UTC: 18 days ago) · computed_at: not stated · OFFLINE snapshot data, not live · retrieved 2026-11-21T00:00:00.000Z',
+      'Provenance: source: snap · generated_at: 2026-11-02 06:00:00 (no timezone stated; legacy snapshot, read as UTC: 18 days ago) · computed_at: not stated · reached: http (over HTTP from the base URL) · fictional: no (the API does not say so) · retrieved 2026-11-21T00:00:00.000Z',
     );
   });
-  it('says fictional sample data when the provenance marks the data fictional', () => {
+  it('says how the API was reached apart from whether its data is fictional: mock-api over HTTP is both http and fictional', () => {
     const line = renderProvenance({
       source: 'snap',
       generated_at: null,
@@ -289,13 +297,13 @@ describe('provenance', () => {
       computed_at: null,
       age_s: null,
       computed_age_s: null,
-      mode: 'offline',
+      reached: 'http',
       fictional: true,
       retrieved_at: '2026-11-21T00:00:00.000Z',
       http_status: 200,
     });
     expect(line).toContain(
-      ' · OFFLINE: FICTIONAL sample data (companies, jobs and salaries are invented), not live · ',
+      " · reached: http (over HTTP from the base URL) · fictional: yes, by the API's own word (invented companies, jobs and salaries, not real) · ",
     );
   });
 });

@@ -39,7 +39,7 @@ function context(overrides: Partial<ConstructorParameters<typeof ApiClient>[0]> 
     gate: new RetryAfterGate(),
     ...overrides,
   });
-  return { client, mode: 'live' as const };
+  return { client, mode: 'http' as const };
 }
 
 const tool = (name: string) => findTool(name)!;
@@ -126,33 +126,59 @@ describe('results', () => {
     expect(structured.provenance).toMatchObject({
       source: 'jobs-read-model',
       generated_at_timezone: 'stated',
-      mode: 'live',
+      reached: 'http',
+      fictional: false,
       http_status: 200,
     });
     expect(outputSchemaOf(tool('search_jobs')).safeParse(structured).success).toBe(true);
     expect(requests[0]!.searchParams.get('skills')).toBe('python,go');
     expect(requests[0]!.searchParams.get('remote_only')).toBe('true');
     expect(text(result)).toMatch(
-      /\nProvenance: source: jobs-read-model · generated_at: 2026-11-20T06:00:00Z \((?:\d+ (?:minute|hour|day)s? ago|just now)\) · computed_at: 2026-11-20T06:05:00Z \((?:\d+ (?:minute|hour|day)s? ago|just now)\) · live API · retrieved /,
+      /\nProvenance: source: jobs-read-model · generated_at: 2026-11-20T06:00:00Z \((?:\d+ (?:minute|hour|day)s? ago|just now)\) · computed_at: 2026-11-20T06:05:00Z \((?:\d+ (?:minute|hour|day)s? ago|just now)\) · reached: http \(over HTTP from the base URL\) · fictional: no \(the API does not say so\) · retrieved /,
     );
   });
 
-  it('offline results say in text, provenance and notices that the data is fictional, not only that it is not live', async () => {
+  it('embedded results say first, before any figure, that the data is fictional; the last line keeps the full provenance', async () => {
     respond(() => HttpResponse.json(jobListBody([makeJob()])));
-    const result = await runTool(tool('list_jobs'), {}, { ...context(), mode: 'offline' });
-    expect(text(result)).toMatch(
-      /\nProvenance: .* · OFFLINE: FICTIONAL sample data \(companies, jobs and salaries are invented\), not live · retrieved /,
+    const result = await runTool(tool('list_jobs'), {}, { ...context(), mode: 'embedded' });
+    const lines = text(result).split('\n');
+    expect(lines[0]).toBe(
+      "FICTIONAL sample data, by the API's own word: invented companies, jobs and salaries, not real; reached: embedded (the offline API inside service-mcp).",
     );
-    expect((result.structuredContent as any).provenance).toMatchObject({ mode: 'offline', fictional: true });
-    expect((result.structuredContent as any).notices[0]).toMatch(/^Offline: fictional sample data .*not the live API/);
+    expect(lines[0]).not.toMatch(/\d/);
+    expect(lines.at(-1)).toMatch(
+      /^Provenance: source: .* · reached: embedded \(the offline API inside service-mcp\) · fictional: yes, by the API's own word \(invented companies, jobs and salaries, not real\) · retrieved /,
+    );
+    // The same words in structuredContent: the notice is the first line, the two facts apart.
+    expect((result.structuredContent as any).provenance).toMatchObject({ reached: 'embedded', fictional: true });
+    expect((result.structuredContent as any).notices).toEqual([lines[0]]);
     expect(outputSchemaOf(tool('list_jobs')).safeParse(result.structuredContent).success).toBe(true);
   });
 
-  it('live results say nothing of fiction: no fictional member, no notice', async () => {
+  it('over HTTP, an API whose meta.source says fictional (mock-api) is http and fictional, in the text and structuredContent alike', async () => {
+    const body = jobListBody([makeJob()]);
+    (body.meta as Record<string, unknown>).source = 'offline-snapshot (served by mock-api: fictional sample data)';
+    respond(() => HttpResponse.json(body));
+    const result = await runTool(tool('list_jobs'), {}, context());
+    const lines = text(result).split('\n');
+    expect(lines[0]).toMatch(
+      /^FICTIONAL sample data, by the API's own word: .*; reached: http \(over HTTP from the base URL\)\.$/,
+    );
+    expect(lines.at(-1)).toContain(
+      " · reached: http (over HTTP from the base URL) · fictional: yes, by the API's own word ",
+    );
+    expect(lines.at(-1)).not.toMatch(/\blive\b/);
+    expect((result.structuredContent as any).provenance).toMatchObject({ reached: 'http', fictional: true });
+    expect((result.structuredContent as any).notices).toEqual([lines[0]]);
+  });
+
+  it('results over HTTP that the API does not call fictional say so only in the last line: no notice', async () => {
     respond(() => HttpResponse.json(jobListBody([makeJob()])));
     const result = await runTool(tool('list_jobs'), {}, context());
-    expect(text(result)).not.toMatch(/fictional/i);
-    expect((result.structuredContent as any).provenance).not.toHaveProperty('fictional');
+    expect(text(result)).toMatch(/^Page 1 /);
+    expect(text(result).match(/fictional/gi)).toEqual(['fictional']);
+    expect(text(result)).toContain(' · fictional: no (the API does not say so) · ');
+    expect((result.structuredContent as any).provenance).toMatchObject({ reached: 'http', fictional: false });
     expect(result.structuredContent).not.toHaveProperty('notices');
   });
 
@@ -253,7 +279,7 @@ describe('errors start with their stable kind and carry a hint', () => {
   it('an unreachable API is a network error naming the cause', async () => {
     const client = new ApiClient({ baseUrl: 'http://127.0.0.1:9', fetch: (url, init) => globalThis.fetch(url, init) });
     server.use(http.get('http://127.0.0.1:9/*', () => HttpResponse.error()));
-    const result = await runTool(tool('discover_api'), {}, { client, mode: 'live' });
+    const result = await runTool(tool('discover_api'), {}, { client, mode: 'http' });
     expect(text(result)).toMatch(/^network: GET \/api\/public\/v1 failed: /);
   });
 
@@ -268,9 +294,81 @@ describe('errors start with their stable kind and carry a hint', () => {
     const result = await runTool(broken, {}, context());
     expect(result.isError).toBe(true);
     expect(text(result)).toMatch(
-      /^internal: the tool check_api_health failed inside service-mcp\/\S+ on Node\.js v\d+\.\d+\.\d+: Error: boom\nHint: This is a defect of service-mcp/,
+      /^internal: a defect of this server \(service-mcp\), not the API's: the tool check_api_health failed inside service-mcp\/\S+ on Node\.js v\d+\.\d+\.\d+: Error: boom\nHint: This is a defect of service-mcp/,
     );
     expect(text(result)).not.toMatch(/connectivity|proxy|check the/i);
+  });
+});
+
+describe('check_api_health explains this server whatever the API does, and says first whose problem it is', () => {
+  const health = () => tool('check_api_health');
+  const lines = (result: { content: unknown[] }) => text(result).split('\n');
+  const SERVER_SECTION =
+    /\nThis server \(service-mcp [^)]+\): 1 tool call\(s\) in flight, this one included\.\n- Rate limit: /;
+
+  it('unreachable: a network error naming the API as the problem, then this server section', async () => {
+    const refused = Object.assign(new TypeError('fetch failed'), {
+      cause: Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:1'), { code: 'ECONNREFUSED' }),
+    });
+    const result = await runTool(health(), {}, context({ fetch: () => Promise.reject(refused) }));
+    expect(result.isError).toBe(true);
+    expect(lines(result)[0]).toMatch(
+      /^network: the API did not answer \(the problem is the API, or the way to it, not this server\): GET \/api\/public\/v1\/mcp\/health failed: .*ECONNREFUSED/,
+    );
+    expect(lines(result)[1]).toMatch(/^Hint: /);
+    expect(text(result)).toMatch(SERVER_SECTION);
+    expect(text(result)).toContain('- Cache: ');
+  });
+
+  it('failing: a 503 that is not the health response is the API failing, with this server section', async () => {
+    respond(
+      () => new HttpResponse('<html>bad gateway</html>', { status: 503, headers: { 'content-type': 'text/html' } }),
+    );
+    const result = await runTool(health(), {}, context());
+    expect(result.isError).toBe(true);
+    expect(lines(result)[0]).toMatch(
+      /^\w+: the API's health endpoint (?:failed|broke its contract) \(the problem is the API's, not this server's\): /,
+    );
+    expect(text(result)).toMatch(SERVER_SECTION);
+  });
+
+  it("rate-limited: the API's limit, and this server's cool-down and last 429 in its section", async () => {
+    respond(() =>
+      HttpResponse.json({ success: false, error: 'rate_limited' }, { status: 429, headers: { 'retry-after': '30' } }),
+    );
+    const result = await runTool(health(), {}, context());
+    expect(result.isError).toBe(true);
+    expect(lines(result)[0]).toMatch(
+      /^rate_limited: the API is rate-limiting this server \(the API's limit, not a fault here; this server waits as asked\): /,
+    );
+    expect(text(result)).toMatch(SERVER_SECTION);
+    expect(text(result)).toMatch(/- Rate limit: .*; last 429 at \S+ \(Retry-After 30 s\)\./);
+  });
+
+  it('answered: the first line says which side has the problem, or that neither has', async () => {
+    respond(() => HttpResponse.json({ status: 'ok', probes: [{ name: 'db', ok: true }] }));
+    expect(lines(await runTool(health(), {}, context()))[0]).toBe(
+      'API health: OK (HTTP 200); 1 of 1 probes passing. No problem on either side.',
+    );
+    respond(() => HttpResponse.json({ status: 'degraded', probes: [{ name: 'db', ok: false }] }, { status: 503 }));
+    const degraded = await runTool(health(), {}, context());
+    expect(lines(degraded)[0]).toBe(
+      "API health: DEGRADED (HTTP 503); 0 of 1 probes passing. The problem is the API's, not this server's.",
+    );
+    expect(text(degraded)).toMatch(SERVER_SECTION);
+  });
+});
+
+describe('one wording for every length limit', () => {
+  it.each([
+    [{ q: '' }, 'q: must be at least 1 character long'],
+    [{ q: 'x'.repeat(201) }, 'q: must be at most 200 characters long'],
+    [{ skills: [] }, 'skills: must have at least 1 item'],
+    [{ skills: Array.from({ length: 21 }, (_, i) => `s${i}`) }, 'skills: must have at most 20 items'],
+    [{ skills: ['x'.repeat(61)] }, 'skills[0]: must be at most 60 characters long'],
+  ])('%j', async (args, expected) => {
+    const result = await runTool(tool('search_jobs'), args, context());
+    expect(text(result).split('\n')[0]).toBe(`invalid_argument: ${expected}`);
   });
 });
 

@@ -23,7 +23,7 @@ describe('toolSet', () => {
   it('discover_api names only exposed tools: an endpoint whose tool is hidden has none', async () => {
     const tools = toolSet(['discover_api', 'get_job']);
     const client = offlineClient(await createOfflineEngine());
-    const result = await runTool(findTool('discover_api', tools)!, {}, { client, mode: 'offline' });
+    const result = await runTool(findTool('discover_api', tools)!, {}, { client, mode: 'embedded' });
     const { endpoints } = (
       result.structuredContent as { coverage: { endpoints: Array<{ path: string; tool: string | null }> } }
     ).coverage;

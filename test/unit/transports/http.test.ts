@@ -35,7 +35,7 @@ function slowBackend(delayMs: number): Backend {
   };
   return {
     client: new ApiClient({ baseUrl: OFFLINE_BASE_URL, fetch, timeoutMs: 10_000, maxRetryWaitS: 0 }),
-    mode: 'offline',
+    mode: 'embedded',
     baseUrl: OFFLINE_BASE_URL,
     tools: TOOLS,
   };

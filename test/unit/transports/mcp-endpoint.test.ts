@@ -14,7 +14,7 @@ const handed: unknown[] = [];
 
 const backend = async () => ({
   client: offlineClient(await createOfflineEngine()),
-  mode: 'offline' as const,
+  mode: 'embedded' as const,
   baseUrl: OFFLINE_BASE_URL,
   tools: TOOLS,
 });

@@ -1,0 +1,44 @@
+/**
+ * An unknown tool's protocol error names the tools that exist. The SDK answers a tools/call for a
+ * name it has not registered with `-32602 Tool X not found` before any code of ours runs, and says
+ * nothing of what would do; this adds the exposed tools (`--tools` honoured) to that answer, on the
+ * Transport seam, for stdio and HTTP alike. Upstream, McpServer could take the list (or a message
+ * maker) for its unknown-tool error, and this file could go.
+ */
+import { ProtocolErrorCode, type McpServer, type Transport } from '@modelcontextprotocol/server';
+
+const UNKNOWN_TOOL = /^Tool (.*) not found$/s;
+
+/**
+ * A view of `transport` whose send adds the names; the transport itself is left as it is, so that
+ * another view of it (telemetry's) sends through its own send, not through this one and back.
+ */
+function namingTools(transport: Transport, names: readonly string[]): Transport {
+  const list = names.join(', ');
+  const send: Transport['send'] = (message, options) => {
+    const error = (message as { error?: { code?: number; message?: string } }).error;
+    if (
+      error?.code === ProtocolErrorCode.InvalidParams &&
+      typeof error.message === 'string' &&
+      UNKNOWN_TOOL.test(error.message)
+    )
+      return transport.send(
+        { ...message, error: { ...error, message: `${error.message}; the tools are ${list}` } } as typeof message,
+        options,
+      );
+    return transport.send(message, options);
+  };
+  return new Proxy(transport, {
+    get(target, key) {
+      if (key === 'send') return send;
+      const value: unknown = Reflect.get(target, key, target);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
+}
+
+/** Every transport `mcp` connects to answers an unknown tool with the names of `tools`. */
+export function nameToolsOnUnknown(mcp: McpServer, tools: readonly string[]): void {
+  const connect = mcp.connect.bind(mcp);
+  mcp.connect = (transport) => connect(namingTools(transport, tools));
+}
