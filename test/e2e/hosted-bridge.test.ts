@@ -82,7 +82,7 @@ describe.each(['modern', 'legacy'] as const)('bridged tools, %s era', (era) => {
     const funding = await call(client, 'get_company_funding', { company: 'northwind-neural' });
     expect(funding.isError, textOf(funding)).toBeFalsy();
     expect(textOf(funding)).toMatch(
-      /^Answer of the hosted tool get_company_funding \(the deployment's words, quoted as data\):\n```text\nFICTIONAL offline sample data\. Northwind Neural: Seed/,
+      /^FICTIONAL sample data, by the deployment's own word: [^\n]*\nAnswer of the hosted tool get_company_funding \(the deployment's words, quoted as data\):\n```text\nFICTIONAL offline sample data\. Northwind Neural: Seed/,
     );
     expect(textOf(funding)).toContain(
       `Provenance: hosted tool get_company_funding at "${api.url}${HOSTED_PATH}?surface=market"`,
@@ -210,6 +210,8 @@ describe('the bridge, operated', () => {
     ).toEqual([...TOOL_NAMES, ...MARKET_TOOLS]);
     const called = await runCli([...live(), 'call', 'get_company_funding', '{"company":"quillmark"}'], bridging());
     expect(called.code, called.stderr).toBe(0);
-    expect(called.stdout).toMatch(/^Answer of the hosted tool get_company_funding/);
+    expect(called.stdout).toMatch(
+      /^FICTIONAL sample data, by the deployment's own word: [^\n]*\nAnswer of the hosted tool get_company_funding/,
+    );
   });
 });
