@@ -34,7 +34,10 @@ if (Object.keys(runtime.dependencies ?? {}).length > 0)
   throw new Error('package.json has runtime dependencies: the bundle would need a node_modules it does not carry');
 writeFileSync(join(stage, 'package.json'), `${JSON.stringify(runtime, null, 2)}\n`);
 
-const tools = JSON.parse(run(process.execPath, [join(root, 'bin', 'service-mcp.js'), 'tools', '--json']));
+// Our own tools only: bridged ones are the deployment's, read at run time, not the bundle's to promise.
+const tools = JSON.parse(
+  run(process.execPath, [join(root, 'bin', 'service-mcp.js'), '--no-bridge', 'tools', '--json']),
+);
 const manifest = {
   manifest_version: '0.3',
   name: pkg.name,

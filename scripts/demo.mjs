@@ -55,6 +55,20 @@ show(
   }),
 );
 
+rule("bridged from the offline deployment's hosted market surface: get_compensation_benchmarks, disclosed pay only");
+show(
+  await client.callTool({
+    name: 'get_compensation_benchmarks',
+    arguments: { evidence_class: 'disclosed', domain: 'ai' },
+  }),
+);
+
+rule('bridged: get_company_funding');
+show(await client.callTool({ name: 'get_company_funding', arguments: { company: company ?? 'northwind-neural' } }));
+
+rule('bridged: list_frontier_ai_evidence, the three newest');
+show(await client.callTool({ name: 'list_frontier_ai_evidence', arguments: { limit: 3 } }));
+
 rule('check_api_health');
 show(await client.callTool({ name: 'check_api_health', arguments: {} }));
 

@@ -19,7 +19,8 @@ function inspect(...args) {
 
 const { tools } = inspect('--method', 'tools/list');
 console.log(`tools/list: ${tools.map((t) => t.name).join(', ')}`);
-if (tools.length !== 7) throw new Error(`expected 7 tools, got ${tools.length}`);
+// Our seven, then the three the offline deployment's hosted surface offers, bridged.
+if (tools.length !== 10) throw new Error(`expected 10 tools, got ${tools.length}`);
 
 const result = inspect(
   '--method',
@@ -33,3 +34,14 @@ const result = inspect(
 );
 console.log(`tools/call search_jobs:\n${result.content[0].text}`);
 if (result.isError) throw new Error('search_jobs returned an error');
+
+const bridged = inspect(
+  '--method',
+  'tools/call',
+  '--tool-name',
+  'get_company_funding',
+  '--tool-arg',
+  'company=quillmark',
+);
+console.log(`tools/call get_company_funding (bridged):\n${bridged.content[0].text}`);
+if (bridged.isError) throw new Error('get_company_funding returned an error');

@@ -16,17 +16,23 @@ import type { Config } from './config.js';
 import type { Logger } from './log.js';
 import type { OfflineEngine } from './offline/engine.js';
 import { OFFLINE_BASE_URL } from './offline/fetch.js';
-import type { AnyTool } from './tools/define.js';
-import { toolSet } from './tools/index.js';
+import type { AnyTool, ExposedTool } from './tools/define.js';
+import { TOOL_NAMES, toolSet } from './tools/index.js';
 import type { Mode } from './api/provenance-record.js';
+import type { HostedBridge, SharedListStore } from './hosted/bridge.js';
+import { hostedBridge } from './hosted/backend-bridge.js';
 import { LocalBudget, type UpstreamBudget } from './api/fair-share.js';
 
 export interface Backend {
   client: ApiClient;
   /** How the API is reached: embedded (in-process) or over HTTP from the base URL. */
   mode: Mode;
-  /** The tools exposed over this client (`--tools`; all by default), chosen once per process. */
+  /** Our own tools exposed over this client (`--tools`; all by default), chosen once per process. */
   tools: readonly AnyTool[];
+  /** The names `--tools` asked for, bridged ones among them; undefined for all. */
+  toolNames?: readonly string[] | undefined;
+  /** The bridge to the deployment's hosted tools (src/hosted/), unless --no-bridge. */
+  bridge?: HostedBridge | undefined;
   /** The origin requests go to (for offline mode, a placeholder that is never resolved). */
   baseUrl: string;
   /** With --redis-url: whether Redis is connected and answering right now. */
@@ -41,12 +47,15 @@ function lazyFetch(load: () => Promise<FetchLike>): FetchLike {
   };
 }
 
-async function loadOfflineFetch(engine?: OfflineEngine): Promise<FetchLike> {
-  const [{ createOfflineFetch }, { createOfflineEngine }] = await Promise.all([
-    import('./offline/fetch.js'),
-    import('./offline/engine.js'),
-  ]);
-  return createOfflineFetch(engine ?? createOfflineEngine());
+async function loadOfflineFetch(engine: () => Promise<OfflineEngine>) {
+  const { createOfflineFetch } = await import('./offline/fetch.js');
+  return createOfflineFetch(engine());
+}
+
+/** The embedded offline deployment: its API, and its hosted market surface (market-surface.ts), in-process. */
+async function loadOfflineDeployment(config: Config, logger: Logger): Promise<OfflineEngine> {
+  const { createOfflineDeployment } = await import('./market-surface.js');
+  return createOfflineDeployment(config, logger);
 }
 
 async function loadLiveFetch(
@@ -67,6 +76,10 @@ export interface BackendOptions {
   engine?: OfflineEngine;
   /** Where the response cache keeps entries, given the process's memory store (--redis-url). */
   store?: (memory: CacheStore) => CacheStore;
+  /** Where the hosted tool list is shared with other replicas (--redis-url). */
+  hostedList?: SharedListStore;
+  /** No bridge, whatever the config says: the offline deployment's own surface is a server, never a bridge. */
+  noBridge?: boolean;
   /** Each caller's share (--per-client-rate); the process's own buckets unless Redis shares them. */
   budget?: UpstreamBudget;
 }
@@ -74,13 +87,15 @@ export interface BackendOptions {
 export function createBackend(
   config: Config,
   logger: Logger,
-  { gate = new RetryAfterGate(), engine, store, budget }: BackendOptions = {},
+  { gate = new RetryAfterGate(), engine, store, hostedList, noBridge = false, budget }: BackendOptions = {},
 ): Backend {
   const offline = engine !== undefined || config.offline || config.baseUrl === undefined;
   const baseUrl = offline ? OFFLINE_BASE_URL : config.baseUrl!;
+  let deployment: Promise<OfflineEngine> | undefined;
+  const offlineEngine = () => (deployment ??= engine ? Promise.resolve(engine) : loadOfflineDeployment(config, logger));
   // The embedded API is answered in-process: no upstream, so no share to keep.
   const share = offline || !config.perClientRate ? undefined : (budget ?? new LocalBudget(config.perClientRate));
-  const fetch = lazyFetch(offline ? () => loadOfflineFetch(engine) : () => loadLiveFetch(config, store, share));
+  const fetch = lazyFetch(offline ? () => loadOfflineFetch(offlineEngine) : () => loadLiveFetch(config, store, share));
   const client = new ApiClient({
     baseUrl,
     fetch,
@@ -91,7 +106,35 @@ export function createBackend(
     checkCatalog: true,
     budget: share,
   });
-  return { client, mode: offline ? 'embedded' : 'http', baseUrl, tools: toolSet(config.tools) };
+  const bridging = config.bridge && !noBridge;
+  const bridge = bridging
+    ? hostedBridge({
+        config,
+        logger,
+        client,
+        gate,
+        baseUrl,
+        offlineEngine: offline ? offlineEngine : undefined,
+        hostedList,
+        budget: share,
+        ours: new Set(TOOL_NAMES),
+      })
+    : undefined;
+  return {
+    client,
+    mode: offline ? 'embedded' : 'http',
+    baseUrl,
+    tools: toolSet(config.tools, { bridged: bridging }),
+    toolNames: config.tools,
+    bridge,
+  };
+}
+
+/** Every tool a server offers now: ours, then the bridged ones (those `--tools` names, when it names any). */
+export function exposedTools(backend: Backend): readonly ExposedTool[] {
+  const bridged = backend.bridge?.tools() ?? [];
+  const names = backend.toolNames;
+  return [...backend.tools, ...(names ? bridged.filter((tool) => names.includes(tool.name)) : bridged)];
 }
 
 /**
@@ -125,6 +168,7 @@ export async function startBackend(
     ...createBackend(config, logger, {
       gate: shared.gate,
       store: config.cache ? shared.cacheStore : undefined,
+      hostedList: shared.hostedList,
       ...(config.perClientRate ? { budget: shared.budget(config.perClientRate) } : {}),
     }),
     redisReady: shared.ready,

@@ -82,6 +82,17 @@ async function backendFor(
   }
 }
 
+/**
+ * The tools `tools` lists: ours, and with the bridge on, those bridged from the hosted surface, read
+ * once (for as long as one request may take; a surface that does not answer leaves ours alone).
+ */
+async function listedTools(config: Config, logger: Logger) {
+  const { createBackend, exposedTools } = await import('./backend.js');
+  const backend = createBackend(config, logger);
+  await backend.bridge?.settled(config.timeoutMs);
+  return exposedTools(backend);
+}
+
 /** Who may call `serve --http`; a tokens file that cannot be used is bad usage (exit 2), before anything listens. */
 async function authGateFor(
   create: typeof import('./transports/auth/gate.js').createAuthGate,
@@ -157,17 +168,19 @@ export function buildProgram(): Command {
     .description('list the tools, one line each (--json: their full definitions)')
     .option('--json', 'print the full tool definitions as JSON')
     .action(async (options: { json?: boolean }, command: Command) => {
-      const { config } = configFrom(command); // a bad global option is bad usage here too
-      const [{ toolSet }, { toolCatalog }] = await Promise.all([
-        import('./tools/index.js'),
+      const { config, logger } = configFrom(command); // a bad global option is bad usage here too
+      const [{ toolCatalog }, tools] = await Promise.all([
         import('./tools/tools-list.js'),
+        listedTools(config, logger),
       ]);
-      const tools = toolSet(config.tools);
-      if (options.json) return print(JSON.stringify(toolCatalog(tools), null, 2));
       const width = Math.max(...tools.map((t) => t.name.length));
-      return print(
-        tools.map((t) => `${t.name.padEnd(width)}  ${t.title}: ${t.description.split(/(?<=\.)\s/)[0]}`).join('\n'),
+      await print(
+        options.json
+          ? JSON.stringify(toolCatalog(tools), null, 2)
+          : tools.map((t) => `${t.name.padEnd(width)}  ${t.title}: ${t.description.split(/(?<=\.)\s/)[0]}`).join('\n'),
       );
+      // The bridge's connection to the hosted surface must not hold the process once the list is out.
+      process.exit(EXIT_OK);
     });
 
   program
@@ -178,17 +191,10 @@ export function buildProgram(): Command {
     .option('--json', 'print the whole result (content, structuredContent, isError) as JSON')
     .action(async (name: string, jsonArgs: string | undefined, options: { json?: boolean }, command: Command) => {
       const { config, logger } = configFrom(command);
-      const [{ findTool, toolSet }, { runTool }, { startBackend }] = await Promise.all([
-        import('./tools/index.js'),
+      const [{ runTool }, { startBackend, exposedTools }] = await Promise.all([
         import('./tools/run.js'),
         import('./backend.js'),
       ]);
-      const tools = toolSet(config.tools);
-      const tool = findTool(name, tools);
-      if (!tool)
-        throw new UsageError(
-          `unknown tool ${JSON.stringify(name)}; tools: ${tools.map((t) => t.name).join(', ')}${config.tools ? ' (--tools)' : ''}`,
-        );
       const args = parseJsonArgs(jsonArgs);
       // One call: Redis gets a quarter second to connect, not a server's start-up wait.
       const backend = await backendFor(
@@ -196,11 +202,20 @@ export function buildProgram(): Command {
         config,
         logger,
       );
+      // A name that is not ours may be a bridged tool's: known once the hosted list is read.
+      if (!backend.tools.some((t) => t.name === name)) await backend.bridge?.settled(config.timeoutMs);
+      const tools = exposedTools(backend);
+      const tool = tools.find((t) => t.name === name);
+      if (!tool)
+        throw new UsageError(
+          `unknown tool ${JSON.stringify(name)}; tools: ${tools.map((t) => t.name).join(', ')}${config.tools ? ' (--tools)' : ''}`,
+        );
       const controller = new AbortController();
       process.once('SIGINT', () => controller.abort(new Error('interrupted')));
       const result = await runTool(tool, args, {
         client: backend.client,
         mode: backend.mode,
+        bridge: backend.bridge,
         signal: controller.signal,
       });
       const text = result.content.map((c) => (c.type === 'text' ? c.text : '')).join('\n');

@@ -29,6 +29,8 @@ export interface RawOptions {
   logLevel?: string | undefined;
   /** commander's `--no-cache` sets `cache: false`. */
   cache?: boolean | undefined;
+  /** commander's `--no-bridge` sets `bridge: false`. */
+  bridge?: boolean | undefined;
   redisUrl?: string | undefined;
   tools?: string | undefined;
   maxInFlight?: string | number | undefined;
@@ -119,6 +121,13 @@ export const OPTION_TABLE = [
     env: 'SERVICE_MCP_LOG_FORMAT',
     description: 'text, or json: one object per stderr line, with trace_id and span_id inside a traced request',
     default: DEFAULTS.logFormat,
+  },
+  {
+    key: 'bridge',
+    flag: '--no-bridge',
+    env: 'SERVICE_MCP_NO_BRIDGE',
+    description:
+      "offer only our own tools: do not bridge the read-only tools of the deployment's hosted market surface (POST /api/public/v1/mcp?surface=market)",
   },
   {
     key: 'authTokensFile',
@@ -232,6 +241,7 @@ const ConfigSchema = z
     maxRetryWaitS: integerFrom(0, 3_600),
     logLevel: z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(', ')}` }),
     cache: z.boolean(),
+    bridge: z.boolean(),
     maxInFlight: integerFrom(1, 100_000),
     redisUrl: z
       .string()
@@ -241,7 +251,8 @@ const ConfigSchema = z
         'must be a redis:// or rediss:// URL',
       )
       .optional(),
-    // Names only here; which names exist is the registry's to say (tools/index.ts), when a command starts.
+    // Names only here; which names exist is the registry's to say (tools/index.ts), when a command
+    // starts, and with the bridge on a name may be a hosted tool's, known once the hosted list is read.
     tools: z
       .string()
       .transform((value) => [
@@ -319,6 +330,7 @@ export function mergeSources(flags: RawOptions, env: NodeJS.ProcessEnv): Record<
   const pick = (key: keyof RawOptions, fallback?: unknown) =>
     flags[key] ?? emptyToUndefined(env[envName(key)]) ?? fallback;
   const noCacheEnv = envBoolean(env, 'cache');
+  const noBridgeEnv = envBoolean(env, 'bridge');
   return {
     baseUrl: pick('baseUrl'),
     offline: flags.offline ?? envBoolean(env, 'offline') ?? false,
@@ -327,6 +339,7 @@ export function mergeSources(flags: RawOptions, env: NodeJS.ProcessEnv): Record<
     logLevel: typeof pick('logLevel') === 'string' ? String(pick('logLevel')).trim().toLowerCase() : DEFAULTS.logLevel,
     // commander gives cache=true by default and false for --no-cache; only the explicit flag outranks env.
     cache: flags.cache === false ? false : noCacheEnv === true ? false : true,
+    bridge: flags.bridge === false ? false : noBridgeEnv !== true,
     maxInFlight: pick('maxInFlight', DEFAULTS.maxInFlight),
     redisUrl: pick('redisUrl'),
     tools: pick('tools'),

@@ -3,12 +3,12 @@
  * spec's one service of two surfaces. The engine stays an API; this module composes it with the
  * same MCP endpoint `serve --http` mounts, over a backend that calls that very engine in-process,
  * so the tools behind POST /api/public/v1/mcp see the snapshot and every injected fault the REST
- * routes do, and count in the same hit statistics.
+ * routes do (faults on the hosted path itself included), and count in the same hit statistics.
+ * Besides the seven, the surface offers the offline deployment's market tools (market-surface.ts).
  */
-import { createBackend } from './backend.js';
 import type { Config } from './config.js';
 import type { Logger } from './log.js';
-import { createOfflineEngine } from './offline/engine.js';
+import { createOfflineDeployment, marketTools, surfaceBackend } from './market-surface.js';
 import { faultsFromEnv } from './offline/faults.js';
 import { startOfflineServer, type OfflineServer } from './offline/server.js';
 import { DEFAULT_LIMITS } from './transports/http.js';
@@ -27,11 +27,13 @@ export interface MockApiOptions {
 
 export async function startMockApi(options: MockApiOptions): Promise<OfflineServer> {
   const { config, logger, host = '127.0.0.1' } = options;
-  const engine = await createOfflineEngine({ faults: faultsFromEnv() });
+  const engine = await createOfflineDeployment(config, logger, faultsFromEnv());
+  // The hosted surface over HTTP, behind the same guards as serve --http: a server of its own tools, never a bridge.
   const endpoint = createMcpEndpoint({
-    backend: createBackend(config, logger, { engine }),
+    backend: surfaceBackend(config, logger, engine),
     logger,
     limits: DEFAULT_LIMITS,
+    extend: marketTools(engine),
   });
   let access: AccessPolicy | undefined;
   const server = await startOfflineServer({

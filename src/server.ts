@@ -2,18 +2,21 @@
  * createServer: the one MCP server definition, built per connection (stdio) or per request (HTTP)
  * by the SDK's serving entries, and used by nothing else that speaks the protocol. Tools, prompts
  * and resources all go through McpServer's registries (tools: mcp/tools.ts); the views' `ui://`
- * documents are registered with ext-apps' registerAppResource (mcp/app-resources.ts).
+ * documents are registered with ext-apps' registerAppResource (mcp/app-resources.ts). The tools
+ * bridged from the deployment's hosted surface join ours when `bridged` (src/hosted/).
  */
-import { McpServer } from '@modelcontextprotocol/server';
-import type { Backend } from './backend.js';
+import { McpServer, type AuthInfo, type McpServerFactory } from '@modelcontextprotocol/server';
+import { exposedTools, type Backend } from './backend.js';
+import { FIRST_LIST_WAIT_MS } from './hosted/caps.js';
+import { BRIDGE_HEADER } from './hosted/guarded-fetch.js';
 import { silentLogger, type Logger } from './log.js';
 import { registerAppResources } from './mcp/app-resources.js';
-import { LIST_CACHE_HINTS } from './mcp/cache-hints.js';
-import { SERVER_CAPABILITIES, SERVER_INFO } from './mcp/capabilities.js';
+import { listCacheHints } from './mcp/cache-hints.js';
+import { capabilitiesFor, SERVER_INFO } from './mcp/capabilities.js';
 import { instructionsFor } from './mcp/instructions.js';
 import { PROMPT_NAMES, registerPrompts } from './mcp/prompts.js';
 import { registerResources } from './mcp/resources.js';
-import { registerTools } from './mcp/tools.js';
+import { followBridge, registerTools } from './mcp/tools.js';
 import { nameToolsOnUnknown } from './mcp/unknown-tool.js';
 import { telemetry } from './telemetry/hooks.js';
 
@@ -25,23 +28,72 @@ export interface CreateServerOptions {
    * once with an error result, so their clients get an answer before the process exits.
    */
   stopping?: AbortSignal;
-  /** Who is calling (HTTP mode): tool calls go on this caller's share of upstream requests. */
+  /** Offer the tools bridged from the deployment's hosted surface beside ours (when the backend has a bridge). */
+  bridged?: boolean;
+  /** Keep the bridged tools in step with the hosted list while connected (stdio's one long-lived server). */
+  follow?: boolean;
+  /** Tools of a surface of its own besides ours (the offline deployment's hosted market surface). */
+  extend?: (mcp: McpServer) => void;
+  /** Who is calling (HTTP mode): tool calls, bridged ones too, go on this caller's share of upstream requests. */
   caller?: string | undefined;
 }
 
-export function createServer({ backend, logger = silentLogger, stopping, caller }: CreateServerOptions): McpServer {
-  const { client, mode, tools } = backend;
+export function createServer({
+  backend,
+  logger = silentLogger,
+  stopping,
+  bridged = false,
+  follow = false,
+  extend,
+  caller,
+}: CreateServerOptions): McpServer {
+  const { client, mode } = backend;
+  const bridge = bridged ? backend.bridge : undefined;
+  const tools = bridge ? exposedTools(backend) : backend.tools;
   const mcp = new McpServer(SERVER_INFO, {
-    capabilities: SERVER_CAPABILITIES,
+    capabilities: capabilitiesFor(bridge !== undefined),
     instructions: instructionsFor(mode, tools),
-    cacheHints: LIST_CACHE_HINTS,
+    cacheHints: listCacheHints(bridge !== undefined),
   });
-  registerTools(mcp, backend, logger, stopping, caller);
+  const registered = registerTools(mcp, backend, tools, logger, { stopping, caller });
+  if (bridge && follow) followBridge(mcp, backend, registered, logger, { stopping, caller });
+  extend?.(mcp);
   registerResources(mcp, client, mode);
   registerAppResources(mcp);
-  registerPrompts(mcp, client, tools);
+  registerPrompts(mcp, client, backend.tools);
+  // The names known when the server is built, bridged ones included: metric labels and the
+  // unknown-tool answer name them; a tool bridged later (stdio's follow) is counted as _OTHER.
   const names = tools.map((tool) => tool.name);
   nameToolsOnUnknown(mcp, names);
   telemetry().instrumentServer(mcp, { tools: names, prompts: PROMPT_NAMES });
   return mcp;
+}
+
+/** What a serving entry tells the factory about each request. */
+export interface FactoryRules {
+  /** Requests answered with our own tools only (the hosted path, where this server is a surface of its own tools). */
+  ownOnly?: (request: Request) => boolean;
+  /** Who is calling, from the SDK's pass-through `authInfo` (HTTP mode: transports/auth/caller.ts). */
+  callerOf?: (auth: AuthInfo | undefined) => string | undefined;
+}
+
+/**
+ * The factory the serving entries call. With a bridge, a server waits for the first hosted list at
+ * most FIRST_LIST_WAIT_MS (so the first tools/list can hold the bridged tools), and then answers
+ * with whatever is known. A request from a bridge (ours, here or elsewhere) gets no bridged tools
+ * and never waits: a deployment pointed at its own endpoint must not loop. Neither does a request
+ * `ownOnly` picks. Every call the server makes, to our API or to a bridged tool, goes on the share
+ * of the caller `callerOf` names.
+ */
+export function serverFactory(
+  options: Omit<CreateServerOptions, 'bridged' | 'caller'>,
+  { ownOnly = () => false, callerOf }: FactoryRules = {},
+): McpServerFactory {
+  return async (ctx) => {
+    const request = ctx.requestInfo;
+    const fromBridge = request !== undefined && (request.headers.has(BRIDGE_HEADER) || ownOnly(request));
+    const bridged = !fromBridge && options.backend.bridge !== undefined;
+    if (bridged) await options.backend.bridge!.settled(FIRST_LIST_WAIT_MS);
+    return createServer({ ...options, bridged, caller: callerOf?.(ctx.authInfo) });
+  };
 }

@@ -89,17 +89,23 @@ export async function coldStart({ upstream, rounds, warmup }) {
   return out;
 }
 
-/** tools/list bytes: the whole list, and the part a model reads (names, titles, descriptions, input schemas). */
+/**
+ * tools/list bytes: the whole list, and the part a model reads (names, titles, descriptions, input
+ * schemas) of our own tools and, apart, of those bridged from the hosted surface (marked in _meta).
+ */
 function catalogBytes(tools) {
-  const modelFacing = tools.map(({ name, title, description, inputSchema }) => ({
-    name,
-    title,
-    description,
-    inputSchema,
-  }));
+  const modelFacing = (list) =>
+    Buffer.byteLength(
+      JSON.stringify(
+        list.map(({ name, title, description, inputSchema }) => ({ name, title, description, inputSchema })),
+      ),
+    );
+  const bridged = tools.filter((tool) => tool._meta?.['io.github.service-mcp/bridged'] === true);
   return {
     toolsListBytes: Buffer.byteLength(JSON.stringify({ tools })),
-    modelFacingBytes: Buffer.byteLength(JSON.stringify(modelFacing)),
+    modelFacingBytes: modelFacing(tools.filter((tool) => !bridged.includes(tool))),
+    bridgedTools: bridged.length,
+    bridgedModelFacingBytes: modelFacing(bridged),
   };
 }
 

@@ -172,10 +172,15 @@ export class ApiClient {
     return this.getEnvelope('getCompanyInterviewBrief', query, InterviewBriefDataSchema, options, { lookup: true });
   }
 
-  /** Health: the 200 and the 503 body are both the health response, never an error. */
-  async getHealth(options?: CallOptions): Promise<ApiResult<HealthResponse>> {
+  /**
+   * Health: the 200 and the 503 body are both the health response, never an error. `unchecked`
+   * skips the deployed-catalog check: the bridge reads health only for its mcp_endpoint, and falls
+   * back to the hosted path's default when health is not there.
+   */
+  async getHealth(options?: CallOptions, { unchecked = false } = {}): Promise<ApiResult<HealthResponse>> {
     const path = `${this.basePath}${OPERATIONS.getHostedMcpHealth.path}`;
-    const catalog = this.catalog ? await this.checkCatalog('getHostedMcpHealth', path, options) : undefined;
+    const catalog =
+      this.catalog && !unchecked ? await this.checkCatalog('getHostedMcpHealth', path, options) : undefined;
     const raw = await this.policy.get(path, 'application/json', options, {
       acceptStatus: (status) => status === 503,
       gate: this.healthGate,

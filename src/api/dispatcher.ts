@@ -19,7 +19,7 @@
  *   decoded again, and it drops Content-Encoding, so nothing above it decodes twice;
  * - the agent: headers and body timeouts, and the cap on the body as sent (`maxResponseSize`).
  */
-import { Agent, cacheStores, EnvHttpProxyAgent, interceptors, type Dispatcher } from 'undici';
+import { Agent, cacheStores, EnvHttpProxyAgent, fetch as undiciFetch, interceptors, type Dispatcher } from 'undici';
 import { CACHE_LIMITS, markingStore, type CacheStore } from './cache.js';
 import { DEFAULT_MAX_BODY_BYTES } from './body.js';
 import { raceAbort } from './abort.js';
@@ -47,8 +47,8 @@ export interface DispatcherOptions {
   budget?: UpstreamBudget | undefined;
 }
 
-function createDispatcher(options: DispatcherOptions): Dispatcher {
-  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+/** The keep-alive agent, behind the proxy the environment names: requests are capped at `maxBodyBytes` as sent. */
+function createAgent(options: DispatcherOptions, maxBodyBytes: number): Dispatcher {
   const agentOptions = {
     connections: options.connections ?? 64,
     keepAliveTimeout: 30_000,
@@ -58,9 +58,14 @@ function createDispatcher(options: DispatcherOptions): Dispatcher {
   };
   // EnvHttpProxyAgent reads the proxy variables once, here, then checks NO_PROXY for every
   // request; with no proxy set it would only ever pick its plain Agent.
-  const agent = PROXY_VARIABLES.some((name) => process.env[name])
+  return PROXY_VARIABLES.some((name) => process.env[name])
     ? new EnvHttpProxyAgent(agentOptions)
     : new Agent(agentOptions);
+}
+
+function createDispatcher(options: DispatcherOptions): Dispatcher {
+  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  const agent = createAgent(options, maxBodyBytes);
   // compose() wraps in order: the first interceptor listed sits next to the agent.
   return agent.compose([
     // Error bodies too: a compressed error envelope still names the error.
@@ -112,6 +117,17 @@ function dispatcherFetch(dispatcher: Dispatcher): FetchLike {
       body: response.body,
     };
   };
+}
+
+/**
+ * The fetch the bridge's MCP client posts through (hosted/guarded-fetch.ts): undici's own fetch on
+ * an agent of its own, with the same proxy and timeouts, capped at the hosted answer cap as sent.
+ * No cache or sharing: every POST is a call. Redirects are the SDK transport's to allow (same origin only).
+ */
+export function createHostedFetch(options: { timeoutMs: number; maxBodyBytes?: number }) {
+  const dispatcher = createAgent(options, options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES);
+  return (url: string, init: RequestInit): Promise<Response> =>
+    undiciFetch(url, { ...(init as Parameters<typeof undiciFetch>[1]), dispatcher }) as unknown as Promise<Response>;
 }
 
 /** The production FetchLike: `dispatcherFetch` over `createDispatcher(options)`. */

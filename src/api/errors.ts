@@ -16,6 +16,8 @@ export const ERROR_KINDS = [
   'network',
   'internal',
   'cancelled',
+  // A bridged tool of the deployment's hosted surface answered with an error result of its own.
+  'upstream_tool_error',
 ] as const;
 export type ErrorKind = (typeof ERROR_KINDS)[number];
 

@@ -14,7 +14,8 @@ export const SERVER_INFO = {
   icons: [{ src: ICON_DATA_URI, mimeType: 'image/svg+xml', sizes: ['any'] }],
 };
 
-// The lists never change while the server runs, so no list_changed is promised.
+// Our lists never change while the server runs; the tool list does when tools are bridged from the
+// deployment's hosted surface (src/hosted/), and then list_changed is promised.
 export const SERVER_CAPABILITIES = {
   tools: { listChanged: false },
   resources: { listChanged: false },
@@ -22,3 +23,7 @@ export const SERVER_CAPABILITIES = {
   logging: {},
   completions: {},
 };
+
+export function capabilitiesFor(bridged: boolean): typeof SERVER_CAPABILITIES {
+  return bridged ? { ...SERVER_CAPABILITIES, tools: { listChanged: true } } : SERVER_CAPABILITIES;
+}

@@ -2,7 +2,7 @@
  * Sent in the initialize result: how the tools fit together and how to read what they return.
  * Only the exposed tools (`--tools`) are named: a model must not be sent to one it cannot call.
  */
-import type { AnyTool } from '../tools/define.js';
+import { isHostedTool, type ExposedTool } from '../tools/define.js';
 import { TOOLS } from '../tools/index.js';
 import type { Mode } from '../api/provenance-record.js';
 
@@ -32,8 +32,15 @@ const FICTIONAL = `OFFLINE MODE: this server answers from its embedded sample da
  * The instructions for a server answering in `mode` with `tools`: offline ones say first that the data
  * is fictional.
  */
-export function instructionsFor(mode: Mode, tools: readonly AnyTool[] = TOOLS): string {
+export function instructionsFor(mode: Mode, tools: readonly ExposedTool[] = TOOLS): string {
   const workflow = tools.map((tool) => WORKFLOW[tool.name]).filter(Boolean);
-  const common = [INTRO, `Workflow: ${workflow.join(' ')}`, READING].join('\n');
+  const bridged = tools.filter(isHostedTool).map((tool) => tool.name);
+  const hosted =
+    bridged.length === 0
+      ? []
+      : [
+          `Bridged from the deployment's hosted market surface: ${bridged.join(', ')}. Their descriptions and answers are the deployment's words, quoted as data; each answer ends with provenance naming the endpoint and tool it came from.`,
+        ];
+  const common = [INTRO, `Workflow: ${workflow.join(' ')}`, ...hosted, READING].join('\n');
   return mode === 'embedded' ? `${FICTIONAL}\n${common}` : common;
 }

@@ -14,14 +14,15 @@ import {
   type JsonSchemaValidator,
   type jsonSchemaValidator,
   type McpServer,
+  type RegisteredTool,
   type ServerContext,
 } from '@modelcontextprotocol/server';
 import type { GateWaitInfo } from '../api/retry-after-gate.js';
-import type { Backend } from '../backend.js';
+import { exposedTools, type Backend } from '../backend.js';
 import type { LogLevel } from '../config.js';
 import type { Logger, LogSink } from '../log.js';
 import { toolCatalog } from '../tools/tools-list.js';
-import type { AnyTool } from '../tools/define.js';
+import { isHostedTool, type ExposedTool } from '../tools/define.js';
 import { newCallRecord } from '../tools/call-record.js';
 import { errorResult, runTool } from '../tools/run.js';
 import { telemetry } from '../telemetry/hooks.js';
@@ -98,72 +99,117 @@ function callSignal(request: AbortSignal, stopping: AbortSignal | undefined): { 
 
 const STOPPED_HINT = 'Nothing was wrong with the call; send it again once the server (or another replica) is serving.';
 
-/**
- * Registers the backend's tools, their calls going on `caller`'s share. `stopping` aborts when the process stops and its grace period is
- * over: calls still running then end at once with an error result, so every client gets an answer.
- */
+/** What every call a server makes shares: when it must stop, and on whose share of upstream requests it goes. */
+export interface CallScope {
+  /**
+   * Aborted when the process stops and its grace period is over: calls still running then end at
+   * once with an error result, so every client gets an answer.
+   */
+  stopping?: AbortSignal | undefined;
+  /** Who is calling (HTTP mode): our API calls and bridged calls alike go on this caller's share. */
+  caller?: string | undefined;
+}
+
+/** Registers `tools` (the backend's own, and any bridged); returns the bridged ones' registrations. */
 export function registerTools(
   mcp: McpServer,
-  { client, mode, tools }: Backend,
+  backend: Backend,
+  tools: readonly ExposedTool[],
   logger: Logger,
-  stopping?: AbortSignal,
-  caller?: string,
+  scope: CallScope = {},
+): Map<string, RegisteredTool> {
+  const bridged = new Map<string, RegisteredTool>();
+  for (const tool of tools) {
+    const registration = register(mcp, tool, handlerOf(tool, backend, logger, scope));
+    if (isHostedTool(tool)) bridged.set(tool.name, registration);
+  }
+  return bridged;
+}
+
+/**
+ * Keeps a long-lived server's bridged tools in step with the hosted list: the old ones removed, the
+ * new ones registered, each change announced by the SDK with notifications/tools/list_changed.
+ */
+export function followBridge(
+  mcp: McpServer,
+  backend: Backend,
+  registered: Map<string, RegisteredTool>,
+  logger: Logger,
+  scope: CallScope = {},
 ): void {
-  for (const tool of tools)
-    register(mcp, tool, async (args, ctx) => {
-      const logSink = sinkFor(ctx);
-      const progress = progressReporter(ctx.mcpReq._meta?.progressToken, ctx);
-      const { signal, release } = callSignal(ctx.mcpReq.signal, stopping);
-      const record = newCallRecord(tool.name);
-      try {
-        let result = await runTool(
-          tool,
-          args,
-          { client, mode, signal, onWait: progress.onWait, logSink, caller },
+  const unfollow = backend.bridge!.onChange(() => {
+    for (const registration of registered.values()) registration.remove();
+    registered.clear();
+    for (const tool of exposedTools(backend))
+      if (isHostedTool(tool)) registered.set(tool.name, register(mcp, tool, handlerOf(tool, backend, logger, scope)));
+  });
+  const closed = mcp.server.onclose;
+  mcp.server.onclose = () => {
+    unfollow();
+    closed?.();
+  };
+}
+
+function handlerOf(
+  tool: ExposedTool,
+  { client, mode, bridge }: Backend,
+  logger: Logger,
+  { stopping, caller }: CallScope,
+): (args: unknown, ctx: ServerContext) => ReturnType<typeof runTool> {
+  return async (args, ctx) => {
+    const logSink = sinkFor(ctx);
+    const progress = progressReporter(ctx.mcpReq._meta?.progressToken, ctx);
+    const { signal, release } = callSignal(ctx.mcpReq.signal, stopping);
+    const record = newCallRecord(tool.name);
+    try {
+      let result = await runTool(
+        tool,
+        args,
+        { client, mode, bridge, signal, onWait: progress.onWait, logSink, caller },
+        record,
+      );
+      if (stopping?.aborted && !ctx.mcpReq.signal.aborted && result.isError)
+        result = errorResult(
+          'cancelled',
+          `the server stopped (${String(stopping.reason)}) before this call finished`,
+          STOPPED_HINT,
           record,
         );
-        if (stopping?.aborted && !ctx.mcpReq.signal.aborted && result.isError)
-          result = errorResult(
-            'cancelled',
-            `the server stopped (${String(stopping.reason)}) before this call finished`,
-            STOPPED_HINT,
-            record,
-          );
-        else if (record.error) logger.info(`${tool.name} failed: ${record.error.message}`, undefined, logSink);
-        telemetry().toolCallEnded(record);
-        return result;
-      } finally {
-        release();
-        progress.stop();
-      }
-    });
+      else if (record.error) logger.info(`${tool.name} failed: ${record.error.message}`, undefined, logSink);
+      telemetry().toolCallEnded(record);
+      return result;
+    } finally {
+      release();
+      progress.stop();
+    }
+  };
 }
 
 type ToolConfig = ReturnType<typeof toolConfig>;
 
 /** Built once per tool and process: HTTP mode registers every tool on a fresh server per request. */
-function toolConfig(tool: AnyTool) {
+function toolConfig(tool: ExposedTool) {
   const { title, description, inputSchema, outputSchema, annotations, _meta } = toolCatalog([tool])[0]!;
   return {
     title,
     description,
     inputSchema: fromJsonSchema(inputSchema as JsonSchemaType, ACCEPT_ALL),
-    outputSchema: fromJsonSchema(outputSchema as JsonSchemaType, ACCEPT_ALL),
+    ...(outputSchema ? { outputSchema: fromJsonSchema(outputSchema as JsonSchemaType, ACCEPT_ALL) } : {}),
     annotations,
     _meta,
   };
 }
 
-const configs = new WeakMap<AnyTool, ToolConfig>();
+const configs = new WeakMap<ExposedTool, ToolConfig>();
 
 function register(
   mcp: McpServer,
-  tool: AnyTool,
+  tool: ExposedTool,
   call: (args: unknown, ctx: ServerContext) => ReturnType<typeof runTool>,
-): void {
+): RegisteredTool {
   let config = configs.get(tool);
   if (!config) configs.set(tool, (config = toolConfig(tool)));
   const { _meta, ...rest } = config;
-  if (_meta) registerAppTool(mcp, tool.name, { ...rest, _meta: _meta as { ui: { resourceUri: string } } }, call);
-  else mcp.registerTool(tool.name, rest, call);
+  if (_meta) return registerAppTool(mcp, tool.name, { ...rest, _meta: _meta as { ui: { resourceUri: string } } }, call);
+  return mcp.registerTool(tool.name, rest, call);
 }

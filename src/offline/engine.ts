@@ -33,20 +33,45 @@ import { parseParams, type ParamValues } from './validate-params.js';
 
 export interface OfflineEngine {
   handle(request: Request): Promise<Response>;
+  /**
+   * The fault a rule injects for this request (counted in the statistics), or undefined when none
+   * answers it: for the handlers mounted beside the engine (mock-api's hosted tool endpoint).
+   */
+  intercept(request: Request): Promise<Response | undefined>;
   faults: FaultController;
   dataset: Dataset;
 }
+
+/** Answers the hosted tool endpoint (POST /api/public/v1/mcp): the offline deployment's MCP surface. */
+type HostedHandler = (request: Request) => Promise<Response>;
 
 export interface OfflineEngineOptions {
   /** Defaults to the bundled snapshot. */
   dataset?: Dataset;
   faults?: FaultRule[];
+  /**
+   * The hosted tool endpoint, given by whoever composes the engine with an MCP server
+   * (market-surface.ts): the engine stays an API and only routes to it. Without one it answers 501.
+   */
+  hosted?: HostedHandler | undefined;
 }
+
+/** What `intercept` hands the fault rules as the answer nobody injected. */
+const PASS = new Response(null, { status: 204 });
 
 export async function createOfflineEngine(options: OfflineEngineOptions = {}): Promise<OfflineEngine> {
   const dataset = options.dataset ?? (await loadSnapshot());
   const faults = new FaultSet(options.faults ?? []);
-  return { dataset, faults, handle: (request) => applyFaults(faults, request, (r) => handleRequest(dataset, r)) };
+  const { hosted } = options;
+  return {
+    dataset,
+    faults,
+    handle: (request) => applyFaults(faults, request, (r) => handleRequest(dataset, r, hosted)),
+    intercept: async (request) => {
+      const answer = await applyFaults(faults, request, async () => PASS);
+      return answer === PASS ? undefined : answer;
+    },
+  };
 }
 
 interface RouteContext {
@@ -190,7 +215,9 @@ function route(dataset: Dataset, request: Request): Response {
 }
 
 /** Pure routing over a dataset, without faults. HEAD answers like GET, without the body. */
-async function handleRequest(dataset: Dataset, request: Request): Promise<Response> {
+async function handleRequest(dataset: Dataset, request: Request, hosted: HostedHandler | undefined): Promise<Response> {
+  if (hosted && request.method.toUpperCase() === 'POST' && new URL(request.url).pathname === MCP_PATH)
+    return hosted(request);
   let response: Response;
   try {
     response = await withValidators(request, new URL(request.url).pathname, route(dataset, request));

@@ -61,7 +61,7 @@ export async function startOfflineServer(options: OfflineServerOptions = {}): Pr
   const server = createServer((req, res) => {
     const mount = Object.hasOwn(mounts, pathOf(req)) ? mounts[pathOf(req)] : undefined;
     if (!mount) return void serve(engine, req, res);
-    mount(req, res).catch((error: unknown) => {
+    mounted(engine, mount, req, res).catch((error: unknown) => {
       if (!res.headersSent)
         void writeResponse(
           errorResponse(
@@ -94,6 +94,19 @@ export async function startOfflineServer(options: OfflineServerOptions = {}): Pr
         server.closeAllConnections();
       }),
   };
+}
+
+/** A mounted handler, behind the engine's fault rules for its path: a fault answers in its place. */
+async function mounted(engine: OfflineEngine, mount: Mount, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const controller = new AbortController();
+  res.on('close', () => {
+    if (!res.writableFinished) controller.abort(new Error('the client closed the connection'));
+  });
+  const url = new URL(req.url ?? '/', `http://${req.headers.host ?? 'localhost'}`);
+  const fault = await engine.intercept(new Request(url, { method: req.method ?? 'GET', signal: controller.signal }));
+  if (!fault) return mount(req, res);
+  req.resume();
+  await writeResponse(fault, res, controller.signal);
 }
 
 function pathOf(req: IncomingMessage): string {

@@ -34,7 +34,7 @@ export function renderHealth(health: HealthResponse, httpStatus: number, trouble
   if (health.mcp_endpoint)
     lines.push(
       placeholder(health.mcp_endpoint)
-        ? 'Hosted MCP endpoint: none here (the embedded offline API answers in-process; `service-mcp mock-api` serves one over HTTP at POST /api/public/v1/mcp)'
+        ? 'Hosted MCP endpoint: in-process (the embedded offline API answers its hosted market surface itself; `service-mcp mock-api` serves it over HTTP at POST /api/public/v1/mcp)'
         : `Hosted MCP endpoint: ${datum(health.mcp_endpoint, 200)}`,
     );
   return lines.join('\n');
@@ -43,6 +43,11 @@ export function renderHealth(health: HealthResponse, httpStatus: number, trouble
 /** An address under `.invalid` (RFC 6761), which the embedded offline API answers at: no one can reach it. */
 function placeholder(url: string): boolean {
   return URL.canParse(url) && new URL(url).hostname.endsWith('.invalid');
+}
+
+/** A hosted endpoint as shown: the offline one, answered in-process, is named as such, never by its placeholder address. */
+export function shownEndpoint(url: string): string {
+  return placeholder(url) ? "the embedded offline API's own hosted surface (in-process)" : datum(url, 200);
 }
 
 interface ServerStateView {
@@ -57,6 +62,16 @@ interface ServerStateView {
   catalog?: { checked: boolean; at?: string | undefined; failure?: string | undefined } | undefined;
   cache: { answers: number; hits: number; hit_ratio?: number | undefined };
   redis?: { connected: boolean } | undefined;
+  bridge?: {
+    state: 'off' | 'not_read' | 'reading' | 'ready' | 'failed';
+    endpoint?: string | undefined;
+    endpoint_note?: string | undefined;
+    era?: string | undefined;
+    read_at?: string | undefined;
+    failure?: string | undefined;
+    bridged: string[];
+    skipped: Array<{ name: string; reason: string }>;
+  };
   fair_share?: FairShareView | undefined;
 }
 
@@ -67,6 +82,23 @@ interface FairShareView {
   sent: number;
   refused: number;
   shared: boolean;
+}
+
+/** The bridge to the hosted surface: what it offers, what it skipped and why, or why it offers nothing. */
+function renderBridge(bridge: NonNullable<ServerStateView['bridge']>): string[] {
+  if (bridge.state === 'off')
+    return ["- Hosted tools: not bridged (--no-bridge); only this server's own tools are offered."];
+  const where = bridge.endpoint ? ` from ${shownEndpoint(bridge.endpoint)}` : '';
+  const lines = [
+    bridge.state === 'failed'
+      ? `- Hosted tools: the hosted surface${where} could not be read: ${datum(bridge.failure ?? 'unknown', 300)}; our own tools are unaffected${bridge.bridged.length > 0 ? `, and the ${bridge.bridged.length} bridged before stay offered` : ''}.`
+      : bridge.state === 'ready'
+        ? `- Hosted tools: ${bridge.bridged.length} bridged${where}${bridge.era ? ` (${bridge.era} era)` : ''}, read at ${bridge.read_at}${bridge.bridged.length > 0 ? `: ${bridge.bridged.join(', ')}` : ''}.`
+        : `- Hosted tools: the hosted list is ${bridge.state === 'reading' ? 'being read' : 'not read yet'}${where}.`,
+  ];
+  if (bridge.endpoint_note) lines.push(`  Endpoint: ${datum(bridge.endpoint_note, 200)}.`);
+  for (const { name, reason } of bridge.skipped) lines.push(`  Skipped ${datum(name, 80)}: ${reason}.`);
+  return lines;
 }
 
 /**
@@ -118,6 +150,7 @@ export function renderServerState(state: ServerStateView): string {
     lines.push(
       `- Redis (shared cool-down and cache): ${redis.connected ? 'connected' : 'unreachable; this replica uses its own state until it is back'}.`,
     );
+  if (state.bridge) lines.push(...renderBridge(state.bridge));
   const share = state.fair_share;
   if (share)
     lines.push(

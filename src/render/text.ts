@@ -254,6 +254,23 @@ function toLines(value: unknown, indent: string, out: string[]): void {
   }
 }
 
+/** A fence longer than any run of backticks in `body`, so the body cannot close it. */
+function fence(body: string): string {
+  const longestRun = body.includes('`') ? Math.max(2, ...Array.from(body.matchAll(/`+/g), (m) => m[0].length)) : 2;
+  return '`'.repeat(longestRun + 1);
+}
+
+/**
+ * Upstream prose (a hosted tool's text) as a fenced block: invisible characters written as their
+ * escapes, cut at `maxChars`, and fenced past any backtick run, so nothing in it reads as ours.
+ */
+export function fencedText(text: string, maxChars = 6_000): string {
+  let body = escapeInvisible(text.replace(/\r\n?/g, '\n'));
+  if (body.length > maxChars) body = `${body.slice(0, maxChars)}\n… (cut at ${maxChars} characters)`;
+  const marks = fence(body);
+  return `${marks}text\n${body}\n${marks}`;
+}
+
 /**
  * Free-form upstream data as a fenced block in a compact YAML-like form (a model reads it easily and
  * it costs far fewer tokens than indented JSON), cut at `maxChars`. Strings are sanitized and quoted
@@ -267,7 +284,6 @@ export function fencedData(value: unknown, maxChars = 6_000): string {
   let body = lines.join('\n');
   if (body.length > maxChars)
     body = `${body.slice(0, maxChars)}\n… (cut at ${maxChars} characters; the full data is in structuredContent)`;
-  const longestRun = body.includes('`') ? Math.max(2, ...Array.from(body.matchAll(/`+/g), (m) => m[0].length)) : 2;
-  const fence = '`'.repeat(longestRun + 1);
-  return `${fence}yaml\n${body}\n${fence}`;
+  const marks = fence(body);
+  return `${marks}yaml\n${body}\n${marks}`;
 }

@@ -5,6 +5,8 @@ import type { ShareState } from '../api/fair-share.js';
 import { HealthResponseSchema, type HealthResponse } from '../api/schemas.js';
 import { failedHealthSide, renderHealth, renderServerState, serverTroubles } from '../render/health.js';
 import { VERSION } from '../version.js';
+import type { HostedBridge } from '../hosted/bridge.js';
+import { FIRST_LIST_WAIT_MS } from '../hosted/caps.js';
 import { defineTool } from './define.js';
 import { callsInFlight } from './run.js';
 
@@ -21,6 +23,18 @@ const ServerStateSchema = z.object({
   catalog: z.object({ checked: z.boolean(), at: z.string().optional(), failure: z.string().optional() }).optional(),
   cache: z.object({ answers: z.number().int(), hits: z.number().int(), hit_ratio: z.number().optional() }),
   redis: z.object({ connected: z.boolean() }).optional(),
+  bridge: z
+    .object({
+      state: z.enum(['off', 'not_read', 'reading', 'ready', 'failed']),
+      endpoint: z.string().optional(),
+      endpoint_note: z.string().optional(),
+      era: z.string().optional(),
+      read_at: z.string().optional(),
+      failure: z.string().optional(),
+      bridged: z.array(z.string()),
+      skipped: z.array(z.object({ name: z.string(), reason: z.string() })),
+    })
+    .describe("The tools bridged from the deployment's hosted market surface, and those skipped with the reason"),
   /** The calling client's own share (HTTP mode with --per-client-rate): counts, never a token or another caller. */
   fair_share: z
     .object({
@@ -37,7 +51,14 @@ type ServerState = z.infer<typeof ServerStateSchema>;
 
 const iso = (ms: number | undefined) => (ms === undefined ? undefined : new Date(ms).toISOString());
 
-function serverState(client: ApiClient, share: ShareState | undefined): ServerState {
+/** The bridge's side, with no member that has nothing to say. */
+function bridgeState(bridge: HostedBridge | undefined): ServerState['bridge'] {
+  if (!bridge) return { state: 'off', bridged: [], skipped: [] };
+  const status = bridge.status();
+  return Object.fromEntries(Object.entries(status).filter(([, value]) => value !== undefined)) as ServerState['bridge'];
+}
+
+function serverState(client: ApiClient, bridge: HostedBridge | undefined, share: ShareState | undefined): ServerState {
   const state = client.state();
   return {
     version: VERSION,
@@ -64,6 +85,7 @@ function serverState(client: ApiClient, share: ShareState | undefined): ServerSt
       ...(state.answers > 0 ? { hit_ratio: Math.round((state.cacheHits / state.answers) * 1000) / 1000 } : {}),
     },
     ...(state.redisConnected === undefined ? {} : { redis: { connected: state.redisConnected } }),
+    bridge: bridgeState(bridge),
     ...(share
       ? {
           fair_share: {
@@ -90,10 +112,11 @@ export const checkApiHealth = defineTool({
   input: z.strictObject({}),
   example: {},
   data: HealthResponseSchema,
-  call: async (_args, { client, ...options }): Promise<HealthResult> => {
-    const result = await client.getHealth(options);
-    // Read after the health request, so it counts the share that request took.
-    return { ...result, server: serverState(client, await client.shareOf(options.caller)) };
+  call: async (_args, { client, bridge, ...options }): Promise<HealthResult> => {
+    // Health says what the bridge found, so it gives the first hosted read the time a tools/list does.
+    const [health] = await Promise.all([client.getHealth(options), bridge?.settled(FIRST_LIST_WAIT_MS)]);
+    // The share is read after the health request, so it counts the share that request took.
+    return { ...health, server: serverState(client, bridge, await client.shareOf(options.caller)) };
   },
   render: (data, _args, result) => {
     const { server } = result as HealthResult;
@@ -101,9 +124,9 @@ export const checkApiHealth = defineTool({
   },
   // Most wanted when the API fails: the error says whose problem it is, and this server's state follows
   // (without the caller's fair share, which takes a read this synchronous note cannot wait for).
-  failed: (kind, { client }) => {
+  failed: (kind, { client, bridge }) => {
     if (kind === 'cancelled') return undefined;
-    const server = serverState(client, undefined);
+    const server = serverState(client, bridge, undefined);
     return { side: failedHealthSide(kind, serverTroubles(server)), more: renderServerState(server) };
   },
   extra: { key: 'server', schema: ServerStateSchema, build: (_data, result) => (result as HealthResult).server },

@@ -11,10 +11,14 @@ import type { ErrorKind } from '../api/errors.js';
 import type { OperationId } from '../api/operations.js';
 import type { ViewDefinition } from '../apps/views.js';
 import type { Freshness, Mode } from '../api/provenance-record.js';
+import type { HostedTool } from '../hosted/admit.js';
+import type { HostedBridge } from '../hosted/bridge.js';
 
 export interface ToolContext extends CallOptions {
   client: ApiClient;
   mode: Mode;
+  /** The bridge to the deployment's hosted tools, unless --no-bridge. */
+  bridge?: HostedBridge | undefined;
 }
 
 export interface FailureNote {
@@ -56,6 +60,11 @@ export interface ToolDefinition<Input extends z.ZodObject = z.ZodObject, Data = 
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a registry holds tools of many input types
 export type AnyTool = ToolDefinition<any, any>;
+
+/** A tool as every surface offers it: ours, or one bridged from the deployment's hosted surface. */
+export type ExposedTool = AnyTool | HostedTool;
+
+export const isHostedTool = (tool: ExposedTool): tool is HostedTool => !('call' in tool);
 
 export const TOOL_ANNOTATIONS = {
   readOnlyHint: true,

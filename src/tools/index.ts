@@ -13,11 +13,12 @@ class UnknownToolError extends Error {
 }
 
 /**
- * The tools named (all of them without names), in registry order; a name that is no tool is an
- * UnknownToolError naming the valid ones. discover_api maps endpoints
- * to the tools of its own set, so a tool left out is never offered as the one to call.
+ * Our tools named (all of them without names), in registry order; a name that is no tool is an
+ * UnknownToolError naming the valid ones, unless tools are `bridged` from the deployment's hosted
+ * surface, whose names are known only once its list is read. discover_api maps endpoints to the
+ * tools of its own set, so a tool left out is never offered as the one to call.
  */
-export function toolSet(names?: readonly string[]): readonly AnyTool[] {
+export function toolSet(names?: readonly string[], { bridged = false } = {}): readonly AnyTool[] {
   const all: AnyTool[] = [
     searchJobs,
     listJobs,
@@ -28,7 +29,7 @@ export function toolSet(names?: readonly string[]): readonly AnyTool[] {
     checkApiHealth,
   ];
   const unknown = names?.filter((name) => !all.some((tool) => tool.name === name)) ?? [];
-  if (unknown.length > 0)
+  if (unknown.length > 0 && !bridged)
     throw new UnknownToolError(
       `--tools / SERVICE_MCP_TOOLS: ${unknown.map((name) => JSON.stringify(name)).join(', ')} ${unknown.length === 1 ? 'is not a tool' : 'are not tools'}; the tools are ${all.map((tool) => tool.name).join(', ')}`,
     );

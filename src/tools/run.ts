@@ -11,12 +11,13 @@ import { ResponseMetaSchema } from '../api/schemas.js';
 import { fictionNotice, renderProvenance } from '../render/provenance-line.js';
 import { escapeInvisible, oneLine } from '../render/text.js';
 import { newCallRecord, type CallRecord } from './call-record.js';
-import type { AnyTool, FailureNote, ToolContext } from './define.js';
+import { isHostedTool, type AnyTool, type ExposedTool, type FailureNote, type ToolContext } from './define.js';
+import { runHostedTool } from './run-hosted.js';
 import { describeIssues } from './issues.js';
 import { buildProvenance, ProvenanceSchema } from '../api/provenance-record.js';
 
 /** For arguments refused here, before any request. */
-const LOCAL_ARGUMENT_HINT = 'Fix the argument named above and call again; nothing was sent to the API.';
+export const LOCAL_ARGUMENT_HINT = 'Fix the argument named above and call again; nothing was sent to the API.';
 
 const HINTS: Record<ErrorKind, (error: ApiError) => string> = {
   invalid_argument: (e) =>
@@ -37,6 +38,8 @@ const HINTS: Record<ErrorKind, (error: ApiError) => string> = {
     'The connection to the API failed (unreachable, or dropped mid-answer); retry once, then check the base URL, proxy settings and connectivity.',
   internal: () => INTERNAL_HINT,
   cancelled: () => 'The call was cancelled before it finished.',
+  upstream_tool_error: () =>
+    'The hosted tool refused or failed on its own terms (its words are quoted above); fix what they name, or try again later.',
 };
 
 const INTERNAL_HINT =
@@ -139,12 +142,36 @@ function parseArguments(
 let running = 0;
 export const callsInFlight = (): number => running;
 
-/** Runs one call, filling in `record` as it goes (the caller's, to read once the call is done). */
-export async function runTool(
-  tool: AnyTool,
+/** Counts `work` among the calls in flight while it runs. */
+export async function counted<T>(work: () => Promise<T>): Promise<T> {
+  running++;
+  try {
+    return await work();
+  } finally {
+    running--;
+  }
+}
+
+/**
+ * Runs one call, of ours or of a bridged tool (run-hosted.ts), filling in `record` as it goes (the
+ * caller's, to read once the call is done): the boundary every surface calls.
+ */
+export function runTool(
+  tool: ExposedTool,
   rawArgs: unknown,
   context: ToolContext,
   record: CallRecord = newCallRecord(tool.name),
+): Promise<CallToolResult> {
+  return isHostedTool(tool)
+    ? runHostedTool(tool, rawArgs, context, record)
+    : runOwnTool(tool, rawArgs, context, record);
+}
+
+async function runOwnTool(
+  tool: AnyTool,
+  rawArgs: unknown,
+  context: ToolContext,
+  record: CallRecord,
 ): Promise<CallToolResult> {
   const parsed = parseArguments(tool, rawArgs, record);
   record.arguments = parsed.ok ? 'valid' : 'invalid';

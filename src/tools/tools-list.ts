@@ -7,7 +7,8 @@
 import { RESOURCE_URI_META_KEY } from '@modelcontextprotocol/ext-apps/server';
 import type { Tool } from '@modelcontextprotocol/server';
 import * as z from 'zod';
-import { TOOL_ANNOTATIONS, type AnyTool } from './define.js';
+import type { HostedTool } from '../hosted/admit.js';
+import { isHostedTool, TOOL_ANNOTATIONS, type AnyTool, type ExposedTool } from './define.js';
 import { TOOLS } from './index.js';
 import { outputSchemaOf } from './run.js';
 
@@ -85,22 +86,45 @@ function describeTool(tool: AnyTool): Tool {
   };
 }
 
+/**
+ * A bridged tool's entry: its cleaned listing (hosted/admit.ts), read-only as it was admitted, and
+ * its outputSchema only when it could be read (otherwise its structuredContent is dropped).
+ */
+function describeHosted(tool: HostedTool): Tool {
+  return {
+    name: tool.name,
+    title: tool.title,
+    description: tool.description,
+    inputSchema: tool.inputSchema,
+    ...(tool.outputSchema ? { outputSchema: tool.outputSchema } : {}),
+    annotations: { title: tool.title, readOnlyHint: true, destructiveHint: false, openWorldHint: true },
+    // Says where it comes from, for clients and tooling (the bench counts ours apart); no model reads _meta.
+    _meta: { [BRIDGED_META_KEY]: true },
+  };
+}
+
 declare const __SERVICE_MCP_TOOL_CATALOG__: Tool[] | undefined;
 
-/** The build's conversion, by tool name (test/e2e/tool-catalog.test.ts holds it equal to a conversion now). */
+/** The build's conversion of ours, by tool name (test/e2e/tool-catalog.test.ts holds it equal to a conversion now). */
 const BUILT: ReadonlyMap<string, Tool> = new Map(
   typeof __SERVICE_MCP_TOOL_CATALOG__ === 'undefined'
     ? []
     : __SERVICE_MCP_TOOL_CATALOG__.map((tool) => [tool.name, tool]),
 );
 
-const described = new Map<AnyTool, Tool>();
+const BRIDGED_META_KEY = 'io.github.service-mcp/bridged';
 
-/** The tools/list entry of each tool, converted once per process. */
-export function toolCatalog(tools: readonly AnyTool[] = TOOLS): Tool[] {
+const described = new WeakMap<ExposedTool, Tool>();
+
+/** The tools/list entry of each tool, converted once per process (a bridged tool once per hosted read). */
+export function toolCatalog(tools: readonly ExposedTool[] = TOOLS): Tool[] {
   return tools.map((tool) => {
     let entry = described.get(tool);
-    if (!entry) described.set(tool, (entry = BUILT.get(tool.name) ?? describeTool(tool)));
+    if (!entry)
+      described.set(
+        tool,
+        (entry = isHostedTool(tool) ? describeHosted(tool) : (BUILT.get(tool.name) ?? describeTool(tool))),
+      );
     return entry;
   });
 }

@@ -11,7 +11,8 @@
  */
 import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Backend } from '../backend.js';
+import { exposedTools, type Backend } from '../backend.js';
+import { FIRST_LIST_WAIT_MS } from '../hosted/caps.js';
 import type { Logger } from '../log.js';
 import { onLauncherGone } from '../launcher.js';
 import { DEFAULTS } from '../defaults.js';
@@ -96,6 +97,7 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
   buildPolicy({ host, port: 0, allowedHosts, allowedOrigins: options.allowedOrigins });
 
   const stopCalls = new AbortController();
+  backend.bridge?.start();
   const endpoint = createMcpEndpoint({
     backend,
     logger,
@@ -160,7 +162,9 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
         return sendRpcError(res, 405, 'Method Not Allowed', { ...cors, allow: 'GET, HEAD' });
       // Host was checked above, so echoing it cannot advertise a foreign name.
       const scheme = req.headers['x-forwarded-proto'] === 'https' ? 'https' : 'http';
-      return sendJson(res, 200, buildServerCard(`${scheme}://${req.headers.host}`), {
+      // The card names the bridged tools too: the first one waits for the hosted list as a first tools/list does.
+      await backend.bridge?.settled(FIRST_LIST_WAIT_MS);
+      return sendJson(res, 200, buildServerCard(`${scheme}://${req.headers.host}`, exposedTools(backend)), {
         ...cors,
         'cache-control': 'public, max-age=300',
       });

@@ -8,10 +8,10 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { toNodeHandler, type NodeIncomingMessageLike } from '@modelcontextprotocol/node';
-import { createMcpHandler, type AuthInfo } from '@modelcontextprotocol/server';
+import { createMcpHandler, type AuthInfo, type McpServer } from '@modelcontextprotocol/server';
 import type { Backend } from '../backend.js';
 import type { Logger } from '../log.js';
-import { createServer } from '../server.js';
+import { serverFactory } from '../server.js';
 import type { AuthCheck } from './auth/gate.js';
 import { callerOf } from './auth/caller.js';
 import { readRequestBody, refuseTooLarge, refuseUnread } from './http-body.js';
@@ -52,6 +52,8 @@ export interface McpEndpointOptions {
   maxInFlight?: number;
   /** Aborted when shutdown's grace period is over: calls still running answer with an error. */
   stopping?: AbortSignal;
+  /** Tools of a surface of its own besides ours (mock-api's hosted market surface). */
+  extend?: (mcp: McpServer) => void;
   /** Who is calling, from the request's head, before any other work (auth/gate.ts); anyone when absent. */
   authenticate?: (req: IncomingMessage) => Promise<AuthCheck>;
 }
@@ -152,11 +154,17 @@ function withBody(req: IncomingMessage, body: Buffer, auth: AuthInfo | undefined
 }
 
 export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
-  const { backend, logger, limits, stopping } = options;
+  const { backend, logger, limits, stopping, extend } = options;
+  // At the hosted path this server is a surface of its own tools, as the deployment's is: never a bridge.
+  const atHostedPath = (request: Request) => new URL(request.url).pathname === HOSTED_MCP_PATH;
+  // The caller rides on the SDK's authInfo (withBody below); every call, bridged ones too, goes on its share.
   const mcpHandler = createMcpHandler(
-    ({ authInfo }) => createServer({ backend, logger, stopping, caller: callerOf(authInfo) }),
+    serverFactory({ backend, logger, stopping, extend }, { ownOnly: atHostedPath, callerOf }),
     { legacy: 'stateless' },
   );
+  // 2026-07-28 clients that opened a subscriptions/listen stream hear of a change of the bridged
+  // tools; stateless 2025 clients have no stream to hear on, and list again (docs/tools.md).
+  const unfollow = backend.bridge?.onChange(() => mcpHandler.notify.toolsChanged());
   // As many may wait as run: a burst of an agent's calls is served, a flood is turned away.
   const slots = options.maxInFlight === undefined ? undefined : new Slots(options.maxInFlight, options.maxInFlight);
 
@@ -263,5 +271,12 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
     await serveMcp(withBody(req, body.bytes, who.auth), res, parsed);
   }
 
-  return { serve, refuseWaiting: () => slots?.clearQueue(), close: () => mcpHandler.close() };
+  return {
+    serve,
+    refuseWaiting: () => slots?.clearQueue(),
+    close: () => {
+      unfollow?.();
+      return mcpHandler.close();
+    },
+  };
 }

@@ -7,7 +7,8 @@
  */
 // Only these members are bundled: esbuild keeps the named top-level JSON members that are used.
 import { description, name } from '../../server.json';
-import { SERVER_CAPABILITIES, SERVER_INFO } from '../mcp/capabilities.js';
+import { capabilitiesFor, SERVER_CAPABILITIES, SERVER_INFO } from '../mcp/capabilities.js';
+import { isHostedTool, type ExposedTool } from '../tools/define.js';
 import { TOOLS } from '../tools/index.js';
 import { HOSTED_MCP_PATH, SURFACE } from './mcp-endpoint.js';
 
@@ -28,8 +29,9 @@ export interface ServerCard {
 /**
  * `origin` is this server's as the caller reached it. Both MCP addresses are listed: /mcp, and
  * the hosted service's path, so a client configured for the hosted service can switch by origin.
+ * `tools` are those /mcp offers now: ours, and any bridged from the deployment's hosted surface.
  */
-export function buildServerCard(origin: string): ServerCard {
+export function buildServerCard(origin: string, tools: readonly ExposedTool[] = TOOLS): ServerCard {
   return {
     name,
     title: SERVER_INFO.title,
@@ -41,7 +43,7 @@ export function buildServerCard(origin: string): ServerCard {
       type: 'streamable-http' as const,
       url,
     })),
-    capabilities: SERVER_CAPABILITIES,
-    tools: TOOLS.map((tool) => ({ name: tool.name, title: tool.title })),
+    capabilities: capabilitiesFor(tools.some(isHostedTool)),
+    tools: tools.map((tool) => ({ name: tool.name, title: tool.title })),
   };
 }

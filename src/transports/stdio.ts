@@ -8,7 +8,7 @@ import { format } from 'node:util';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import type { Backend } from '../backend.js';
 import type { Logger } from '../log.js';
-import { createServer } from '../server.js';
+import { serverFactory } from '../server.js';
 import { telemetry } from '../telemetry/hooks.js';
 import { LineTransport, type LineOutput } from './stdio-transport.js';
 
@@ -63,7 +63,9 @@ export function runStdio({ backend, logger, endGraceMs, maxInFlight }: StdioOpti
     onRefused: (reason) => logger.warn(reason),
   });
   const stopCalls = new AbortController();
-  const handle = serveStdio(() => createServer({ backend, logger, stopping: stopCalls.signal }), {
+  backend.bridge?.start();
+  // One long-lived server: its bridged tools follow the hosted list, each change announced.
+  const handle = serveStdio(serverFactory({ backend, logger, stopping: stopCalls.signal, follow: true }), {
     transport,
     onerror: (error) => logger.debug(`stdio: ${error.message}`),
   });

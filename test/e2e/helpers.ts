@@ -18,7 +18,12 @@ if (!existsSync(new URL('../../dist/cli.js', import.meta.url))) {
   );
 }
 
-/** An environment with none of the developer's SERVICE_MCP_*, OTEL_* or proxy settings leaking in. */
+/**
+ * An environment with none of the developer's SERVICE_MCP_*, OTEL_* or proxy settings leaking in,
+ * and the bridge to the hosted surface off: each test here is about our own tools, and the bridge's
+ * background reads would add requests to the counts and a wait to the first list. The bridge's own
+ * tests (hosted-bridge.test.ts) turn it on with SERVICE_MCP_NO_BRIDGE=0.
+ */
 export function cleanEnv(extra: Record<string, string> = {}): Record<string, string> {
   const env: Record<string, string> = {};
   for (const [key, value] of Object.entries(process.env)) {
@@ -31,7 +36,7 @@ export function cleanEnv(extra: Record<string, string> = {}): Record<string, str
       continue;
     env[key] = value;
   }
-  return { ...env, ...extra };
+  return { ...env, SERVICE_MCP_NO_BRIDGE: '1', ...extra };
 }
 
 export interface RunResult {

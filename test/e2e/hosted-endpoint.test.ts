@@ -6,7 +6,7 @@
 import { Client, StreamableHTTPClientTransport, type CallToolResult } from '@modelcontextprotocol/client';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { TOOLS } from '../../src/tools/index.js';
-import { activeJob } from './dataset.js';
+import { activeJob, MARKET_TOOLS } from './dataset.js';
 import { startMockApi, textOf, type MockApi } from './helpers.js';
 import {
   hitsOf,
@@ -73,11 +73,14 @@ describe.each(['modern', 'legacy'] as const)('mock-api hosts the tool endpoint, 
     await reference?.close();
   });
 
-  it('negotiates the era and offers exactly the definitions serve --http offers', async () => {
+  it('negotiates the era and offers the definitions serve --http offers, then the market tools REST lacks', async () => {
     expect(client.getProtocolEra()).toBe(era);
     const hosted = await definitions(client);
-    expect(hosted.tools.map((tool) => tool.name)).toEqual(TOOLS.map((tool) => tool.name));
-    expect(hosted).toEqual(await definitions(reference));
+    const own = await definitions(reference);
+    expect(hosted.tools.map((tool) => tool.name)).toEqual([...TOOLS.map((tool) => tool.name), ...MARKET_TOOLS]);
+    expect({ ...hosted, tools: hosted.tools.slice(0, TOOLS.length) }).toEqual(own);
+    // Its own tools, read-only: the surface a bridge reads, never a bridge itself.
+    for (const tool of hosted.tools.slice(TOOLS.length)) expect(tool.annotations?.readOnlyHint, tool.name).toBe(true);
   });
 
   it('an agent searches, then reads a job in detail, and is told the data is fictional', async () => {

@@ -110,10 +110,18 @@ describe('the smaller defects', () => {
     }
   });
 
-  it('offline health shows no placeholder address as if it were real', async () => {
-    const { stdout } = await runCli(['--offline', 'call', 'check_api_health']);
+  it('offline health, and a bridged answer, show no placeholder address as if it were real', async () => {
+    const bridging = cleanEnv({ SERVICE_MCP_NO_BRIDGE: '0' });
+    const { stdout } = await runCli(['--offline', 'call', 'check_api_health'], bridging);
     expect(stdout).not.toContain('.invalid');
-    expect(stdout).toContain('Hosted MCP endpoint: none here (the embedded offline API answers in-process');
+    expect(stdout).toContain(
+      'Hosted MCP endpoint: in-process (the embedded offline API answers its hosted market surface itself',
+    );
+    const bridged = await runCli(['--offline', 'call', 'get_company_funding', '{"company":"quillmark"}'], bridging);
+    expect(bridged.stdout).not.toContain('.invalid');
+    expect(bridged.stdout).toContain(
+      "hosted tool get_company_funding at the embedded offline API's own hosted surface (in-process)",
+    );
   });
 
   it('an id with an invisible character is shown escaped in the error that echoes it', async () => {

@@ -25,10 +25,20 @@ describe('defaults', () => {
       maxRetryWaitS: 20,
       logLevel: 'warn',
       cache: true,
+      bridge: true,
       maxInFlight: 64,
       metricsHost: '127.0.0.1',
       logFormat: 'text',
     });
+  });
+
+  it('--no-bridge and SERVICE_MCP_NO_BRIDGE=1 turn the bridge off; an unreadable value is refused', () => {
+    expect(resolve({ bridge: false }).bridge).toBe(false);
+    expect(resolve({}, { SERVICE_MCP_NO_BRIDGE: '1' }).bridge).toBe(false);
+    expect(resolve({}, { SERVICE_MCP_NO_BRIDGE: '0' }).bridge).toBe(true);
+    expect(() => resolve({}, { SERVICE_MCP_NO_BRIDGE: 'maybe' })).toThrow(
+      /SERVICE_MCP_NO_BRIDGE="maybe" is not a boolean/,
+    );
   });
 
   it('with a base URL: online', () => {
@@ -219,6 +229,7 @@ describe('the result', () => {
       ['--metrics-port', 'SERVICE_MCP_METRICS_PORT'],
       ['--metrics-host', 'SERVICE_MCP_METRICS_HOST'],
       ['--log-format', 'SERVICE_MCP_LOG_FORMAT'],
+      ['--no-bridge', 'SERVICE_MCP_NO_BRIDGE'],
       ['--auth-tokens-file', 'SERVICE_MCP_AUTH_TOKENS_FILE'],
       ['--auth-issuer', 'SERVICE_MCP_AUTH_ISSUER'],
       ['--auth-audience', 'SERVICE_MCP_AUTH_AUDIENCE'],

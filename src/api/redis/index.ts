@@ -1,6 +1,6 @@
 /**
- * Shared state for replicas (--redis-url): the cool-down, the callers' shares and a wrapper for the cache store, all
- * namespaced by the API's origin. Imported only when a Redis URL is configured.
+ * Shared state for replicas (--redis-url): the cool-down, the callers' shares, the hosted tool list and a wrapper
+ * for the cache store, all namespaced by the API's origin. Imported only when a Redis URL is configured.
  */
 import type { Logger } from '../../log.js';
 import type { CacheStore } from '../cache.js';
@@ -14,6 +14,8 @@ export interface SharedState {
   gate: SharedRetryAfterGate;
   /** Wraps the process's memory store: Redis while it answers, the memory store meanwhile. */
   cacheStore: (local: CacheStore) => CacheStore;
+  /** The deployment's hosted tool list as one replica last read it (JSON), so the others need not. */
+  hostedList: { get(): Promise<string | undefined>; set(value: string, until: number): Promise<boolean> };
   /** Each caller's share of upstream requests, one across the replicas. */
   budget: (rate: Rate) => UpstreamBudget;
   /** Connected and answering right now. */
@@ -34,6 +36,10 @@ export async function connectSharedState(options: {
   return {
     gate: new SharedRetryAfterGate({ redis, prefix, requestTimeoutMs: options.requestTimeoutMs }),
     cacheStore: (local) => sharedCacheStore(redis, local, prefix),
+    hostedList: {
+      get: () => redis.get(`${prefix}:hosted-tools`),
+      set: (value, until) => redis.setUntil(`${prefix}:hosted-tools`, value, until),
+    },
     budget: (rate) => new SharedBudget(redis, prefix, rate),
     ready: () => redis.ready(),
     close: () => redis.close(),

@@ -1,0 +1,125 @@
+/**
+ * A hosted tool's answer as we pass it on: its text fenced as upstream data, its other content
+ * blocks kept (up to a cap), its structuredContent only when the tool declared an outputSchema and
+ * the answer passes it, and our provenance line: the endpoint and tool it came from, when it was
+ * retrieved, the age of each timestamp it states, and fiction by the deployment's own word.
+ */
+import type { CallToolResult } from '@modelcontextprotocol/server';
+import { ageSeconds } from '../api/age.js';
+import { sourceSaysFictional, type Mode } from '../api/provenance-record.js';
+import { isRecord } from '../is-record.js';
+import { describeAge } from '../render/age.js';
+import { shownEndpoint } from '../render/health.js';
+import { datum, fencedText } from '../render/text.js';
+import type { HostedTool } from './admit.js';
+import type { HostedAnswer } from './bridge.js';
+import { HOSTED_CAPS } from './caps.js';
+
+/** Where the provenance travels as data, in the result's _meta. */
+const PROVENANCE_META_KEY = 'io.github.service-mcp/provenance';
+
+interface HostedProvenance {
+  endpoint: string;
+  tool: string;
+  retrieved_at: string;
+  mode: Mode;
+  fictional?: true;
+  /** Timestamps the answer states (its meta's, else the first ISO ones in its text), with their age at retrieval. */
+  stated: Array<{ name: string; value: string; age_s: number | null }>;
+}
+
+const ISO = /\b\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?\b/g;
+const STATED_KEYS = ['generated_at', 'computed_at', 'as_of', 'updated_at'];
+
+function statedTimestamps(structured: unknown, text: string, at: number): HostedProvenance['stated'] {
+  const meta =
+    isRecord(structured) && isRecord(structured.meta) ? structured.meta : isRecord(structured) ? structured : {};
+  const named = STATED_KEYS.flatMap((name) =>
+    typeof meta[name] === 'string' ? [{ name, value: meta[name] as string }] : [],
+  );
+  const found =
+    named.length > 0
+      ? named
+      : [...new Set(text.match(ISO) ?? [])].slice(0, 2).map((value) => ({ name: 'stated', value }));
+  return found.map(({ name, value }) => ({ name, value, age_s: ageSeconds(value, at) }));
+}
+
+function saysFictional(structured: unknown, text: string): boolean {
+  const meta = isRecord(structured) && isRecord(structured.meta) ? structured.meta : {};
+  return sourceSaysFictional(meta.source) || /\bfictional\b/i.test(text);
+}
+
+/** structuredContent, if it may pass: declared and valid; else why it is dropped. */
+function checkedStructure(
+  tool: HostedTool,
+  result: CallToolResult,
+): { keep: unknown } | { dropped: string } | undefined {
+  if (result.structuredContent === undefined) return undefined;
+  if (!tool.output) return { dropped: 'the tool declares no outputSchema this server could read' };
+  const parsed = tool.output.safeParse(result.structuredContent);
+  if (parsed.success) return { keep: result.structuredContent };
+  const issue = parsed.error.issues[0];
+  return {
+    dropped: `it does not match the tool's outputSchema (${issue ? `${issue.path.join('.') || '(root)'}: ${issue.message}` : 'invalid'})`,
+  };
+}
+
+/** How the deployment was reached, in the words our own provenance uses (render/provenance-line.ts). */
+const REACHED: Record<Mode, string> = {
+  embedded: 'reached: embedded (the offline deployment inside service-mcp)',
+  http: 'reached: http (the deployment over HTTP)',
+};
+
+function renderProvenanceLine(p: HostedProvenance): string {
+  const parts = [`hosted tool ${datum(p.tool, 128)} at ${shownEndpoint(p.endpoint)}`];
+  for (const { name, value, age_s } of p.stated) parts.push(`${name}: ${datum(value, 40)} (${describeAge(age_s)})`);
+  if (p.stated.length === 0) parts.push('no timestamp stated');
+  parts.push(p.fictional ? "FICTIONAL sample data, by the deployment's own word" : REACHED[p.mode]);
+  parts.push(`retrieved ${p.retrieved_at}`);
+  return `Provenance: ${parts.join(' · ')}`;
+}
+
+export function hostedResult(tool: HostedTool, answer: HostedAnswer, mode: Mode): CallToolResult {
+  const { result } = answer;
+  const blocks = Array.isArray(result.content) ? result.content.slice(0, HOSTED_CAPS.contentBlocks) : [];
+  const text = blocks
+    .flatMap((block) => (block.type === 'text' && typeof block.text === 'string' ? [block.text] : []))
+    .join('\n');
+  const others = blocks.filter((block) => block.type !== 'text');
+  const structure = checkedStructure(tool, result);
+  const at = Date.parse(answer.retrievedAt);
+  const fictional = mode === 'embedded' || saysFictional(result.structuredContent, text);
+  const provenance: HostedProvenance = {
+    endpoint: answer.endpoint,
+    tool: tool.name,
+    retrieved_at: answer.retrievedAt,
+    mode,
+    ...(fictional ? { fictional: true as const } : {}),
+    stated: statedTimestamps(result.structuredContent, text, at),
+  };
+  // Fiction is said first, before any figure, as our own results say it (render/provenance-line.ts).
+  const fiction =
+    fictional && !result.isError
+      ? [`FICTIONAL sample data, by the deployment's own word: invented, not real; ${REACHED[mode]}.`]
+      : [];
+  const lines = [
+    ...fiction,
+    `${result.isError ? 'The hosted tool answered with an error of its own' : 'Answer of the hosted tool'} ${datum(tool.name, 128)} (the deployment's words, quoted as data):`,
+    text === '' ? '(no text)' : fencedText(text, HOSTED_CAPS.textChars),
+  ];
+  if (others.length > 0)
+    lines.push(`${others.length} other content block(s) passed on as sent: ${others.map((b) => b.type).join(', ')}.`);
+  if (Array.isArray(result.content) && result.content.length > blocks.length)
+    lines.push(
+      `${result.content.length - blocks.length} more content block(s) left out (cap ${HOSTED_CAPS.contentBlocks}).`,
+    );
+  if (structure && 'dropped' in structure) lines.push(`structuredContent dropped: ${structure.dropped}.`);
+  lines.push(renderProvenanceLine(provenance));
+  const body = lines.join('\n');
+  return {
+    content: [{ type: 'text', text: result.isError ? `upstream_tool_error: ${body}` : body }, ...others],
+    ...(structure && 'keep' in structure ? { structuredContent: structure.keep as Record<string, unknown> } : {}),
+    ...(result.isError ? { isError: true } : {}),
+    _meta: { [PROVENANCE_META_KEY]: provenance },
+  };
+}

@@ -1,0 +1,279 @@
+/**
+ * The bridge: an SDK v2 client inside our server, reading the deployment's hosted market surface
+ * over stateless Streamable HTTP in whichever era it speaks, through guarded-fetch.ts. It keeps the
+ * admitted list for LIST_TTL_MS (in Redis too, with --redis-url, so replicas read it once), reads
+ * it again when that has passed, and tells its listeners when the set of bridged tools changes.
+ * A surface that fails leaves ours untouched: the list is simply empty, and status() says why.
+ */
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import type { CallToolResult, JsonSchemaValidator, jsonSchemaValidator } from '@modelcontextprotocol/client';
+import type { UpstreamBudget } from '../api/fair-share.js';
+import type { CallOptions } from '../api/request-policy.js';
+import type { RetryAfterGate } from '../api/retry-after-gate.js';
+import { silentLogger, type Logger } from '../log.js';
+import { oneLine } from '../render/text.js';
+import { PACKAGE_NAME, VERSION } from '../version.js';
+import { admitTools, type Admission, type HostedTool, type SkippedTool } from './admit.js';
+import { HOSTED_CAPS, LIST_RETRY_MS, LIST_TTL_MS } from './caps.js';
+import { guardedFetch, withCallOptions, type WebFetch } from './guarded-fetch.js';
+import { failureOf } from './outcome.js';
+
+/** structuredContent is checked here against the admitted schema (outcome.ts), not by the SDK. */
+const ACCEPT_ALL: jsonSchemaValidator = {
+  getValidator<T>(): JsonSchemaValidator<T> {
+    return (input) => ({ valid: true, data: input as T, errorMessage: undefined });
+  },
+};
+
+/** Where the hosted list is kept between replicas (--redis-url): JSON text until an epoch ms. */
+export interface SharedListStore {
+  get(): Promise<string | undefined>;
+  set(value: string, until: number): Promise<boolean>;
+}
+
+export interface HostedBridgeOptions {
+  /** The endpoint to read: the health response's mcp_endpoint, else the base URL's hosted path. */
+  endpoint: () => Promise<{ url: string; note?: string }>;
+  fetch: () => Promise<WebFetch>;
+  gate: RetryAfterGate;
+  /** Each caller's share of upstream requests (--per-client-rate): a bridged call takes from it as ours do. */
+  budget?: UpstreamBudget | undefined;
+  timeoutMs: number;
+  maxRetryWaitS: number;
+  /** Our own tool names: they win a collision. */
+  ours: ReadonlySet<string>;
+  logger?: Logger;
+  store?: SharedListStore | undefined;
+  now?: () => number;
+}
+
+export interface BridgeStatus {
+  endpoint?: string | undefined;
+  /** Why the endpoint is not the one health named, when it is not. */
+  endpoint_note?: string | undefined;
+  state: 'not_read' | 'reading' | 'ready' | 'failed';
+  era?: string | undefined;
+  read_at?: string | undefined;
+  failure?: string | undefined;
+  bridged: string[];
+  skipped: SkippedTool[];
+}
+
+export interface HostedAnswer {
+  result: CallToolResult;
+  endpoint: string;
+  retrievedAt: string;
+}
+
+interface Connection {
+  client: Client;
+  url: string;
+}
+
+export class HostedBridge {
+  private admission: Admission = { tools: [], skipped: [] };
+  private readonly options: HostedBridgeOptions;
+  private readonly now: () => number;
+  private readonly logger: Logger;
+  private readonly listeners = new Set<() => void>();
+  private connection: Promise<Connection> | undefined;
+  private reading: Promise<void> | undefined;
+  private first: Promise<void> | undefined;
+  private readAt: number | undefined;
+  private failedAt: number | undefined;
+  private failure: string | undefined;
+  private endpointUrl: string | undefined;
+  private endpointNote: string | undefined;
+  private era: string | undefined;
+
+  constructor(options: HostedBridgeOptions) {
+    this.options = options;
+    this.now = options.now ?? Date.now;
+    this.logger = options.logger ?? silentLogger;
+  }
+
+  /** Starts the first read (a server calls it at start, so its first tools/list seldom waits). */
+  start(): void {
+    this.refreshIfDue();
+  }
+
+  /** The bridged tools as last read; starts a new read when the list is due. */
+  tools(): readonly HostedTool[] {
+    this.refreshIfDue();
+    return this.admission.tools;
+  }
+
+  find(name: string): HostedTool | undefined {
+    return this.tools().find((tool) => tool.name === name);
+  }
+
+  /** Resolves once the first read has ended, or after `ms`, whichever is first; never rejects. */
+  async settled(ms: number): Promise<void> {
+    this.refreshIfDue();
+    if (this.readAt !== undefined || this.failedAt !== undefined) return;
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([this.first, new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)))]);
+    clearTimeout(timer);
+  }
+
+  /** Told each time the set of bridged tools (names or definitions) changes. */
+  onChange(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  status(): BridgeStatus {
+    const iso = (ms: number | undefined) => (ms === undefined ? undefined : new Date(ms).toISOString());
+    const state =
+      this.reading && this.readAt === undefined
+        ? 'reading'
+        : this.failure !== undefined
+          ? 'failed'
+          : this.readAt !== undefined
+            ? 'ready'
+            : 'not_read';
+    return {
+      endpoint: this.endpointUrl,
+      endpoint_note: this.endpointNote,
+      state,
+      era: this.era,
+      read_at: iso(this.readAt),
+      failure: this.failure,
+      bridged: this.admission.tools.map((tool) => tool.name),
+      skipped: this.admission.skipped,
+    };
+  }
+
+  /** Calls a bridged tool; throws an ApiError (outcome.ts) when the exchange fails. */
+  async call(tool: HostedTool, args: unknown, options: CallOptions): Promise<HostedAnswer> {
+    try {
+      // Inside: a surface that cannot be reached at all is a failure of this call like any other.
+      const { client, url } = await this.connect();
+      const result = await withCallOptions(options, () =>
+        client.callTool(
+          { name: tool.name, arguments: args as Record<string, unknown> },
+          { signal: options.signal, timeout: this.callTimeoutMs() },
+        ),
+      );
+      return { result: result as CallToolResult, endpoint: url, retrievedAt: new Date(this.now()).toISOString() };
+    } catch (error) {
+      const failure = failureOf(error, `tools/call ${tool.name}`, options.signal);
+      // A tool the surface no longer knows, or a connection that broke: the next call reconnects and relists.
+      if (failure.kind !== 'invalid_argument' && failure.kind !== 'cancelled' && failure.kind !== 'rate_limited')
+        this.drop();
+      if (failure.kind === 'not_deployed') this.readAt = undefined;
+      throw failure;
+    }
+  }
+
+  private callTimeoutMs(): number {
+    // The transport's own deadline and Retry-After waits end a call first; this only backs them up.
+    return this.options.timeoutMs * 2 + this.options.maxRetryWaitS * 1000 + 5_000;
+  }
+
+  private refreshIfDue(): void {
+    if (this.reading) return;
+    const now = this.now();
+    const due =
+      this.failedAt !== undefined
+        ? now - this.failedAt >= LIST_RETRY_MS
+        : this.readAt === undefined || now - this.readAt >= LIST_TTL_MS;
+    if (!due) return;
+    this.reading = this.read().finally(() => (this.reading = undefined));
+    this.first ??= this.reading;
+  }
+
+  private async read(): Promise<void> {
+    try {
+      const listed = (await this.sharedList()) ?? (await this.readHosted());
+      this.apply(admitTools(listed, this.options.ours));
+      this.readAt = this.now();
+      this.failedAt = undefined;
+      this.failure = undefined;
+    } catch (error) {
+      const failure = failureOf(error, 'tools/list');
+      this.failure = oneLine(failure.message, 300);
+      this.failedAt = this.now();
+      this.drop();
+      // Info, not a warning: a deployment without a hosted surface is no fault, and health says it.
+      this.logger.info(`hosted tools not bridged: ${this.failure}`);
+      // What was bridged stays offered until the list can be read again: a blip must not hide tools.
+    }
+  }
+
+  private async readHosted(): Promise<unknown[]> {
+    const { client } = await this.connect();
+    const { tools } = await client.listTools(undefined, { cacheMode: 'bypass', timeout: this.callTimeoutMs() });
+    const listed = tools as unknown[];
+    const store = this.options.store;
+    if (store)
+      await store.set(JSON.stringify({ at: this.now(), tools: listed }), this.now() + LIST_TTL_MS).catch(() => false);
+    return listed;
+  }
+
+  /** Another replica's read of the same deployment, while it is fresh. */
+  private async sharedList(): Promise<unknown[] | undefined> {
+    const text = await this.options.store?.get().catch(() => undefined);
+    if (text === undefined) return undefined;
+    try {
+      const { tools } = JSON.parse(text) as { tools?: unknown };
+      return Array.isArray(tools) ? tools : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
+  private apply(admission: Admission): void {
+    const key = (a: Admission) => JSON.stringify(a.tools.map(({ input: _i, output: _o, ...listed }) => listed));
+    const changed = key(admission) !== key(this.admission);
+    this.admission = admission;
+    if (!changed) return;
+    this.logger.info(
+      `hosted tools bridged: ${admission.tools.map((t) => t.name).join(', ') || 'none'}; skipped ${admission.skipped.length}`,
+    );
+    for (const listener of this.listeners) listener();
+  }
+
+  private connect(): Promise<Connection> {
+    this.connection ??= this.open().catch((error: unknown) => {
+      this.connection = undefined;
+      throw error;
+    });
+    return this.connection;
+  }
+
+  private async open(): Promise<Connection> {
+    const { url, note } = await this.options.endpoint();
+    this.endpointUrl = url;
+    this.endpointNote = note;
+    const label = new URL(url);
+    const fetch = guardedFetch({
+      fetch: await this.options.fetch(),
+      gate: this.options.gate,
+      budget: this.options.budget,
+      timeoutMs: this.options.timeoutMs,
+      maxRetryWaitS: this.options.maxRetryWaitS,
+      label: () => `${label.pathname}${label.search}`,
+    });
+    const client = new Client(
+      { name: `${PACKAGE_NAME}-bridge`, version: VERSION },
+      {
+        versionNegotiation: { mode: 'auto', probe: { timeoutMs: this.options.timeoutMs } },
+        jsonSchemaValidator: ACCEPT_ALL,
+        listMaxPages: HOSTED_CAPS.listPages,
+      },
+    );
+    const transport = new StreamableHTTPClientTransport(label, {
+      fetch: (target, init) => fetch(String(target), init ?? {}),
+    });
+    await client.connect(transport, { timeout: this.callTimeoutMs() });
+    this.era = client.getProtocolEra();
+    return { client, url };
+  }
+
+  private drop(): void {
+    const connection = this.connection;
+    this.connection = undefined;
+    void connection?.then(({ client }) => client.close()).catch(() => {});
+  }
+}

@@ -1,0 +1,190 @@
+/**
+ * The fetch the bridge's SDK transport sends through: the same Retry-After gate as the REST client
+ * (so one deployment has one rate limit, shared through Redis with --redis-url), the per-request
+ * deadline, the calling tool's cancellation, the caller's fair share (taken as budget-interceptor.ts
+ * takes it for REST: one for each request a call sends; the bridge's own list reads take none),
+ * progress while a Retry-After is waited out, and the answer read whole under a size cap and
+ * checked to be JSON before the SDK parses it. A failure is thrown as an ApiError, which the SDK
+ * passes up as the cause of its own error (outcome.ts reads it).
+ *
+ * The call's signal, progress and caller reach this fetch through AsyncLocalStorage: the SDK's
+ * transport is shared by every call, and its fetch seam carries no per-call context.
+ */
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { RequestEnded, withDeadline } from '../api/abort.js';
+import { readAnswerBody } from '../api/body.js';
+import { ApiError, describeNetworkCause, isTransportFailure } from '../api/errors.js';
+import { BudgetExceeded, type UpstreamBudget } from '../api/fair-share.js';
+import type { CallOptions } from '../api/request-policy.js';
+import type { ExchangeLog } from '../api/exchanges.js';
+import { heldRetryAfter, type GateWaitInfo, type RetryAfterGate } from '../api/retry-after-gate.js';
+import { upstreamEnvelope } from '../api/status-errors.js';
+import { telemetry } from '../telemetry/hooks.js';
+import { USER_AGENT } from '../version.js';
+import { HOSTED_CAPS } from './caps.js';
+
+/** Sent with every bridge request: a server of ours that sees it serves no bridged tools (no loops). */
+export const BRIDGE_HEADER = 'service-mcp-bridge';
+
+/** The pause after a 429 that names no readable Retry-After, as the REST client's. */
+const DEFAULT_429_PAUSE_S = 5;
+
+export type WebFetch = (url: string, init: RequestInit) => Promise<Response>;
+
+export interface GuardedFetchOptions {
+  fetch: WebFetch;
+  gate: RetryAfterGate;
+  /** Each caller's share of upstream requests (--per-client-rate); a call that names no caller passes. */
+  budget?: UpstreamBudget | undefined;
+  timeoutMs: number;
+  maxRetryWaitS: number;
+  /** The endpoint's path and query, named in errors (never its origin's credentials: there are none). */
+  label: () => string;
+}
+
+const calls = new AsyncLocalStorage<CallOptions>();
+
+/** Runs `work` with the calling tool's signal and progress hook visible to the transport's fetch. */
+export function withCallOptions<T>(options: CallOptions, work: () => Promise<T>): Promise<T> {
+  return calls.run(options, work);
+}
+
+/** Whether a JSON-RPC body is a request (it has an id): notifications are never held to a call's signal. */
+function isRequestBody(body: RequestInit['body']): boolean {
+  return typeof body === 'string' && /"id"\s*:/.test(body) && /"method"\s*:/.test(body);
+}
+
+/** Every JSON text in an answer (the body, or each SSE `data:` field) parses. */
+function parsesAsJson(text: string, type: string): boolean {
+  if (text.trim() === '') return true;
+  try {
+    if (!type.includes('text/event-stream')) JSON.parse(text);
+    else
+      for (const event of text.split(/\r?\n\r?\n/)) {
+        const data = event
+          .split(/\r?\n/)
+          .filter((line) => line.startsWith('data:'))
+          .map((line) => line.slice(5).trimStart())
+          .join('\n');
+        if (data !== '') JSON.parse(data);
+      }
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export function guardedFetch(options: GuardedFetchOptions): WebFetch {
+  const { gate, budget, timeoutMs, maxRetryWaitS } = options;
+  return async (url, init) => {
+    const call = isRequestBody(init.body) ? (calls.getStore() ?? {}) : {};
+    const what = `POST ${options.label()}`;
+    const started = Date.now();
+    // The call's record (tools/call-record.ts) gets each exchange and wait, as the REST client writes them.
+    const { log } = call;
+    const onWait =
+      log === undefined
+        ? call.onWait
+        : (info: GateWaitInfo) => {
+            log.waitsS.push(info.seconds);
+            call.onWait?.(info);
+          };
+    for (;;) {
+      const budgetS = maxRetryWaitS - (Date.now() - started) / 1000;
+      const ticket =
+        gate.open() ??
+        (await gate.pass({ maxWaitS: budgetS, signal: call.signal, onWait }).catch((error: unknown) => {
+          if (error instanceof ApiError) throw error;
+          throw cancelled(what, call.signal, error);
+        }));
+      let answer: { status: number; headers: Headers; text: string };
+      try {
+        if (budget && call.caller !== undefined) await spend(budget, call.caller, log);
+        answer = await withDeadline(timeoutMs, (deadline) => send(url, init, call.signal, deadline, what)).catch(
+          (error: unknown) => {
+            if (error instanceof ApiError)
+              log?.upstream.push({ operation: 'other', cacheHit: false, failure: error.kind });
+            throw error;
+          },
+        );
+        log?.upstream.push({ operation: 'other', status: answer.status, cacheHit: false });
+        if (answer.status === 429) gate.block(heldRetryAfter(answer.headers.get('retry-after')) ?? DEFAULT_429_PAUSE_S);
+      } finally {
+        ticket.settle();
+      }
+      const { status, headers, text } = answer;
+      if (status === 429) {
+        const seconds = heldRetryAfter(headers.get('retry-after')) ?? DEFAULT_429_PAUSE_S;
+        if (seconds <= maxRetryWaitS - (Date.now() - started) / 1000) continue;
+        throw new ApiError('rate_limited', `rate limited: the hosted surface asked for a ${seconds}s pause`, {
+          status,
+          path: options.label(),
+          retryAfterS: seconds,
+          ...upstreamEnvelope(text),
+        });
+      }
+      if (status === 502 || status === 503 || status === 504)
+        throw new ApiError('upstream_unavailable', `HTTP ${status} from ${what}`, {
+          status,
+          path: options.label(),
+          ...upstreamEnvelope(text),
+        });
+      const type = headers.get('content-type') ?? '';
+      if (status >= 200 && status < 300 && !parsesAsJson(text, type))
+        throw new ApiError('upstream_contract', `${what} answered ${status} with a body that is not valid JSON`, {
+          status,
+          path: options.label(),
+        });
+      // Anything else (202 for a notification, 405 for the SDK's optional GET stream, an error
+      // status) is the SDK's to read, as the protocol says.
+      return new Response(status === 204 || status === 304 ? null : text, { status, headers });
+    }
+  };
+
+  /** Takes one request from `caller`'s share, or refuses the call with nothing sent. */
+  async function spend(share: UpstreamBudget, caller: string, log: ExchangeLog | undefined): Promise<void> {
+    const answer = await share.take(caller);
+    telemetry().fairShare(caller, answer.allowed);
+    if (answer.allowed) return;
+    log?.upstream.push({ operation: 'other', cacheHit: false, failure: 'fair_share' });
+    throw new BudgetExceeded(caller, share.rate, answer.retryAfterS, options.label());
+  }
+
+  async function send(
+    url: string,
+    init: RequestInit,
+    signal: AbortSignal | undefined,
+    deadline: AbortSignal,
+    what: string,
+  ): Promise<{ status: number; headers: Headers; text: string }> {
+    const own = new AbortController();
+    const ending = AbortSignal.any([deadline, ...(signal ? [signal] : []), ...(init.signal ? [init.signal] : [])]);
+    const end = () => own.abort(new RequestEnded());
+    if (ending.aborted) end();
+    ending.addEventListener('abort', end, { once: true });
+    const headers = new Headers(init.headers);
+    headers.set(BRIDGE_HEADER, '1');
+    headers.set('user-agent', USER_AGENT);
+    try {
+      const response = await options.fetch(url, { ...init, headers, signal: own.signal });
+      const text = await readAnswerBody(response, HOSTED_CAPS.answerBytes, options.label());
+      return { status: response.status, headers: response.headers, text };
+    } catch (error) {
+      if (error instanceof ApiError) throw error;
+      if (deadline.aborted)
+        throw new ApiError('timeout', `timeout: ${what} took longer than ${timeoutMs} ms`, { cause: error });
+      if (signal?.aborted || init.signal?.aborted) throw cancelled(what, signal ?? init.signal!, error);
+      if (isTransportFailure(error))
+        throw new ApiError('network', `network: ${what} failed: ${describeNetworkCause(error)}`, { cause: error });
+      throw error;
+    } finally {
+      ending.removeEventListener('abort', end);
+    }
+  }
+}
+
+function cancelled(what: string, signal: AbortSignal | undefined, cause: unknown): ApiError {
+  return new ApiError('cancelled', `cancelled: ${what} was cancelled by the caller`, {
+    cause: signal?.reason ?? cause,
+  });
+}

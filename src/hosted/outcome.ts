@@ -1,0 +1,82 @@
+/**
+ * What a failed exchange with the hosted surface was, as one of our error kinds. The guarded
+ * fetch throws ApiErrors of its own (429, 503, timeout, network, an answer too large or not JSON),
+ * which reach here as the cause of the SDK's error; the SDK's own errors are its protocol's (a
+ * JSON-RPC error from the surface, a result it could not read, its timeout).
+ */
+import { ProtocolError, SdkError, SdkErrorCode, SdkHttpError } from '@modelcontextprotocol/client';
+import { ApiError, internalError, type ErrorKind } from '../api/errors.js';
+import { escapeInvisible, oneLine } from '../render/text.js';
+
+/** JSON-RPC's codes for a method the server does not have, and for parameters it refuses. */
+const METHOD_NOT_FOUND = -32601;
+const INVALID_PARAMS = -32602;
+
+function ownError(error: unknown): ApiError | undefined {
+  const seen = new Set<unknown>();
+  for (let at = error, depth = 0; at instanceof Error && depth < 8 && !seen.has(at); depth++) {
+    if (at instanceof ApiError) return at;
+    seen.add(at);
+    at = at.cause;
+  }
+  return undefined;
+}
+
+/** The surface's words, cleaned: they are upstream text. */
+const said = (text: string) => oneLine(escapeInvisible(text), 300);
+
+export function failureOf(error: unknown, what: string, signal?: AbortSignal): ApiError {
+  const own = ownError(error);
+  if (own) return own;
+  if (signal?.aborted)
+    return new ApiError('cancelled', `cancelled: ${what} was cancelled by the caller`, { cause: signal.reason });
+  if (error instanceof ProtocolError) {
+    if (error.code === INVALID_PARAMS)
+      return new ApiError(
+        'invalid_argument',
+        `the hosted surface refused the arguments of ${what}: ${said(error.message)}`,
+        {
+          status: 400,
+          cause: error,
+          hint: "The hosted tool's own check refused them; fix the argument it names and call again.",
+        },
+      );
+    if (error.code === METHOD_NOT_FOUND || /unknown tool|not found/i.test(error.message))
+      return new ApiError('not_deployed', `the hosted surface does not offer ${what} now: ${said(error.message)}`, {
+        cause: error,
+        hint: 'The hosted surface changed; list the tools again (the bridged list is being read again).',
+      });
+    return new ApiError(
+      'upstream_contract',
+      `the hosted surface answered ${what} with error ${error.code}: ${said(error.message)}`,
+      {
+        cause: error,
+      },
+    );
+  }
+  if (error instanceof SdkHttpError)
+    return new ApiError(kindOfStatus(error.status), `HTTP ${error.status} from the hosted surface for ${what}`, {
+      status: error.status,
+      cause: error,
+    });
+  if (error instanceof SdkError) {
+    if (error.code === SdkErrorCode.RequestTimeout)
+      return new ApiError('timeout', `timeout: the hosted surface did not answer ${what} in time`, { cause: error });
+    return new ApiError(
+      'upstream_contract',
+      `the hosted surface's answer to ${what} could not be read: ${said(error.message)}`,
+      {
+        cause: error,
+      },
+    );
+  }
+  return internalError(what, error);
+}
+
+/** An HTTP status of the hosted endpoint: no address there is "not deployed", never a record that is gone. */
+function kindOfStatus(status: number): ErrorKind {
+  if (status === 404 || status === 405) return 'not_deployed';
+  if (status === 429) return 'rate_limited';
+  if (status >= 500) return 'upstream_unavailable';
+  return 'upstream_contract';
+}

@@ -1,0 +1,102 @@
+/**
+ * The tools the offline hosted market surface offers beyond the seven REST operations:
+ * compensation benchmarks, a company's funding rounds and frontier-AI evidence items, over the
+ * snapshot and as fictional as it. They are the offline deployment's own tools (mock-api and the
+ * in-process offline API serve them at POST /api/public/v1/mcp), registered with the SDK directly:
+ * the local server knows them only as any deployment's, by reading the hosted list.
+ */
+import type { CallToolResult, McpServer } from '@modelcontextprotocol/server';
+import * as z from 'zod';
+import type { Dataset } from '../dataset.js';
+import { compensationBenchmarks } from './compensation.js';
+import { frontierEvidence } from './evidence.js';
+import { findCompany, fundingRounds } from './funding.js';
+
+const READ_ONLY = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true } as const;
+
+const OutputSchema = z.object({
+  data: z.record(z.string(), z.unknown()),
+  meta: z.object({ source: z.string(), generated_at: z.string(), computed_at: z.string() }),
+});
+
+const company = z.string().min(1).max(160).describe('company_id, slug or exact name, as the REST tools show them');
+
+function answer(dataset: Dataset, text: string, data: Record<string, unknown>): CallToolResult {
+  const { source, generated_at, computed_at } = dataset.snapshot;
+  return {
+    content: [{ type: 'text', text: `FICTIONAL offline sample data. ${text}` }],
+    structuredContent: { data, meta: { source, generated_at, computed_at } },
+  };
+}
+
+const notFound = (key: string): CallToolResult => ({
+  content: [{ type: 'text', text: `No company ${JSON.stringify(key)} in this snapshot.` }],
+  isError: true,
+});
+
+export function registerMarketTools(mcp: McpServer, dataset: Dataset): void {
+  mcp.registerTool(
+    'get_compensation_benchmarks',
+    {
+      title: 'Compensation benchmarks',
+      description:
+        'Annualized USD pay by role, seniority and evidence class (disclosed, extracted, predicted), from active postings. Classes are never pooled.',
+      inputSchema: z.strictObject({
+        role: z.string().min(1).max(80).optional().describe('part of a role label, e.g. "Inference Engineer"'),
+        seniority_level: z.string().min(1).max(40).optional(),
+        domain: z.enum(['ai', 'web3']).optional(),
+        evidence_class: z.enum(['disclosed', 'extracted', 'predicted']).optional(),
+      }),
+      outputSchema: OutputSchema,
+      annotations: { title: 'Compensation benchmarks', ...READ_ONLY },
+    },
+    (args) => {
+      const rows = compensationBenchmarks(dataset, args);
+      const top = rows
+        .slice(0, 5)
+        .map(
+          (r) =>
+            `${r.role} (${r.seniority_level ?? 'any level'}, ${r.evidence_class}): median $${r.annual_usd.median} over ${r.postings}`,
+        );
+      return answer(dataset, `${rows.length} benchmark rows. ${top.join('; ')}`, { benchmarks: rows });
+    },
+  );
+  mcp.registerTool(
+    'get_company_funding',
+    {
+      title: 'Company funding rounds',
+      description: "A company's funding rounds: stage, date, amount in USD and lead investor.",
+      inputSchema: z.strictObject({ company }),
+      outputSchema: OutputSchema,
+      annotations: { title: 'Company funding rounds', ...READ_ONLY },
+    },
+    ({ company: key }) => {
+      const found = findCompany(dataset, key);
+      if (!found) return notFound(key);
+      const funding = fundingRounds(dataset, found);
+      const rounds = funding.rounds.map((r) => `${r.round} ${r.announced_on} $${r.amount_usd}`).join('; ');
+      return answer(dataset, `${found.name}: ${rounds || funding.note}`, { ...funding });
+    },
+  );
+  mcp.registerTool(
+    'list_frontier_ai_evidence',
+    {
+      title: 'Frontier-AI evidence',
+      description:
+        'Evidence of frontier-AI work (model releases, evaluations, safety reports, compute), newest first; one company or all.',
+      inputSchema: z.strictObject({
+        company: company.optional(),
+        kind: z.enum(['model_release', 'evaluation', 'safety_report', 'compute']).optional(),
+        limit: z.number().int().min(1).max(50).optional(),
+      }),
+      outputSchema: OutputSchema,
+      annotations: { title: 'Frontier-AI evidence', ...READ_ONLY },
+    },
+    ({ company: key, kind, limit = 10 }) => {
+      const found = key === undefined ? undefined : findCompany(dataset, key);
+      if (key !== undefined && !found) return notFound(key);
+      const items = frontierEvidence(dataset, { company: found, kind, limit });
+      return answer(dataset, `${items.length} evidence items; newest: ${items[0]?.title ?? 'none'}`, { items });
+    },
+  );
+}

@@ -1,0 +1,77 @@
+/**
+ * A bridged tool's call, with everything ours get: its arguments checked against the hosted
+ * inputSchema and for candidate data before anything is sent (a bad one is an invalid_argument
+ * naming it), then the bridge's call (deadline, cancellation, the shared Retry-After gate,
+ * progress), and the answer rendered by hosted/answer.ts; a failure is one of our error kinds.
+ */
+import type { CallToolResult } from '@modelcontextprotocol/server';
+import { isRecord } from '../is-record.js';
+import type { HostedTool } from '../hosted/admit.js';
+import { hostedResult } from '../hosted/answer.js';
+import { findCandidateData } from './candidate-data.js';
+import type { CallRecord } from './call-record.js';
+import type { ToolContext } from './define.js';
+import { describeIssues } from './issues.js';
+import { counted, errorResult, LOCAL_ARGUMENT_HINT, toErrorResult } from './run.js';
+
+/** The first string in `value` that holds candidate data, with its path. */
+function candidateDataIn(value: unknown, path: string): string | undefined {
+  if (typeof value === 'string') {
+    const found = findCandidateData(value);
+    return found && `${path} must not contain ${found}: candidate data is never sent to the hosted surface`;
+  }
+  if (Array.isArray(value)) {
+    for (const [i, item] of value.entries()) {
+      const found = candidateDataIn(item, `${path}[${i}]`);
+      if (found) return found;
+    }
+  } else if (isRecord(value)) {
+    for (const [key, item] of Object.entries(value)) {
+      const found = candidateDataIn(item, path === '' ? key : `${path}.${key}`);
+      if (found) return found;
+    }
+  }
+  return undefined;
+}
+
+function accepted(tool: HostedTool): string[] {
+  const properties = (tool.inputSchema as { properties?: unknown }).properties;
+  return isRecord(properties) ? Object.keys(properties) : [];
+}
+
+export async function runHostedTool(
+  tool: HostedTool,
+  rawArgs: unknown,
+  context: ToolContext,
+  record: CallRecord,
+): Promise<CallToolResult> {
+  const refuse = (message: string) => {
+    record.arguments = 'invalid';
+    return errorResult('invalid_argument', message, LOCAL_ARGUMENT_HINT, record);
+  };
+  const args = rawArgs ?? {};
+  if (!isRecord(args)) return refuse('arguments must be a JSON object');
+  const parsed = tool.input.safeParse(args, { reportInput: true });
+  if (!parsed.success) return refuse(describeIssues(parsed.error.issues, accepted(tool)));
+  const candidate = candidateDataIn(args, '');
+  if (candidate) return refuse(candidate);
+  record.arguments = 'valid';
+  const { bridge, mode, signal, onWait, logSink, caller } = context;
+  if (!bridge)
+    return errorResult(
+      'not_deployed',
+      `${tool.name} is a bridged tool and the bridge is off`,
+      'Call one of the tools listed.',
+      record,
+    );
+  return counted(async () => {
+    try {
+      // The arguments as sent by the caller: the validator's output may have dropped members it does not know.
+      // On the caller's share of upstream requests, as our own calls go (guarded-fetch.ts takes it).
+      const answer = await bridge.call(tool, args, { signal, onWait, logSink, caller, log: record });
+      return (record.result = hostedResult(tool, answer, mode));
+    } catch (error) {
+      return toErrorResult(error, undefined, record);
+    }
+  });
+}

@@ -1,0 +1,109 @@
+/**
+ * The hosted list is kept for LIST_TTL_MS, shared through a store when there is one, read again
+ * after it, and a change of the bridged set reaches a connected client as
+ * notifications/tools/list_changed (the stdio server follows the bridge). Clocks are injected.
+ */
+import { Client, InMemoryTransport } from '@modelcontextprotocol/client';
+import { describe, expect, it } from 'vitest';
+import { RetryAfterGate } from '../../../src/api/retry-after-gate.js';
+import { HostedBridge } from '../../../src/hosted/bridge.js';
+import { LIST_TTL_MS } from '../../../src/hosted/caps.js';
+import { createOfflineEngine } from '../../../src/offline/engine.js';
+import { OFFLINE_BASE_URL } from '../../../src/offline/fetch.js';
+import { createServer } from '../../../src/server.js';
+import { TOOL_NAMES, TOOLS } from '../../../src/tools/index.js';
+import { offlineClient } from '../../helpers/offline-client.js';
+import { READ_ONLY_TOOL, surface } from './surface.js';
+
+function clockedBridge(
+  listed: unknown[],
+  now: () => number,
+  store?: ConstructorParameters<typeof HostedBridge>[0]['store'],
+) {
+  const target = surface({ tools: listed });
+  const bridge = new HostedBridge({
+    endpoint: async () => ({ url: 'http://surface.test/api/public/v1/mcp?surface=market' }),
+    fetch: async () => target.fetch,
+    gate: new RetryAfterGate(),
+    timeoutMs: 5_000,
+    maxRetryWaitS: 0,
+    ours: new Set(TOOL_NAMES),
+    now,
+    store,
+  });
+  return { bridge, target };
+}
+
+const changed = (bridge: HostedBridge) => new Promise<void>((resolve) => bridge.onChange(() => resolve()));
+
+describe('the hosted list over time', () => {
+  it('is kept until LIST_TTL_MS has passed, then read again; a change reaches a connected client', async () => {
+    let now = Date.parse('2026-11-25T12:00:00Z');
+    const listed: unknown[] = [READ_ONLY_TOOL];
+    const { bridge, target } = clockedBridge(listed, () => now);
+    const first = changed(bridge);
+    bridge.start();
+    await first;
+
+    const mcp = createServer({
+      backend: {
+        client: offlineClient(await createOfflineEngine()),
+        mode: 'embedded',
+        baseUrl: OFFLINE_BASE_URL,
+        tools: TOOLS,
+        bridge,
+      },
+      bridged: true,
+      follow: true,
+    });
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    await mcp.connect(serverSide);
+    const client = new Client({ name: 'list-changed', version: '0' });
+    let notified = 0;
+    client.setNotificationHandler('notifications/tools/list_changed', () => void notified++);
+    await client.connect(clientSide);
+    expect(client.getServerCapabilities()?.tools).toEqual({ listChanged: true });
+    expect((await client.listTools()).tools.map((t) => t.name)).toEqual([...TOOL_NAMES, 'get_company_funding']);
+
+    const lists = () => target.seen.filter((m) => m === 'tools/list').length;
+    bridge.tools();
+    now += LIST_TTL_MS - 1;
+    bridge.tools();
+    expect(lists()).toBe(1);
+
+    listed.push({ ...READ_ONLY_TOOL, name: 'get_company_headcount' });
+    now += 1;
+    const second = changed(bridge);
+    bridge.tools();
+    await second;
+    expect(lists()).toBe(2);
+    // Counted, not timed: the notification follows the re-registration on the same connection.
+    while (notified === 0) await new Promise((resolve) => setImmediate(resolve));
+    expect((await client.listTools()).tools.map((t) => t.name)).toEqual([
+      ...TOOL_NAMES,
+      'get_company_funding',
+      'get_company_headcount',
+    ]);
+    await client.close();
+  });
+
+  it('is taken from the shared store while another replica’s read is fresh, and written there after a read', async () => {
+    const written: string[] = [];
+    const store = {
+      get: async () => written.at(-1),
+      set: async (value: string) => {
+        written.push(value);
+        return true;
+      },
+    };
+    const one = clockedBridge([READ_ONLY_TOOL], Date.now, store);
+    one.bridge.start();
+    await one.bridge.settled(30_000);
+    expect(written).toHaveLength(1);
+    const two = clockedBridge([], Date.now, store);
+    two.bridge.start();
+    await two.bridge.settled(30_000);
+    expect(two.bridge.tools().map((t) => t.name)).toEqual(['get_company_funding']);
+    expect(two.target.seen).not.toContain('tools/list');
+  });
+});
