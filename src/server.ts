@@ -55,15 +55,14 @@ export function createServer({
     instructions: instructionsFor(mode, tools),
     cacheHints: listCacheHints(bridge !== undefined),
   });
+  // The names metric labels and the unknown-tool answer know: kept in step with the bridge's list.
+  const names = new Set(tools.map((tool) => tool.name));
   const registered = registerTools(mcp, backend, tools, logger, { stopping, caller });
-  if (bridge && follow) followBridge(mcp, backend, registered, logger, { stopping, caller });
+  if (bridge && follow) followBridge(mcp, backend, { registered, names }, logger, { stopping, caller });
   extend?.(mcp);
   registerResources(mcp, client, mode);
   registerAppResources(mcp);
   registerPrompts(mcp, client, backend.tools);
-  // The names known when the server is built, bridged ones included: metric labels and the
-  // unknown-tool answer name them; a tool bridged later (stdio's follow) is counted as _OTHER.
-  const names = tools.map((tool) => tool.name);
   nameToolsOnUnknown(mcp, names);
   telemetry().instrumentServer(mcp, { tools: names, prompts: PROMPT_NAMES });
   return mcp;

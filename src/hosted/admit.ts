@@ -17,6 +17,7 @@ export interface HostedTool {
   title: string;
   description: string;
   inputSchema: Tool['inputSchema'];
+  /** Not relisted (tools-list.ts says why): read for `output`, and kept so that a change of it is a change of the tool. */
   outputSchema?: Tool['outputSchema'];
   /** The arguments' validator, read from inputSchema. */
   input: z.ZodType;

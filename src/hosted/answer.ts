@@ -22,8 +22,9 @@ interface HostedProvenance {
   endpoint: string;
   tool: string;
   retrieved_at: string;
-  mode: Mode;
-  fictional?: true;
+  /** The two facts our own provenance keeps apart, in its words (api/provenance-record.ts). */
+  reached: Mode;
+  fictional: boolean;
   /** Timestamps the answer states (its meta's, else the first ISO ones in its text), with their age at retrieval. */
   stated: Array<{ name: string; value: string; age_s: number | null }>;
 }
@@ -74,7 +75,10 @@ function renderProvenanceLine(p: HostedProvenance): string {
   const parts = [`hosted tool ${datum(p.tool, 128)} at ${shownEndpoint(p.endpoint)}`];
   for (const { name, value, age_s } of p.stated) parts.push(`${name}: ${datum(value, 40)} (${describeAge(age_s)})`);
   if (p.stated.length === 0) parts.push('no timestamp stated');
-  parts.push(p.fictional ? "FICTIONAL sample data, by the deployment's own word" : REACHED[p.mode]);
+  parts.push(
+    REACHED[p.reached],
+    p.fictional ? "fictional: yes, by the deployment's own word" : 'fictional: no (the deployment does not say so)',
+  );
   parts.push(`retrieved ${p.retrieved_at}`);
   return `Provenance: ${parts.join(' · ')}`;
 }
@@ -93,8 +97,8 @@ export function hostedResult(tool: HostedTool, answer: HostedAnswer, mode: Mode)
     endpoint: answer.endpoint,
     tool: tool.name,
     retrieved_at: answer.retrievedAt,
-    mode,
-    ...(fictional ? { fictional: true as const } : {}),
+    reached: mode,
+    fictional,
     stated: statedTimestamps(result.structuredContent, text, at),
   };
   // Fiction is said first, before any figure, as our own results say it (render/provenance-line.ts).

@@ -123,7 +123,7 @@ type ArgsShape = Record<string, z.ZodType<string | undefined>>;
 type ArgsSchema = z.ZodObject<ArgsShape>;
 
 /** Every prompt's name, offered or not: the names telemetry records as they are (others are `_OTHER`). */
-export const PROMPT_NAMES: readonly string[] = PROMPTS.map((prompt) => prompt.name);
+export const PROMPT_NAMES: ReadonlySet<string> = new Set(PROMPTS.map((prompt) => prompt.name));
 
 /**
  * The argument schemas of every prompt, built once per client: HTTP mode registers the prompts on

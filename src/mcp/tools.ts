@@ -128,20 +128,24 @@ export function registerTools(
 
 /**
  * Keeps a long-lived server's bridged tools in step with the hosted list: the old ones removed, the
- * new ones registered, each change announced by the SDK with notifications/tools/list_changed.
+ * new ones registered, each change announced by the SDK with notifications/tools/list_changed, and
+ * `names` (what labels and the unknown-tool answer know) made the exposed names again.
  */
 export function followBridge(
   mcp: McpServer,
   backend: Backend,
-  registered: Map<string, RegisteredTool>,
+  { registered, names }: { registered: Map<string, RegisteredTool>; names: Set<string> },
   logger: Logger,
   scope: CallScope = {},
 ): void {
   const unfollow = backend.bridge!.onChange(() => {
     for (const registration of registered.values()) registration.remove();
     registered.clear();
-    for (const tool of exposedTools(backend))
+    names.clear();
+    for (const tool of exposedTools(backend)) {
+      names.add(tool.name);
       if (isHostedTool(tool)) registered.set(tool.name, register(mcp, tool, handlerOf(tool, backend, logger, scope)));
+    }
   });
   const closed = mcp.server.onclose;
   mcp.server.onclose = () => {

@@ -13,8 +13,7 @@ const UNKNOWN_TOOL = /^Tool (.*) not found$/s;
  * A view of `transport` whose send adds the names; the transport itself is left as it is, so that
  * another view of it (telemetry's) sends through its own send, not through this one and back.
  */
-function namingTools(transport: Transport, names: readonly string[]): Transport {
-  const list = names.join(', ');
+function namingTools(transport: Transport, names: ReadonlySet<string>): Transport {
   const send: Transport['send'] = (message, options) => {
     const error = (message as { error?: { code?: number; message?: string } }).error;
     if (
@@ -23,7 +22,10 @@ function namingTools(transport: Transport, names: readonly string[]): Transport 
       UNKNOWN_TOOL.test(error.message)
     )
       return transport.send(
-        { ...message, error: { ...error, message: `${error.message}; the tools are ${list}` } } as typeof message,
+        {
+          ...message,
+          error: { ...error, message: `${error.message}; the tools are ${[...names].join(', ')}` },
+        } as typeof message,
         options,
       );
     return transport.send(message, options);
@@ -37,8 +39,8 @@ function namingTools(transport: Transport, names: readonly string[]): Transport 
   });
 }
 
-/** Every transport `mcp` connects to answers an unknown tool with the names of `tools`. */
-export function nameToolsOnUnknown(mcp: McpServer, tools: readonly string[]): void {
+/** Every transport `mcp` connects to answers an unknown tool with the names in `tools` at the time. */
+export function nameToolsOnUnknown(mcp: McpServer, tools: ReadonlySet<string>): void {
   const connect = mcp.connect.bind(mcp);
   mcp.connect = (transport) => connect(namingTools(transport, tools));
 }

@@ -14,17 +14,23 @@ export interface UpstreamRequest {
   ended(exchange: UpstreamExchange): void;
 }
 
-/** The names a server answers to: a label or span name takes one of these, or `_OTHER`. */
+/**
+ * The names a server answers to: a label or span name takes one of these, or `_OTHER`. Live sets:
+ * a server that follows the bridge adds the tools bridged after it connected.
+ */
 export interface KnownNames {
-  tools: readonly string[];
-  prompts: readonly string[];
+  tools: ReadonlySet<string>;
+  prompts: ReadonlySet<string>;
 }
 
 export interface TelemetryHooks {
   /** Sees every MCP request a server built by createServer handles. */
   instrumentServer(mcp: McpServer, known: KnownNames): void;
-  /** A GET to the API starts; `url` carries no secret (the API takes none in URLs). */
-  upstream(url: string, operation: string): UpstreamRequest;
+  /**
+   * A request to the API starts (a GET, or the bridge's POST to the hosted surface); `url` carries
+   * no secret (the API takes none in URLs).
+   */
+  upstream(url: string, operation: string, method?: 'GET' | 'POST'): UpstreamRequest;
   /** A caller's fair share was asked for one request (`caller` is a name, never a token). */
   fairShare(caller: string, allowed: boolean): void;
   /** A tool call ended: its record, complete, before its answer is sent. */

@@ -87,8 +87,10 @@ function describeTool(tool: AnyTool): Tool {
 }
 
 /**
- * A bridged tool's entry: its cleaned listing (hosted/admit.ts), read-only as it was admitted, and
- * its outputSchema only when it could be read (otherwise its structuredContent is dropped).
+ * A bridged tool's entry: its cleaned listing (hosted/admit.ts), read-only as it was admitted. Its
+ * outputSchema is not relisted: a listed schema obliges every answer to carry a structure that fits
+ * (the spec's MUST, which the SDK enforces), and a hosted answer may not. We check each answer
+ * against it instead (hosted/answer.ts) and pass structuredContent on only when it fits.
  */
 function describeHosted(tool: HostedTool): Tool {
   return {
@@ -96,7 +98,6 @@ function describeHosted(tool: HostedTool): Tool {
     title: tool.title,
     description: tool.description,
     inputSchema: tool.inputSchema,
-    ...(tool.outputSchema ? { outputSchema: tool.outputSchema } : {}),
     annotations: { title: tool.title, readOnlyHint: true, destructiveHint: false, openWorldHint: true },
     // Says where it comes from, for clients and tooling (the bench counts ours apart); no model reads _meta.
     _meta: { [BRIDGED_META_KEY]: true },
