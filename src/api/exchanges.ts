@@ -6,7 +6,7 @@
 import type { ErrorKind } from './errors.js';
 
 export interface UpstreamExchange {
-  /** The REST operation (the spec's operationId), or 'other'. */
+  /** The REST operation (the spec's operationId), HOSTED_OPERATION for the bridge's requests, or 'other'. */
   operation: string;
   /** The status answered; absent when the exchange failed without an answer. */
   status?: number;
@@ -18,6 +18,9 @@ export interface UpstreamExchange {
    */
   failure?: ErrorKind | 'shared_request_ended' | 'fair_share';
 }
+
+/** The operation of every request the bridge sends the hosted surface (one name: a bounded label). */
+export const HOSTED_OPERATION = 'hosted_mcp';
 
 /** Where a caller collects its exchanges and Retry-After waits (in seconds), in order. */
 export interface ExchangeLog {

@@ -16,7 +16,7 @@ import { readAnswerBody } from '../api/body.js';
 import { ApiError, describeNetworkCause, isTransportFailure } from '../api/errors.js';
 import { BudgetExceeded, type UpstreamBudget } from '../api/fair-share.js';
 import type { CallOptions } from '../api/request-policy.js';
-import type { ExchangeLog } from '../api/exchanges.js';
+import { HOSTED_OPERATION, type ExchangeLog, type UpstreamExchange } from '../api/exchanges.js';
 import { heldRetryAfter, type GateWaitInfo, type RetryAfterGate } from '../api/retry-after-gate.js';
 import { upstreamEnvelope } from '../api/status-errors.js';
 import { telemetry } from '../telemetry/hooks.js';
@@ -100,14 +100,22 @@ export function guardedFetch(options: GuardedFetchOptions): WebFetch {
       let answer: { status: number; headers: Headers; text: string };
       try {
         if (budget && call.caller !== undefined) await spend(budget, call.caller, log);
+        const followed = telemetry().upstream(url, HOSTED_OPERATION, 'POST');
+        const ended = (exchange: UpstreamExchange) => {
+          log?.upstream.push(exchange);
+          followed.ended(exchange);
+        };
         answer = await withDeadline(timeoutMs, (deadline) => send(url, init, call.signal, deadline, what)).catch(
           (error: unknown) => {
-            if (error instanceof ApiError)
-              log?.upstream.push({ operation: 'other', cacheHit: false, failure: error.kind });
+            ended({
+              operation: HOSTED_OPERATION,
+              cacheHit: false,
+              failure: error instanceof ApiError ? error.kind : 'internal',
+            });
             throw error;
           },
         );
-        log?.upstream.push({ operation: 'other', status: answer.status, cacheHit: false });
+        ended({ operation: HOSTED_OPERATION, status: answer.status, cacheHit: false });
         if (answer.status === 429) gate.block(heldRetryAfter(answer.headers.get('retry-after')) ?? DEFAULT_429_PAUSE_S);
       } finally {
         ticket.settle();
@@ -146,7 +154,7 @@ export function guardedFetch(options: GuardedFetchOptions): WebFetch {
     const answer = await share.take(caller);
     telemetry().fairShare(caller, answer.allowed);
     if (answer.allowed) return;
-    log?.upstream.push({ operation: 'other', cacheHit: false, failure: 'fair_share' });
+    log?.upstream.push({ operation: HOSTED_OPERATION, cacheHit: false, failure: 'fair_share' });
     throw new BudgetExceeded(caller, share.rate, answer.retryAfterS, options.label());
   }
 

@@ -38,6 +38,7 @@ import { redactSecrets } from '../redact.js';
 import { VERSION } from '../version.js';
 import type { UpstreamExchange } from '../api/exchanges.js';
 import type { CallRecord } from '../tools/call-record.js';
+import { CallerLabels } from './caller-labels.js';
 import { installTelemetry, type KnownNames, type TelemetryHooks, type UpstreamRequest } from './hooks.js';
 
 /** The bucket boundaries, in seconds, the MCP semantic conventions recommend for operation durations. */
@@ -162,7 +163,7 @@ function instrumentsOf(meter: Meter, redisReady: (() => boolean) | undefined): I
     }),
     fairShare: meter.createCounter('service_mcp.fair_share.requests', {
       description:
-        "Requests about to be sent to the API, by caller (a token's name, an OAuth subject or a client address; never a token) and whether its share allowed them",
+        "Requests about to be sent to the API, by caller (a token's name, an OAuth subject or a client address, never a token; past the first 100, _OTHER) and whether its share allowed them",
     }),
   };
 }
@@ -228,7 +229,7 @@ function createHooks(tracing: Tracing | undefined, instruments: Instruments | un
     request: { id: string | number; method: string; params?: unknown },
     extra: MessageExtraInfo | undefined,
     protocolVersion: string | undefined,
-    known: { tools: ReadonlySet<string>; prompts: ReadonlySet<string> },
+    known: KnownNames,
   ): Operation => {
     const message = { ...request, method: METHODS.has(request.method) ? request.method : OTHER };
     const params = asRecord(message.params);
@@ -291,8 +292,7 @@ function createHooks(tracing: Tracing | undefined, instruments: Instruments | un
   };
 
   /** Follows each request a transport hands the server, from its arrival to its answer. */
-  const follow = (transport: Transport, names: KnownNames): Transport => {
-    const known = { tools: new Set(names.tools), prompts: new Set(names.prompts) };
+  const follow = (transport: Transport, known: KnownNames): Transport => {
     const open = new Map<string | number, { op: Operation; method: string }>();
     let protocolVersion: string | undefined;
     let deliver: Transport['onmessage'];
@@ -364,6 +364,8 @@ function createHooks(tracing: Tracing | undefined, instruments: Instruments | un
     });
   };
 
+  const callers = new CallerLabels();
+
   return {
     instrumentServer(mcp: McpServer, names: KnownNames) {
       const connect = mcp.connect.bind(mcp);
@@ -372,17 +374,17 @@ function createHooks(tracing: Tracing | undefined, instruments: Instruments | un
     flush: async () => {
       await tracing?.flush().catch(() => {});
     },
-    upstream(url: string, operation: string): UpstreamRequest {
+    upstream(url: string, operation: string, method = 'GET'): UpstreamRequest {
       const target = new URL(url);
       const started = performance.now();
       const common: Attributes = {
-        'http.request.method': 'GET',
+        'http.request.method': method,
         'server.address': target.hostname,
         ...(target.port ? { 'server.port': Number(target.port) } : {}),
         'service_mcp.operation': operation,
       };
       const span = tracer?.startSpan(
-        'GET',
+        method,
         { kind: SpanKind.CLIENT, attributes: { ...common, 'url.full': redactSecrets(url) } },
         context.active(),
       );
@@ -413,7 +415,7 @@ function createHooks(tracing: Tracing | undefined, instruments: Instruments | un
     },
     fairShare(caller: string, allowed: boolean) {
       instruments?.fairShare.add(1, {
-        'service_mcp.caller': caller,
+        'service_mcp.caller': callers.label(caller),
         'service_mcp.fair_share.outcome': allowed ? 'sent' : 'refused',
       });
     },

@@ -99,6 +99,39 @@ describe('traces over stdio (OTLP http/json)', () => {
     }
   });
 
+  it('a bridged call is a server span named for its tool, with a POST client span to the hosted surface beneath it', async () => {
+    const traceId = '4'.repeat(32);
+    const session = await connectStdio(['--base-url', api.url], otelEnv({ SERVICE_MCP_NO_BRIDGE: '0' }));
+    try {
+      // Asked again until the bridged tools are in (the first list waits for the hosted one only 1.5 s).
+      while (!(await session.client.listTools()).tools.some((tool) => tool.name === 'get_company_funding'))
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      await session.client.callTool({
+        name: 'get_company_funding',
+        arguments: { company: 'quillmark' },
+        _meta: { traceparent: traceparent(traceId) },
+      });
+      const spans = await collector.until((all) => named(all, 'tools/call get_company_funding', traceId).length === 1);
+      const [server] = named(spans, 'tools/call get_company_funding', traceId);
+      expect(server!.attributes).toMatchObject({ 'gen_ai.tool.name': 'get_company_funding' });
+      const posts = await collector.until((all) => childrenOf(all, server!).length > 0);
+      expect(childrenOf(posts, server!)).toEqual([
+        expect.objectContaining({
+          name: 'POST',
+          kind: 3,
+          attributes: expect.objectContaining({
+            'http.request.method': 'POST',
+            'service_mcp.operation': 'hosted_mcp',
+            'http.response.status_code': 200,
+            'url.full': `${api.url}/api/public/v1/mcp?surface=market`,
+          }),
+        }),
+      ]);
+    } finally {
+      await session.close();
+    }
+  });
+
   it('a failed call carries error.type with the error kind; a Retry-After wait is an event with its seconds; json log lines carry the ids', async () => {
     const traceId = '2'.repeat(32);
     const waitId = '3'.repeat(32);

@@ -7,6 +7,7 @@
  */
 import { Client, StreamableHTTPClientTransport, type CallToolResult } from '@modelcontextprotocol/client';
 import { createMcpHandler, type AuthInfo } from '@modelcontextprotocol/server';
+import { HOSTED_OPERATION } from '../../../src/api/exchanges.js';
 import { describe, expect, it } from 'vitest';
 import { LocalBudget } from '../../../src/api/fair-share.js';
 import { RetryAfterGate } from '../../../src/api/retry-after-gate.js';
@@ -110,7 +111,11 @@ describe("a bridged call's record", () => {
 
     const answered = newCallRecord(tool.name);
     await runTool(tool, { company: 'Acme' }, context, answered);
-    expect(answered).toMatchObject({ arguments: 'valid', error: undefined, upstream: [{ status: 200 }] });
+    expect(answered).toMatchObject({
+      arguments: 'valid',
+      error: undefined,
+      upstream: [{ operation: HOSTED_OPERATION, status: 200 }],
+    });
     expect(answered.result?.isError).toBeFalsy();
 
     const refused = newCallRecord(tool.name);
@@ -118,7 +123,7 @@ describe("a bridged call's record", () => {
     expect(refused).toMatchObject({
       arguments: 'valid',
       error: { kind: 'rate_limited' },
-      upstream: [{ cacheHit: false, failure: 'fair_share' }],
+      upstream: [{ operation: HOSTED_OPERATION, cacheHit: false, failure: 'fair_share' }],
     });
 
     const invalid = newCallRecord(tool.name);
