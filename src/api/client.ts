@@ -35,9 +35,7 @@ import { statusError } from './status-errors.js';
 const CATALOG_TIMEOUT_MS = 5_000;
 
 /** A GET as the client asks for it: how it is sent, and the operation checked against the deployed catalog first. */
-interface How extends GetOptions {
-  operation?: OperationId;
-}
+type How = GetOptions & { operation?: OperationId };
 
 export interface ApiClientOptions extends RequestPolicyOptions {
   /**
@@ -156,20 +154,17 @@ export class ApiClient {
       const message = `invalid_argument: job_id ${JSON.stringify(jobId)} is not a job identifier`;
       return Promise.reject(new ApiError('invalid_argument', message, { path: OPERATIONS.getPublicJob.path }));
     }
-    const query = buildQuery(params);
-    return this.getEnvelope('getPublicJob', query, PublicJobSchema, options, { lookup: true, pathParam: jobId });
+    const how = { lookup: true, pathParam: jobId };
+    return this.getEnvelope('getPublicJob', buildQuery(params), PublicJobSchema, options, how);
   }
 
   getMarketMap(params: MarketMapParams = {}, options?: CallOptions): Promise<ApiResult<MarketMapData>> {
     return this.getEnvelope('getPublicMarketMap', buildQuery(params), MarketMapDataSchema, options);
   }
 
-  getCompanyInterviewBrief(
-    params: InterviewBriefParams,
-    options?: CallOptions,
-  ): Promise<ApiResult<InterviewBriefData>> {
+  getCompanyInterviewBrief(params: InterviewBriefParams, opts?: CallOptions): Promise<ApiResult<InterviewBriefData>> {
     const query = buildQuery(params);
-    return this.getEnvelope('getCompanyInterviewBrief', query, InterviewBriefDataSchema, options, { lookup: true });
+    return this.getEnvelope('getCompanyInterviewBrief', query, InterviewBriefDataSchema, opts, { lookup: true });
   }
 
   /**

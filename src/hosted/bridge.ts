@@ -4,6 +4,8 @@
  * admitted list for LIST_TTL_MS (in Redis too, with --redis-url, so replicas read it once), reads
  * it again when that has passed, and tells its listeners when the set of bridged tools changes.
  * A surface that fails leaves ours untouched: the list is simply empty, and status() says why.
+ * Over 250 lines: the list, its read, its age and failure, and the connection are one state that
+ * every method reads and moves; split, each part would reach into the others' fields.
  */
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import type { CallToolResult, JsonSchemaValidator, jsonSchemaValidator } from '@modelcontextprotocol/client';

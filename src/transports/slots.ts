@@ -1,8 +1,10 @@
 /**
- * A fixed number of slots, and a bounded first-come-first-served queue for them: how HTTP mode
- * holds the calls a process runs at once to --max-in-flight, as stdio mode does by reading no
- * further (stdio-transport.ts). A request past the queue is refused at once, not held, so neither
- * the work nor the requests waiting for it can grow without bound.
+ * A fixed number of slots, and a bounded first-come-first-served queue for them: the one limiter
+ * that holds the calls a process runs at once to --max-in-flight, in HTTP mode and over stdio.
+ * HTTP queues here and refuses a request past the queue at once; stdio takes a slot only when one
+ * is free (tryTake) and keeps the rest in its ordered, byte-bounded read-ahead
+ * (stdio-read-ahead.ts), reading no further. Neither the work nor what waits for it grows without
+ * bound.
  */
 export type Release = () => void;
 
@@ -42,10 +44,8 @@ export class Slots {
    * undefined when `gone` aborts first (the client left) or the queue is cleared (shutdown).
    */
   take(gone?: AbortSignal): Take {
-    if (this.free) {
-      this.used++;
-      return { ok: true, slot: Promise.resolve(this.releaser()) };
-    }
+    const now = this.tryTake();
+    if (now) return { ok: true, slot: Promise.resolve(now) };
     if (this.queue.length >= this.queueSize) return { ok: false };
     const slot = new Promise<Release | undefined>((resolve) => {
       const waiter: Waiter = {
@@ -64,6 +64,13 @@ export class Slots {
       this.queue.push(waiter);
     });
     return { ok: true, slot };
+  }
+
+  /** A slot now, or undefined when none is free: for a caller that keeps its own queue. */
+  tryTake(): Release | undefined {
+    if (!this.free) return undefined;
+    this.used++;
+    return this.releaser();
   }
 
   /** Turns every request in the queue away (each resolves with undefined). */

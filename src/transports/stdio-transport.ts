@@ -2,8 +2,8 @@
  * The stdio wire for the SDK's `serveStdio` (its `transport` option): the SDK parses, answers and
  * serializes every message; this carries lines (stdio-lines.ts), answers those that are no message
  * (stdio-refusals.ts), and adds what StdioServerTransport lacks: at most `maxInFlight` requests
- * handed on at a time, later ones waiting in order (stdio-read-ahead.ts) until `readAheadBytes`,
- * where stdin pauses; cancellations and client answers pass at once; nothing handed on while
+ * handed on at a time (slots.ts, the limiter HTTP mode uses too), later ones waiting in order
+ * (stdio-read-ahead.ts) until `readAheadBytes`, where stdin pauses; cancellations and client answers pass at once; nothing handed on while
  * stdout is backed up; at the end of input every request read still answered (an error after
  * `endGraceMs` without one); on stopping(), requests not started refused.
  * Over 250 lines because those four share one state (what is waiting, running and owed) and each
@@ -22,6 +22,7 @@ import {
 import { isRecord } from '../is-record.js';
 import { condenseErrorMessage } from '../mcp/protocol-errors.js';
 import { SERVER_ERROR } from './server-error.js';
+import { Slots, type Release } from './slots.js';
 import { LineSplitter } from './stdio-lines.js';
 import { isRequest, ReadAhead } from './stdio-read-ahead.js';
 import { isRequestId, refusalsOf } from './stdio-refusals.js';
@@ -71,8 +72,10 @@ export class LineTransport implements Transport {
   private closed = false;
   /** Requests handed on and not yet answered. */
   private readonly unanswered = new Set<RequestId>();
-  /** Those of them that hold a slot (all but long-lived ones). */
-  private readonly running = new Set<RequestId>();
+  /** Those of them that hold a slot (all but long-lived ones), with its release. */
+  private readonly running = new Map<RequestId, Release>();
+  /** The same limiter as HTTP mode's, with no queue of its own: requests wait in `waiting`, in order. */
+  private readonly slots: Slots;
   /** Set by stopping(): the text every request not yet started is answered with. */
   private refusal: string | undefined;
   private endTimer: NodeJS.Timeout | undefined;
@@ -81,7 +84,6 @@ export class LineTransport implements Transport {
   /** Ids given an error by answerRemaining: the SDK's own answer, should it still come, is dropped. */
   private readonly answeredHere = new Set<RequestId>();
   private readonly maxLineBytes: number;
-  private readonly maxInFlight: number;
   private readonly readAheadBytes: number;
   /** Resolves when the transport has closed, for whoever must exit the process after it. */
   readonly closedPromise: Promise<void>;
@@ -93,7 +95,7 @@ export class LineTransport implements Transport {
     private readonly options: LineTransportOptions,
   ) {
     this.maxLineBytes = options.maxLineBytes ?? MAX_LINE_BYTES;
-    this.maxInFlight = options.maxInFlight ?? Number.POSITIVE_INFINITY;
+    this.slots = new Slots(options.maxInFlight ?? Number.POSITIVE_INFINITY, 0);
     this.readAheadBytes = options.readAheadBytes ?? READ_AHEAD_BYTES;
     this.closedPromise = new Promise((resolve) => (this.resolveClosed = resolve));
     this.lines = new LineSplitter(
@@ -173,7 +175,7 @@ export class LineTransport implements Transport {
       this.answeredHere.add(id);
     }
     this.unanswered.clear();
-    this.running.clear();
+    this.releaseAll();
     for (const request of this.waiting.clear()) this.refuse(SERVER_ERROR, why, request.id);
     this.checkSettled();
   }
@@ -228,13 +230,7 @@ export class LineTransport implements Transport {
     while (this.waiting.length > 0 && !this.backedUp && !this.closed) {
       const next = this.waiting.peek();
       const request = next && isRequest(next) ? next : undefined;
-      if (
-        request &&
-        this.refusal === undefined &&
-        !LONG_LIVED.has(request.method) &&
-        this.running.size >= this.maxInFlight
-      )
-        break;
+      if (request && this.refusal === undefined && !LONG_LIVED.has(request.method) && !this.slots.free) break;
       this.waiting.shift();
       if (!next) continue;
       if (request && this.refusal !== undefined) {
@@ -250,7 +246,9 @@ export class LineTransport implements Transport {
   private handOnNow(message: JSONRPCMessage): void {
     if (isRequest(message)) {
       this.unanswered.add(message.id);
-      if (!LONG_LIVED.has(message.method)) this.running.add(message.id);
+      // An id already running (a client's mistake) holds no second slot: its release would be lost.
+      const release = LONG_LIVED.has(message.method) || this.running.has(message.id) ? undefined : this.slots.tryTake();
+      if (release) this.running.set(message.id, release);
     }
     this.onmessage?.(message);
   }
@@ -278,7 +276,7 @@ export class LineTransport implements Transport {
       // A cancelled request is not answered (the SDK aborts it silently), so it is not waited
       // for, and its slot is free at once.
       this.unanswered.delete(id);
-      this.running.delete(id);
+      this.release(id);
       this.handOnNow(message);
       this.checkSettled();
       this.scheduleHandOn();
@@ -304,10 +302,20 @@ export class LineTransport implements Transport {
 
   private answered(id: RequestId): void {
     this.unanswered.delete(id);
-    this.running.delete(id);
+    this.release(id);
     this.checkSettled();
     if (this.ended) this.armEndTimer();
     this.scheduleHandOn();
+  }
+
+  private release(id: RequestId): void {
+    this.running.get(id)?.();
+    this.running.delete(id);
+  }
+
+  private releaseAll(): void {
+    for (const release of this.running.values()) release();
+    this.running.clear();
   }
 
   /** A slot came free: the next request waiting is handed on after the current answer is out. */

@@ -1,4 +1,4 @@
-/** The HTTP bound's slots: taken in order, passed straight to the next in line, a full queue refused. */
+/** The bound's slots: taken in order, passed straight to the next in line, a full queue refused; stdio's tryTake. */
 import { describe, expect, it } from 'vitest';
 import { Slots, type Release } from '../../../src/transports/slots.js';
 
@@ -24,6 +24,18 @@ describe('Slots', () => {
     await Promise.resolve();
     expect(order).toEqual([3]);
     expect([slots.inUse, slots.waiting]).toEqual([2, 1]);
+  });
+
+  it('tryTake gives a slot only when one is free and no one waits, and never queues', async () => {
+    const slots = new Slots(1, 1);
+    const release = slots.tryTake()!;
+    expect(slots.tryTake()).toBeUndefined();
+    const queued = slots.take();
+    expect([slots.inUse, slots.waiting]).toEqual([1, 1]);
+    release();
+    expect(slots.tryTake()).toBeUndefined(); // the slot went to the one in line
+    (await granted(queued))!();
+    expect(slots.tryTake()).toBeDefined();
   });
 
   it('drops a waiter whose client left, and turns every waiter away on clearQueue', async () => {

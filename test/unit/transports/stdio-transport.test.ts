@@ -174,6 +174,22 @@ describe('LineTransport with a bound on requests in flight', () => {
     expect(idsOf(received)).toEqual([1, 2, 3, 4]);
   });
 
+  it('a request id sent again while it runs takes no second slot, so no slot is lost when both are answered', async () => {
+    const { input, transport, received } = setUp(1_000, undefined, { maxInFlight: 2 });
+    await transport.start();
+    input.write(request(1) + request(1) + request(2) + request(3));
+    await tick();
+    expect(idsOf(received)).toEqual([1, 1, 2]);
+    for (const id of [1, 1, 2]) await transport.send(answer(id));
+    await tick();
+    expect(idsOf(received)).toEqual([1, 1, 2, 3]);
+    await transport.send(answer(3));
+    expect(transport.inFlight).toBe(0);
+    input.write(request(4) + request(5) + request(6));
+    await tick();
+    expect(idsOf(received)).toEqual([1, 1, 2, 3, 4, 5]);
+  });
+
   it('reads a cancellation behind waiting requests: a running call frees its slot, a waiting one is dropped unstarted', async () => {
     const { input, transport, received } = setUp(1_000, undefined, { maxInFlight: 2 });
     await transport.start();
