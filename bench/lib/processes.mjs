@@ -65,9 +65,16 @@ export const startHttpMode = (upstream, extra = []) =>
     'serve --http',
   );
 
-/** service-mcp over stdio against `upstream` (live mode through undici, as a user runs it); `nodeArgs` go to node. */
+/**
+ * service-mcp over stdio against `upstream` (live mode through undici, as a user runs it); `nodeArgs`
+ * go to node. The bridge is off, as the floor has no hosted surface to read: like for like. The
+ * cold start measures a bridged start apart (spawnBridged).
+ */
 export const spawnServiceMcp = (upstream, extra = [], nodeArgs = []) =>
-  spawnStdio([...nodeArgs, BIN, '--base-url', upstream, ...extra], cleanEnv());
+  spawnStdio([...nodeArgs, BIN, '--base-url', upstream, '--no-bridge', ...extra], cleanEnv());
+
+/** service-mcp as a user starts it against a deployment: its first tools/list waits for the hosted list (at most 1.5 s). */
+export const spawnBridged = (upstream) => spawnStdio([BIN, '--base-url', upstream], cleanEnv());
 
 export const spawnFloor = (upstream, nodeArgs = []) =>
   spawnStdio([...nodeArgs, FLOOR], cleanEnv({ FLOOR_UPSTREAM: upstream }));

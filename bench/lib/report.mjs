@@ -44,9 +44,15 @@ export function renderMarkdown(all) {
       [cell((x) => x.coldStart.service[era].toolsListMs), '', cell((x) => x.coldStart.floor[era].toolsListMs), ''],
       r((x) => x.coldStart.service[era].toolsListMs.median / x.coldStart.floor[era].toolsListMs.median),
       'floor',
-      atMost(0.8),
+      atMost(0.6),
     );
   }
+  row(
+    'cold start with the bridge on (ms; 2026-07-28 client; the first tools/list waits for the hosted list)',
+    [cell((x) => x.coldStart.bridged.modern.toolsListMs), '', cell((x) => x.coldStart.floor.modern.toolsListMs), ''],
+    (x) => x.coldStart.bridged.modern.toolsListMs.median / x.coldStart.floor.modern.toolsListMs.median,
+    'floor',
+  );
   row(
     'CPU time to tools/list (ms, all threads; 2025 client)',
     [cell((x) => x.coldStart.service.legacy.cpuMs), '', cell((x) => x.coldStart.floor.legacy.cpuMs), ''],
@@ -209,10 +215,10 @@ export function renderMarkdown(all) {
   rows.push(
     `| tools/list model-facing bytes of our seven (names, titles, descriptions, input schemas; whole result ${last.coldStart.service.toolsListBytes}) | ${facing} | | ${last.coldStart.floor.modelFacingBytes} | | ${(facing / 1024).toFixed(2)} KB | ≤ 4 KB | ${mark(facing <= 4096)} |`,
   );
-  const bridged = last.coldStart.service.bridgedModelFacingBytes;
+  const bridged = last.coldStart.bridged?.bridgedModelFacingBytes;
   if (bridged !== undefined)
     rows.push(
-      `| beside them, the ${last.coldStart.service.bridgedTools} tools bridged from the offline hosted surface, model-facing bytes | ${bridged} | | | | ${(bridged / 1024).toFixed(2)} KB | ≤ 24 KB (the bridge's cap) | ${mark(bridged <= 24_576)} |`,
+      `| beside them, the ${last.coldStart.bridged.bridgedTools} tools bridged from the offline hosted surface, model-facing bytes | ${bridged} | | | | ${(bridged / 1024).toFixed(2)} KB | ≤ 24 KB (the bridge's cap) | ${mark(bridged <= 24_576)} |`,
     );
   const tj = last.warm.textPerJob;
   rows.push(

@@ -6,7 +6,7 @@
 import { heapProbe, INSPECT } from './heap.mjs';
 import { cpuNs, rssBytes } from './proc.mjs';
 import { httpPeer, MODERN_META } from './rpc.mjs';
-import { spawnFloor, spawnServiceMcp, spawnWire } from './processes.mjs';
+import { spawnBridged, spawnFloor, spawnServiceMcp, spawnWire } from './processes.mjs';
 import { quantile, summary } from './stats.mjs';
 
 const SEARCH_PATH = '/api/public/v1/search/jobs?per_page=20';
@@ -48,11 +48,16 @@ async function timed(op) {
 /**
  * Spawn to the tools/list result, for a 2025 client (initialize, then tools/list) and a
  * 2026-07-28 client (tools/list at once, its version and capabilities in `_meta`); CPU and RSS
- * at that point, and the catalog's bytes.
+ * at that point, and the catalog's bytes. `bridged` is service-mcp with the bridge on (2026 client
+ * only): its first list waits for the hosted one, and its bytes count the bridged tools.
  */
 export async function coldStart({ upstream, rounds, warmup }) {
-  const spawners = { service: () => spawnServiceMcp(upstream), floor: () => spawnFloor(upstream) };
-  const subjects = Object.keys(spawners).flatMap((server) => ['legacy', 'modern'].map((era) => `${server}:${era}`));
+  const spawners = {
+    service: () => spawnServiceMcp(upstream),
+    floor: () => spawnFloor(upstream),
+    bridged: () => spawnBridged(upstream),
+  };
+  const subjects = ['service:legacy', 'service:modern', 'floor:legacy', 'floor:modern', 'bridged:modern'];
   const samples = Object.fromEntries(subjects.map((s) => [s, { init: [], list: [], cpu: [], rss: [] }]));
   const sizes = {};
   for (let round = 0; round < warmup + rounds; round++) {
