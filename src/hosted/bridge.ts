@@ -7,8 +7,7 @@
  * Over 250 lines: the list, its read, its age and failure, and the connection are one state that
  * every method reads and moves; split, each part would reach into the others' fields.
  */
-import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import type { CallToolResult, JsonSchemaValidator, jsonSchemaValidator } from '@modelcontextprotocol/client';
+import type { CallToolResult, Client, JsonSchemaValidator, jsonSchemaValidator } from '@modelcontextprotocol/client';
 import type { UpstreamBudget } from '../api/fair-share.js';
 import type { CallOptions } from '../api/request-policy.js';
 import type { RetryAfterGate } from '../api/retry-after-gate.js';
@@ -18,7 +17,12 @@ import { PACKAGE_NAME, VERSION } from '../version.js';
 import { admitTools, type Admission, type HostedTool, type SkippedTool } from './admit.js';
 import { HOSTED_CAPS, LIST_RETRY_MS, LIST_TTL_MS } from './caps.js';
 import { guardedFetch, withCallOptions, type WebFetch } from './guarded-fetch.js';
-import { failureOf } from './outcome.js';
+
+/**
+ * The SDK's client, and outcome.ts (which reads the client's error classes), are loaded at the first
+ * read or failure, not at start: with --no-bridge neither is ever evaluated.
+ */
+const outcome = () => import('./outcome.js');
 
 /** structuredContent is checked here against the admitted schema (outcome.ts), not by the SDK. */
 const ACCEPT_ALL: jsonSchemaValidator = {
@@ -159,7 +163,7 @@ export class HostedBridge {
       );
       return { result: result as CallToolResult, endpoint: url, retrievedAt: new Date(this.now()).toISOString() };
     } catch (error) {
-      const failure = failureOf(error, `tools/call ${tool.name}`, options.signal);
+      const failure = (await outcome()).failureOf(error, `tools/call ${tool.name}`, options.signal);
       // A tool the surface no longer knows, or a connection that broke: the next call reconnects and relists.
       if (failure.kind !== 'invalid_argument' && failure.kind !== 'cancelled' && failure.kind !== 'rate_limited')
         this.drop();
@@ -193,7 +197,7 @@ export class HostedBridge {
       this.failedAt = undefined;
       this.failure = undefined;
     } catch (error) {
-      const failure = failureOf(error, 'tools/list');
+      const failure = (await outcome()).failureOf(error, 'tools/list');
       this.failure = oneLine(failure.message, 300);
       this.failedAt = this.now();
       this.drop();
@@ -257,6 +261,7 @@ export class HostedBridge {
       maxRetryWaitS: this.options.maxRetryWaitS,
       label: () => `${label.pathname}${label.search}`,
     });
+    const { Client, StreamableHTTPClientTransport } = await import('@modelcontextprotocol/client');
     const client = new Client(
       { name: `${PACKAGE_NAME}-bridge`, version: VERSION },
       {

@@ -78,12 +78,13 @@ describe('chunks loaded by a session', () => {
     expect(loaded.filter((name) => HEAVY.test(name))).toEqual([]);
   });
 
-  it('answering tools/list loads neither the snapshot nor undici', async () => {
+  it('answering tools/list loads neither the snapshot nor undici, nor, with the bridge off, the SDK client', async () => {
     const loaded = await loadedBy('list', ['--offline'], async ({ client }) => {
       expect((await client.listTools()).tools.length).toBeGreaterThan(0);
     });
     expect(loaded).toContain('@modelcontextprotocol/server');
     expect(loaded.filter((name) => HEAVY.test(name) || name === SNAPSHOT)).toEqual([]);
+    expect(loaded).not.toContain('@modelcontextprotocol/client');
   });
 
   it('a live session loads undici at its first request (the recording sees it), and still no OpenTelemetry or Redis', async () => {
