@@ -10,6 +10,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { TOOL_NAMES } from '../../src/tools/index.js';
+import { bridgedNames, names } from './bridged-names.js';
 import { MARKET_TOOLS } from './dataset.js';
 import { BIN, cleanEnv, ROOT, startMockApi, textOf, type MockApi } from './helpers.js';
 import { hitsOf, startHttpServer } from './http-helpers.js';
@@ -44,17 +45,6 @@ async function overHttp(args: string[]): Promise<Client> {
   await client.connect(new StreamableHTTPClientTransport(new URL(`${server.origin}/mcp`)));
   opened.push(client);
   return client;
-}
-
-const names = async (client: Client) => (await client.listTools()).tools.map((tool) => tool.name);
-
-/** Asked again until the bridged tools are in (the first list waits for the hosted one only 1.5 s). */
-async function bridgedNames(client: Client, expected: readonly string[] = MARKET_TOOLS): Promise<string[]> {
-  for (;;) {
-    const listed = await names(client);
-    if (expected.every((name) => listed.includes(name))) return listed;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
 }
 
 describe('bridged tools through the v1 SDK client', () => {

@@ -8,6 +8,7 @@
 import { Client, StreamableHTTPClientTransport, type CallToolResult } from '@modelcontextprotocol/client';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { TOOL_NAMES } from '../../src/tools/index.js';
+import { bridgedNames, names } from './bridged-names.js';
 import { MARKET_TOOLS } from './dataset.js';
 import { cleanEnv, connectStdio, runCli, startMockApi, textOf, type MockApi } from './helpers.js';
 import { hitsOf, startHttpServer, type HttpServerProcess } from './http-helpers.js';
@@ -29,20 +30,6 @@ afterAll(async () => {
 const live = (...args: string[]) => ['--base-url', api.url, '--no-cache', ...args];
 /** The bridge on (cleanEnv turns it off for the other e2e tests). */
 const bridging = (extra: Record<string, string> = {}) => cleanEnv({ SERVICE_MCP_NO_BRIDGE: '0', ...extra });
-const names = async (client: Client) => (await client.listTools()).tools.map((tool) => tool.name);
-
-/**
- * The list once the bridged tools are in it: the first tools/list waits for the hosted list only
- * 1.5 s, which a loaded machine may not keep, so it is asked again until they are there (counted
- * attempts, no timed assertion; the test's own timeout bounds it).
- */
-async function bridgedNames(client: Client, expected: readonly string[] = MARKET_TOOLS): Promise<string[]> {
-  for (;;) {
-    const listed = await names(client);
-    if (expected.every((name) => listed.includes(name))) return listed;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
 const call = async (client: Client, name: string, args: Record<string, unknown> = {}, signal?: AbortSignal) =>
   (await client.callTool({ name, arguments: args }, signal ? { signal } : {})) as CallToolResult;
 

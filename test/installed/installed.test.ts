@@ -140,7 +140,10 @@ async function everyTool(client: Client, bridged = true): Promise<void> {
     arguments: { company: 'northwind-neural' },
   })) as CallToolResult;
   expect(funding.isError, textOf(funding)).toBeFalsy();
-  expect(textOf(funding)).toMatch(/^Answer of the hosted tool get_company_funding/);
+  // Fiction first, by the deployment's word (mock-api's data is fictional), then the hosted answer.
+  expect(textOf(funding)).toMatch(
+    /^FICTIONAL sample data, by the deployment's own word: [^\n]*\nAnswer of the hosted tool get_company_funding/,
+  );
   expect(textOf(funding)).toMatch(/Provenance: hosted tool get_company_funding at /);
 }
 

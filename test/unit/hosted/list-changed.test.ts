@@ -3,17 +3,12 @@
  * after it, and a change of the bridged set reaches a connected client as
  * notifications/tools/list_changed (the stdio server follows the bridge). Clocks are injected.
  */
-import { Client, InMemoryTransport } from '@modelcontextprotocol/client';
 import { describe, expect, it } from 'vitest';
 import { RetryAfterGate } from '../../../src/api/retry-after-gate.js';
 import { HostedBridge } from '../../../src/hosted/bridge.js';
 import { LIST_TTL_MS } from '../../../src/hosted/caps.js';
-import { createOfflineEngine } from '../../../src/offline/engine.js';
-import { OFFLINE_BASE_URL } from '../../../src/offline/fetch.js';
-import { createServer } from '../../../src/server.js';
-import { TOOL_NAMES, TOOLS } from '../../../src/tools/index.js';
-import { offlineClient } from '../../helpers/offline-client.js';
-import { READ_ONLY_TOOL, surface } from './surface.js';
+import { TOOL_NAMES } from '../../../src/tools/index.js';
+import { READ_ONLY_TOOL, servedOver, surface } from './surface.js';
 
 function clockedBridge(
   listed: unknown[],
@@ -45,23 +40,10 @@ describe('the hosted list over time', () => {
     bridge.start();
     await first;
 
-    const mcp = createServer({
-      backend: {
-        client: offlineClient(await createOfflineEngine()),
-        mode: 'embedded',
-        baseUrl: OFFLINE_BASE_URL,
-        tools: TOOLS,
-        bridge,
-      },
-      bridged: true,
-      follow: true,
-    });
-    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-    await mcp.connect(serverSide);
-    const client = new Client({ name: 'list-changed', version: '0' });
     let notified = 0;
-    client.setNotificationHandler('notifications/tools/list_changed', () => void notified++);
-    await client.connect(clientSide);
+    const client = await servedOver(bridge, (c) =>
+      c.setNotificationHandler('notifications/tools/list_changed', () => void notified++),
+    );
     expect(client.getServerCapabilities()?.tools).toEqual({ listChanged: true });
     expect((await client.listTools()).tools.map((t) => t.name)).toEqual([...TOOL_NAMES, 'get_company_funding']);
 

@@ -4,17 +4,13 @@
  * structure dropped and said so, which a relisted schema would make a protocol error), and a tool
  * bridged after the client connected is named by the unknown-tool answer like the rest.
  */
-import { Client, InMemoryTransport, type CallToolResult } from '@modelcontextprotocol/client';
+import type { CallToolResult } from '@modelcontextprotocol/client';
 import { describe, expect, it } from 'vitest';
 import { RetryAfterGate } from '../../../src/api/retry-after-gate.js';
 import { HostedBridge } from '../../../src/hosted/bridge.js';
 import { LIST_TTL_MS } from '../../../src/hosted/caps.js';
-import { createOfflineEngine } from '../../../src/offline/engine.js';
-import { OFFLINE_BASE_URL } from '../../../src/offline/fetch.js';
-import { createServer } from '../../../src/server.js';
-import { TOOL_NAMES, TOOLS } from '../../../src/tools/index.js';
-import { offlineClient } from '../../helpers/offline-client.js';
-import { READ_ONLY_TOOL, surface, type SurfaceOptions } from './surface.js';
+import { TOOL_NAMES } from '../../../src/tools/index.js';
+import { READ_ONLY_TOOL, servedOver, surface, type SurfaceOptions } from './surface.js';
 
 async function connected(options: SurfaceOptions, now: () => number = Date.now) {
   const target = surface(options);
@@ -28,21 +24,7 @@ async function connected(options: SurfaceOptions, now: () => number = Date.now) 
     now,
   });
   await bridge.settled(5_000);
-  const mcp = createServer({
-    backend: {
-      client: offlineClient(await createOfflineEngine()),
-      mode: 'http',
-      baseUrl: OFFLINE_BASE_URL,
-      tools: TOOLS,
-      bridge,
-    },
-    bridged: true,
-    follow: true,
-  });
-  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  await mcp.connect(serverSide);
-  const client = new Client({ name: 'served', version: '0' });
-  await client.connect(clientSide);
+  const client = await servedOver(bridge);
   return { client, bridge };
 }
 

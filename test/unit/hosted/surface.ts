@@ -3,11 +3,16 @@
  * list is whatever a test says, however broken), served in-process by the SDK's HTTP handler, and
  * a fault hook that answers in its place for a method (a 429, a 503, 50 MB, bad JSON, silence).
  */
+import { Client, InMemoryTransport } from '@modelcontextprotocol/client';
 import { createMcpHandler, Server, type CallToolResult } from '@modelcontextprotocol/server';
 import { RetryAfterGate } from '../../../src/api/retry-after-gate.js';
 import { HostedBridge } from '../../../src/hosted/bridge.js';
 import type { WebFetch } from '../../../src/hosted/guarded-fetch.js';
-import { TOOL_NAMES } from '../../../src/tools/index.js';
+import { createOfflineEngine } from '../../../src/offline/engine.js';
+import { OFFLINE_BASE_URL } from '../../../src/offline/fetch.js';
+import { createServer } from '../../../src/server.js';
+import { TOOL_NAMES, TOOLS } from '../../../src/tools/index.js';
+import { offlineClient } from '../../helpers/offline-client.js';
 
 export type Fault = (method: string, signal: AbortSignal) => Promise<Response> | undefined;
 
@@ -83,3 +88,27 @@ export const READ_ONLY_TOOL = {
   },
   annotations: { readOnlyHint: true },
 };
+
+/**
+ * Our own server over `bridge` (the embedded API behind our seven), following it as stdio's server
+ * does, connected in memory to a client; `prepare` sees the client before it connects.
+ */
+export async function servedOver(bridge: HostedBridge, prepare?: (client: Client) => void): Promise<Client> {
+  const mcp = createServer({
+    backend: {
+      client: offlineClient(await createOfflineEngine()),
+      mode: 'embedded',
+      baseUrl: OFFLINE_BASE_URL,
+      tools: TOOLS,
+      bridge,
+    },
+    bridged: true,
+    follow: true,
+  });
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  await mcp.connect(serverSide);
+  const client = new Client({ name: 'hosted-unit', version: '0' });
+  prepare?.(client);
+  await client.connect(clientSide);
+  return client;
+}
