@@ -65,6 +65,10 @@ function checkedStructure(
   };
 }
 
+/** The next step after a hosted tool's own error, in the words our own hints use. */
+const HOSTED_ERROR_HINT =
+  'Hint: The hosted tool refused or failed on its own terms: read its words above, change what they name and call again, or use another tool.';
+
 /** How the deployment was reached, in the words our own provenance uses (render/provenance-line.ts). */
 const REACHED: Record<Mode, string> = {
   embedded: 'reached: embedded (the offline deployment inside service-mcp)',
@@ -108,7 +112,9 @@ export function hostedResult(tool: HostedTool, answer: HostedAnswer, mode: Mode)
       : [];
   const lines = [
     ...fiction,
-    `${result.isError ? 'The hosted tool answered with an error of its own' : 'Answer of the hosted tool'} ${datum(tool.name, 128)} (the deployment's words, quoted as data):`,
+    result.isError
+      ? `The hosted tool ${datum(tool.name, 128)} answered with an error of its own (the deployment's words, quoted as data):`
+      : `Answer of the hosted tool ${datum(tool.name, 128)} (the deployment's words, quoted as data):`,
     text === '' ? '(no text)' : fencedText(text, HOSTED_CAPS.textChars),
   ];
   if (others.length > 0)
@@ -118,6 +124,7 @@ export function hostedResult(tool: HostedTool, answer: HostedAnswer, mode: Mode)
       `${result.content.length - blocks.length} more content block(s) left out (cap ${HOSTED_CAPS.contentBlocks}).`,
     );
   if (structure && 'dropped' in structure) lines.push(`structuredContent dropped: ${structure.dropped}.`);
+  if (result.isError) lines.push(HOSTED_ERROR_HINT);
   lines.push(renderProvenanceLine(provenance));
   const body = lines.join('\n');
   return {

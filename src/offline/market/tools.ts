@@ -58,7 +58,14 @@ export function registerMarketTools(mcp: McpServer, dataset: Dataset): void {
           (r) =>
             `${r.role} (${r.seniority_level ?? 'any level'}, ${r.evidence_class}): median $${r.annual_usd.median} over ${r.postings}`,
         );
-      return answer(dataset, `${rows.length} benchmark rows. ${top.join('; ')}`, { benchmarks: rows });
+      // An empty answer names what would match, so a caller guessing a label ("ML Engineer") can retry.
+      const known =
+        rows.length === 0 && args.role !== undefined
+          ? ` No role with salary data contains "${args.role}"; roles with data: ${[...new Set(compensationBenchmarks(dataset, {}).map((r) => r.role))].sort().join(', ')}.`
+          : '';
+      return answer(dataset, `${rows.length} benchmark rows.${known} ${top.join('; ')}`.trimEnd(), {
+        benchmarks: rows,
+      });
     },
   );
   mcp.registerTool(

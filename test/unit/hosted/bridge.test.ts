@@ -134,7 +134,12 @@ describe('a bridged call', () => {
     });
     const result = await callOn(await ready(bridgeOver(target)), { company: 'x' });
     expect(result.isError).toBe(true);
-    expect(text(result)).toMatch(/^upstream_tool_error: The hosted tool answered with an error of its own/);
+    expect(text(result)).toMatch(
+      /^upstream_tool_error: The hosted tool get_company_funding answered with an error of its own \(the deployment's words, quoted as data\):\n/,
+    );
+    expect(text(result)).toMatch(
+      /\nHint: The hosted tool refused or failed on its own terms: .*\nProvenance: hosted tool /,
+    );
   });
 
   it('maps a 50 MB answer, invalid JSON, a 503 and a 429 onto our kinds; the 429 shuts the shared gate', async () => {
