@@ -4,11 +4,10 @@
  * notifications/tools/list_changed (the stdio server follows the bridge). Clocks are injected.
  */
 import { describe, expect, it } from 'vitest';
-import { RetryAfterGate } from '../../../src/api/retry-after-gate.js';
 import { HostedBridge } from '../../../src/hosted/bridge.js';
 import { LIST_TTL_MS } from '../../../src/hosted/caps.js';
 import { TOOL_NAMES } from '../../../src/tools/index.js';
-import { READ_ONLY_TOOL, servedOver, surface } from './surface.js';
+import { bridgeOver, READ_ONLY_TOOL, servedOver, surface } from './surface.js';
 
 function clockedBridge(
   listed: unknown[],
@@ -16,16 +15,7 @@ function clockedBridge(
   store?: ConstructorParameters<typeof HostedBridge>[0]['store'],
 ) {
   const target = surface({ tools: listed });
-  const bridge = new HostedBridge({
-    endpoint: async () => ({ url: 'http://surface.test/api/public/v1/mcp?surface=market' }),
-    fetch: async () => target.fetch,
-    gate: new RetryAfterGate(),
-    timeoutMs: 5_000,
-    maxRetryWaitS: 0,
-    ours: new Set(TOOL_NAMES),
-    now,
-    store,
-  });
+  const bridge = bridgeOver(target, { timeoutMs: 5_000, now, store });
   return { bridge, target };
 }
 

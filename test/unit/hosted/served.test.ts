@@ -6,23 +6,12 @@
  */
 import type { CallToolResult } from '@modelcontextprotocol/client';
 import { describe, expect, it } from 'vitest';
-import { RetryAfterGate } from '../../../src/api/retry-after-gate.js';
-import { HostedBridge } from '../../../src/hosted/bridge.js';
 import { LIST_TTL_MS } from '../../../src/hosted/caps.js';
-import { TOOL_NAMES } from '../../../src/tools/index.js';
-import { READ_ONLY_TOOL, servedOver, surface, type SurfaceOptions } from './surface.js';
+import { bridgeOver, READ_ONLY_TOOL, servedOver, surface, type SurfaceOptions } from './surface.js';
 
 async function connected(options: SurfaceOptions, now: () => number = Date.now) {
   const target = surface(options);
-  const bridge = new HostedBridge({
-    endpoint: async () => ({ url: 'http://surface.test/api/public/v1/mcp?surface=market' }),
-    fetch: async () => target.fetch,
-    gate: new RetryAfterGate(),
-    timeoutMs: 5_000,
-    maxRetryWaitS: 0,
-    ours: new Set(TOOL_NAMES),
-    now,
-  });
+  const bridge = bridgeOver(target, { timeoutMs: 5_000, now });
   await bridge.settled(5_000);
   const client = await servedOver(bridge);
   return { client, bridge };

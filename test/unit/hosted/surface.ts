@@ -59,9 +59,17 @@ export function surface(options: SurfaceOptions): Surface {
   return { fetch, seen, signals };
 }
 
+type BridgeOptions = ConstructorParameters<typeof HostedBridge>[0];
+
 export function bridgeOver(
   target: Surface,
-  { timeoutMs = 2_000, maxRetryWaitS = 0, gate = new RetryAfterGate() } = {},
+  {
+    timeoutMs = 2_000,
+    maxRetryWaitS = 0,
+    gate = new RetryAfterGate(),
+    now,
+    store,
+  }: Partial<Pick<BridgeOptions, 'timeoutMs' | 'maxRetryWaitS' | 'gate' | 'now' | 'store'>> = {},
 ): HostedBridge {
   return new HostedBridge({
     endpoint: async () => ({ url: 'http://surface.test/api/public/v1/mcp?surface=market' }),
@@ -70,6 +78,8 @@ export function bridgeOver(
     timeoutMs,
     maxRetryWaitS,
     ours: new Set(TOOL_NAMES),
+    now,
+    store,
   });
 }
 
