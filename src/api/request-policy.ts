@@ -40,6 +40,15 @@ export interface CallOptions {
   log?: ExchangeLog | undefined;
 }
 
+/** The call's onWait, writing each Retry-After wait into its log first (when it keeps one). */
+export function onWaitLogged({ log, onWait }: CallOptions): CallOptions['onWait'] {
+  if (log === undefined) return onWait;
+  return (info) => {
+    log.waitsS.push(info.seconds);
+    onWait?.(info);
+  };
+}
+
 export interface RawResponse {
   status: number;
   body: string;
@@ -122,13 +131,7 @@ export class RequestPolicy {
     const maxRetryWaitS = quickMs === undefined ? this.maxRetryWaitS : 0;
     const started = Date.now();
     const { log } = options;
-    const onWait =
-      log === undefined
-        ? options.onWait
-        : (info: GateWaitInfo) => {
-            log.waitsS.push(info.seconds);
-            options.onWait?.(info);
-          };
+    const onWait = onWaitLogged(options);
     let unavailableAttempts = 0;
     for (;;) {
       const waitedS = (Date.now() - started) / 1000;

@@ -69,7 +69,10 @@ function checkedStructure(
 const HOSTED_ERROR_HINT =
   'Hint: The hosted tool refused or failed on its own terms: read its words above, change what they name and call again, or use another tool.';
 
-/** How the deployment was reached, in the words our own provenance uses (render/provenance-line.ts). */
+/**
+ * How the deployment was reached: the same two values as our own provenance (render/provenance-line.ts),
+ * worded for a hosted endpoint, which need not be the base URL (health may name another).
+ */
 const REACHED: Record<Mode, string> = {
   embedded: 'reached: embedded (the offline deployment inside service-mcp)',
   http: 'reached: http (the deployment over HTTP)',

@@ -15,9 +15,9 @@ import { RequestEnded, withDeadline } from '../api/abort.js';
 import { readAnswerBody } from '../api/body.js';
 import { ApiError, describeNetworkCause, isTransportFailure } from '../api/errors.js';
 import { BudgetExceeded, type UpstreamBudget } from '../api/fair-share.js';
-import type { CallOptions } from '../api/request-policy.js';
+import { onWaitLogged, type CallOptions } from '../api/request-policy.js';
 import { HOSTED_OPERATION, type ExchangeLog, type UpstreamExchange } from '../api/exchanges.js';
-import { heldRetryAfter, type GateWaitInfo, type RetryAfterGate } from '../api/retry-after-gate.js';
+import { heldRetryAfter, type RetryAfterGate } from '../api/retry-after-gate.js';
 import { upstreamEnvelope } from '../api/status-errors.js';
 import { telemetry } from '../telemetry/hooks.js';
 import { USER_AGENT } from '../version.js';
@@ -82,13 +82,7 @@ export function guardedFetch(options: GuardedFetchOptions): WebFetch {
     const started = Date.now();
     // The call's record (tools/call-record.ts) gets each exchange and wait, as the REST client writes them.
     const { log } = call;
-    const onWait =
-      log === undefined
-        ? call.onWait
-        : (info: GateWaitInfo) => {
-            log.waitsS.push(info.seconds);
-            call.onWait?.(info);
-          };
+    const onWait = onWaitLogged(call);
     for (;;) {
       const budgetS = maxRetryWaitS - (Date.now() - started) / 1000;
       const ticket =
