@@ -130,7 +130,6 @@ export class RequestPolicy {
     const { acceptStatus, lookup = false, gate = this.gate, quickMs, unconfirmedBase, operation = 'other' } = how;
     const maxRetryWaitS = quickMs === undefined ? this.maxRetryWaitS : 0;
     const started = Date.now();
-    const { log } = options;
     const onWait = onWaitLogged(options);
     let unavailableAttempts = 0;
     for (;;) {
