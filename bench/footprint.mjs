@@ -18,7 +18,7 @@ import { delimiter, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { heapProbe, INSPECT } from './lib/heap.mjs';
 import { cpuNs, rssBytes } from './lib/proc.mjs';
-import { spawnFloor, spawnServiceMcp, startUpstream } from './lib/processes.mjs';
+import { spawnFloor, spawnSdkOnly, spawnServiceMcp, startUpstream } from './lib/processes.mjs';
 import { MODERN_META, spawnStdio } from './lib/rpc.mjs';
 import { rssOverCalls } from './lib/scenarios.mjs';
 
@@ -82,9 +82,10 @@ async function coldStart(upstream, rounds, warmup) {
     service: () => spawnServiceMcp(upstream),
     floor: () => spawnFloor(upstream),
     bare: () => spawnStdio(['-e', BARE], { PATH: process.env.PATH ?? '' }),
+    sdkOnly: spawnSdkOnly,
   };
-  const samples = { service: [], floor: [], bare: [] };
-  const rss = { service: [], floor: [] };
+  const samples = { service: [], floor: [], bare: [], sdkOnly: [] };
+  const rss = { service: [], floor: [], sdkOnly: [] };
   for (let round = 0; round < warmup + rounds; round++) {
     const names = Object.keys(subjects);
     for (const name of names.map((_, i) => names[(i + round) % names.length])) {
@@ -296,7 +297,14 @@ export function footprintMarkdown(r) {
     ratioRow('cold start against a bare Node process answering one line (ms)', r.cold.ms.service, r.cold.ms.bare, {
       format: ms,
     }),
+    ratioRow(
+      'the SDK alone: a process that loads it as the floor does and answers one line, no server (ms)',
+      r.cold.ms.sdkOnly,
+      r.cold.ms.floor,
+      { format: ms },
+    ),
     ratioRow('RSS right after tools/list (MB)', r.cold.rssMb.service, r.cold.rssMb.floor, { limit: 0.8 }),
+    ratioRow('RSS of the SDK alone, right after its answer (MB)', r.cold.rssMb.sdkOnly, r.cold.rssMb.floor),
     ratioRow(
       `RSS after ${r.plan.warm.calls.toLocaleString('en')} warm calls (MB)`,
       r.warm.service.rssMb,

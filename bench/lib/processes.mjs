@@ -8,6 +8,7 @@ import { spawnStdio } from './rpc.mjs';
 
 const BIN = fileURLToPath(new URL('../../bin/service-mcp.js', import.meta.url));
 const FLOOR = fileURLToPath(new URL('../floor-server.mjs', import.meta.url));
+const SDK_ONLY = fileURLToPath(new URL('../sdk-only.mjs', import.meta.url));
 const FLOOR_HTTP = fileURLToPath(new URL('../floor-http.mjs', import.meta.url));
 const WIRE = fileURLToPath(new URL('../wire-limit.mjs', import.meta.url));
 
@@ -78,6 +79,9 @@ export const spawnBridged = (upstream) => spawnStdio([BIN, '--base-url', upstrea
 
 export const spawnFloor = (upstream, nodeArgs = []) =>
   spawnStdio([...nodeArgs, FLOOR], cleanEnv({ FLOOR_UPSTREAM: upstream }));
+
+/** A process that loads the SDK as the floor does and answers one line, building no server (bench/sdk-only.mjs). */
+export const spawnSdkOnly = () => spawnStdio([SDK_ONLY], cleanEnv());
 
 /** The SDK v2 floor over HTTP (bench/floor-http.mjs). */
 export const startFloorHttp = (upstream) =>
