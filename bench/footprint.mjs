@@ -5,7 +5,8 @@
  * comparison in the same run, since figures on a shared machine move with its load. Install of
  * the packed tarball and first `npx` start, each with an empty npm cache, against @playwright/mcp
  * (installed from the registry once per run); the `.mcpb` size; cold start spawn → tools/list
- * against the SDK v2 floor and a bare Node process answering one line; RSS after tools/list, after
+ * against the SDK v2 floor, a bare Node process answering one line and the SDK alone loaded
+ * (sdk-only.mjs, the bound of any server built on it); RSS after tools/list, after
  * warm calls (as shipped, and with the small V8 heap docs/development.md offers, with the CPU per
  * call of each) and over a
  * 10,000-call stdio soak with the heap after a forced GC. Writes bench/footprint.json and the
