@@ -36,8 +36,12 @@ export default defineConfig({
   noExternal: [/.*/],
   // A package's ES build where it has one (most OpenTelemetry packages): esbuild can shake it, and
   // import() of it gives its named exports, which import() of CommonJS does not (Node's rule).
+  // Node 22 has every Unicode property escape; esbuild, unsure of the target's Unicode tables, would
+  // rewrite such a literal as `new RegExp(…)` in place, which builds a RegExp each time the code
+  // runs (job_id's lone-surrogate check on every get_job, among others).
   esbuildOptions: (options) => {
     options.mainFields = ['module', 'main'];
+    options.supported = { ...options.supported, 'regexp-unicode-property-escapes': true };
   },
   esbuildPlugins: [withoutSideEffects(SDK_SERVER), minifyDependencies],
   // Bundled CommonJS (undici, @redis/client) calls require() for Node's built-ins.

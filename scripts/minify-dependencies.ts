@@ -11,13 +11,16 @@ import { transform, type Plugin } from 'esbuild';
 export const minifyDependencies: Plugin = {
   name: 'minify-dependencies',
   setup(build) {
+    // The bundle's own target and feature overrides: a dependency's regular expressions are read as ours are.
+    const { target, supported } = build.initialOptions;
     build.onLoad({ filter: /[\\/]node_modules[\\/].*\.[cm]?js$/ }, async ({ path }) => {
       const source = await readFile(path, 'utf8');
       // `format` is left unset: an ES module stays one, a CommonJS module keeps its require() calls.
       const { code } = await transform(source, {
         loader: 'js',
         minify: true,
-        target: 'node22',
+        ...(target === undefined ? {} : { target }),
+        ...(supported === undefined ? {} : { supported }),
         sourcefile: path,
       });
       return { contents: code, loader: 'js' };
