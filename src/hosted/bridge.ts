@@ -7,7 +7,8 @@
  * Over 250 lines: the list, its read, its age and failure, and the connection are one state that
  * every method reads and moves; split, each part would reach into the others' fields.
  */
-import type { CallToolResult, Client, JsonSchemaValidator, jsonSchemaValidator } from '@modelcontextprotocol/client';
+import type { CallToolResult, Client } from '@modelcontextprotocol/client';
+import { ACCEPT_ALL } from '../accept-all-validator.js';
 import type { UpstreamBudget } from '../api/fair-share.js';
 import type { CallOptions } from '../api/request-policy.js';
 import type { RetryAfterGate } from '../api/retry-after-gate.js';
@@ -23,13 +24,6 @@ import { guardedFetch, withCallOptions, type WebFetch } from './guarded-fetch.js
  * read or failure, not at start: with --no-bridge neither is ever evaluated.
  */
 const outcome = () => import('./outcome.js');
-
-/** structuredContent is checked here against the admitted schema (outcome.ts), not by the SDK. */
-const ACCEPT_ALL: jsonSchemaValidator = {
-  getValidator<T>(): JsonSchemaValidator<T> {
-    return (input) => ({ valid: true, data: input as T, errorMessage: undefined });
-  },
-};
 
 /** Where the hosted list is kept between replicas (--redis-url): JSON text until an epoch ms. */
 export interface SharedListStore {
@@ -266,6 +260,7 @@ export class HostedBridge {
       { name: `${PACKAGE_NAME}-bridge`, version: VERSION },
       {
         versionNegotiation: { mode: 'auto', probe: { timeoutMs: this.options.timeoutMs } },
+        // structuredContent is checked against the admitted schema by answer.ts, not by the SDK.
         jsonSchemaValidator: ACCEPT_ALL,
         listMaxPages: HOSTED_CAPS.listPages,
       },

@@ -11,12 +11,11 @@ import { registerAppTool } from '@modelcontextprotocol/ext-apps/server';
 import {
   fromJsonSchema,
   type JsonSchemaType,
-  type JsonSchemaValidator,
-  type jsonSchemaValidator,
   type McpServer,
   type RegisteredTool,
   type ServerContext,
 } from '@modelcontextprotocol/server';
+import { ACCEPT_ALL } from '../accept-all-validator.js';
 import type { GateWaitInfo } from '../api/retry-after-gate.js';
 import { exposedTools, type Backend } from '../backend.js';
 import type { LogLevel } from '../config.js';
@@ -28,12 +27,6 @@ import { errorResult, runTool } from '../tools/run.js';
 import { telemetry } from '../telemetry/hooks.js';
 import { PACKAGE_NAME } from '../version.js';
 import type { LoggingLevel } from '@modelcontextprotocol/server';
-
-const ACCEPT_ALL: jsonSchemaValidator = {
-  getValidator<T>(): JsonSchemaValidator<T> {
-    return (input) => ({ valid: true, data: input as T, errorMessage: undefined });
-  },
-};
 
 type ProgressToken = string | number;
 
