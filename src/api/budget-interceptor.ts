@@ -5,8 +5,7 @@
  * the dispatch options under a symbol of ours, so it is never a header and never reaches the API.
  */
 import type { Dispatcher } from 'undici';
-import { BudgetExceeded, type UpstreamBudget } from './fair-share.js';
-import { telemetry } from '../telemetry/hooks.js';
+import { takeShare, type UpstreamBudget } from './fair-share.js';
 
 /** Where dispatcherFetch puts the caller's name on the dispatch options. */
 export const CALLER = Symbol('service-mcp.caller');
@@ -37,10 +36,9 @@ export function budgetInterceptor(budget: UpstreamBudget): Dispatcher.Dispatcher
     const caller = opts[CALLER];
     // Requests of the server's own (the catalog read) and of stdio or `call` have no caller.
     if (caller === undefined) return dispatch(opts, handler);
-    void budget.take(caller).then((answer) => {
-      telemetry().fairShare(caller, answer.allowed);
-      if (answer.allowed) dispatch(opts, handler);
-      else refuse(handler, new BudgetExceeded(caller, budget.rate, answer.retryAfterS, String(opts.path)));
+    void takeShare(budget, caller, String(opts.path)).then((refusal) => {
+      if (refusal) refuse(handler, refusal);
+      else dispatch(opts, handler);
     });
     return true;
   };

@@ -75,6 +75,14 @@ export function internalError(what: string, cause: unknown, path?: string): ApiE
   );
 }
 
+/** A request its caller cancelled: `what` names it (`GET <path>`, `tools/call <name>`), `reason` is the signal's. */
+export function cancelledError(what: string, reason: unknown, path?: string): ApiError {
+  return new ApiError('cancelled', `cancelled: ${what} was cancelled by the caller`, {
+    ...(path === undefined ? {} : { path }),
+    cause: reason,
+  });
+}
+
 /** Kind for a non-2xx status; the caller has already handled health's 503. */
 export function kindForStatus(status: number): ErrorKind {
   if (status === 400 || status === 422) return 'invalid_argument';

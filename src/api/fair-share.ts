@@ -7,6 +7,7 @@
  * (redis/fair-share.ts), so a caller has one share across replicas.
  */
 import { ApiError } from './errors.js';
+import { telemetry } from '../telemetry/hooks.js';
 
 export interface Rate {
   /** Requests a minute, refilled continuously. */
@@ -59,6 +60,20 @@ export class BudgetExceeded extends ApiError {
     );
     this.caller = caller;
   }
+}
+
+/**
+ * Takes one request from `caller`'s share, as every sender does (the REST interceptor and the
+ * bridge's fetch), and counts it for telemetry; the refusal to throw when the share is spent.
+ */
+export async function takeShare(
+  budget: UpstreamBudget,
+  caller: string,
+  path: string,
+): Promise<BudgetExceeded | undefined> {
+  const answer = await budget.take(caller);
+  telemetry().fairShare(caller, answer.allowed);
+  return answer.allowed ? undefined : new BudgetExceeded(caller, budget.rate, answer.retryAfterS, path);
 }
 
 /** Buckets kept by one process: at most this many callers, the least recently seen forgotten first (a forgotten caller starts full). */

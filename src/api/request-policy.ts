@@ -14,11 +14,12 @@ import { USER_AGENT } from '../version.js';
 import { RequestEnded, withDeadline } from './abort.js';
 import { DEFAULT_MAX_BODY_BYTES, readAnswerBody } from './body.js';
 import { cacheHitOf, type CacheHit } from './cache.js';
-import { ApiError, describeNetworkCause, internalError, isTransportFailure } from './errors.js';
+import { ApiError, cancelledError, describeNetworkCause, internalError, isTransportFailure } from './errors.js';
 import { BudgetExceeded } from './fair-share.js';
 import type { ExchangeLog, UpstreamExchange } from './exchanges.js';
 import type { FetchLike } from './fetch-like.js';
 import {
+  DEFAULT_429_PAUSE_S,
   heldRetryAfter,
   MAX_RETRY_AFTER_S,
   parseRetryAfter,
@@ -72,9 +73,6 @@ export interface GetOptions {
   /** The REST operation asked for (the spec's operationId), named in telemetry. */
   operation?: string;
 }
-
-/** The pause after a 429 that names no (readable) Retry-After. */
-const DEFAULT_429_PAUSE_S = 5;
 
 export interface RequestPolicyOptions {
   /** The base URL, named in the error for a 404 where no record was asked for. */
@@ -320,9 +318,6 @@ export class RequestPolicy {
 
   abortError(path: string, signal: AbortSignal | undefined, cause: unknown): ApiError {
     if (cause instanceof ApiError) return cause;
-    return new ApiError('cancelled', `cancelled: GET ${path} was cancelled by the caller`, {
-      path,
-      cause: signal?.reason ?? cause,
-    });
+    return cancelledError(`GET ${path}`, signal?.reason ?? cause, path);
   }
 }

@@ -13,6 +13,9 @@ import { telemetry } from '../telemetry/hooks.js';
  */
 export const MAX_RETRY_AFTER_S = 3_600;
 
+/** The pause after a 429 that names no (readable) Retry-After: never hammer a limited API. */
+export const DEFAULT_429_PAUSE_S = 5;
+
 /**
  * Parses Retry-After: integer seconds (the spec's form) or an HTTP-date. Returns whole seconds,
  * at least 1, or undefined when absent or unreadable.

@@ -13,11 +13,11 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { RequestEnded, withDeadline } from '../api/abort.js';
 import { readAnswerBody } from '../api/body.js';
-import { ApiError, describeNetworkCause, isTransportFailure } from '../api/errors.js';
-import { BudgetExceeded, type UpstreamBudget } from '../api/fair-share.js';
+import { ApiError, cancelledError, describeNetworkCause, isTransportFailure } from '../api/errors.js';
+import { takeShare, type UpstreamBudget } from '../api/fair-share.js';
 import { onWaitLogged, type CallOptions } from '../api/request-policy.js';
 import { HOSTED_OPERATION, type ExchangeLog, type UpstreamExchange } from '../api/exchanges.js';
-import { heldRetryAfter, type RetryAfterGate } from '../api/retry-after-gate.js';
+import { DEFAULT_429_PAUSE_S, heldRetryAfter, type RetryAfterGate } from '../api/retry-after-gate.js';
 import { upstreamEnvelope } from '../api/status-errors.js';
 import { telemetry } from '../telemetry/hooks.js';
 import { USER_AGENT } from '../version.js';
@@ -25,9 +25,6 @@ import { HOSTED_CAPS } from './caps.js';
 
 /** Sent with every bridge request: a server of ours that sees it serves no bridged tools (no loops). */
 export const BRIDGE_HEADER = 'service-mcp-bridge';
-
-/** The pause after a 429 that names no readable Retry-After, as the REST client's. */
-const DEFAULT_429_PAUSE_S = 5;
 
 export type WebFetch = (url: string, init: RequestInit) => Promise<Response>;
 
@@ -89,9 +86,11 @@ export function guardedFetch(options: GuardedFetchOptions): WebFetch {
         gate.open() ??
         (await gate.pass({ maxWaitS: budgetS, signal: call.signal, onWait }).catch((error: unknown) => {
           if (error instanceof ApiError) throw error;
-          throw cancelled(what, call.signal, error);
+          throw cancelledError(what, call.signal?.reason ?? error);
         }));
       let answer: { status: number; headers: Headers; text: string };
+      // A 429's pause, asked for or the default: the gate is shut for it before the ticket settles.
+      let pauseS = DEFAULT_429_PAUSE_S;
       try {
         if (budget && call.caller !== undefined) await spend(budget, call.caller, log);
         const followed = telemetry().upstream(url, HOSTED_OPERATION, 'POST');
@@ -110,18 +109,20 @@ export function guardedFetch(options: GuardedFetchOptions): WebFetch {
           },
         );
         ended({ operation: HOSTED_OPERATION, status: answer.status, cacheHit: false });
-        if (answer.status === 429) gate.block(heldRetryAfter(answer.headers.get('retry-after')) ?? DEFAULT_429_PAUSE_S);
+        if (answer.status === 429) {
+          pauseS = heldRetryAfter(answer.headers.get('retry-after')) ?? DEFAULT_429_PAUSE_S;
+          gate.block(pauseS);
+        }
       } finally {
         ticket.settle();
       }
       const { status, headers, text } = answer;
       if (status === 429) {
-        const seconds = heldRetryAfter(headers.get('retry-after')) ?? DEFAULT_429_PAUSE_S;
-        if (seconds <= maxRetryWaitS - (Date.now() - started) / 1000) continue;
-        throw new ApiError('rate_limited', `rate limited: the hosted surface asked for a ${seconds}s pause`, {
+        if (pauseS <= maxRetryWaitS - (Date.now() - started) / 1000) continue;
+        throw new ApiError('rate_limited', `rate limited: the hosted surface asked for a ${pauseS}s pause`, {
           status,
           path: options.label(),
-          retryAfterS: seconds,
+          retryAfterS: pauseS,
           ...upstreamEnvelope(text),
         });
       }
@@ -145,11 +146,10 @@ export function guardedFetch(options: GuardedFetchOptions): WebFetch {
 
   /** Takes one request from `caller`'s share, or refuses the call with nothing sent. */
   async function spend(share: UpstreamBudget, caller: string, log: ExchangeLog | undefined): Promise<void> {
-    const answer = await share.take(caller);
-    telemetry().fairShare(caller, answer.allowed);
-    if (answer.allowed) return;
+    const refusal = await takeShare(share, caller, options.label());
+    if (!refusal) return;
     log?.upstream.push({ operation: HOSTED_OPERATION, cacheHit: false, failure: 'fair_share' });
-    throw new BudgetExceeded(caller, share.rate, answer.retryAfterS, options.label());
+    throw refusal;
   }
 
   async function send(
@@ -175,7 +175,7 @@ export function guardedFetch(options: GuardedFetchOptions): WebFetch {
       if (error instanceof ApiError) throw error;
       if (deadline.aborted)
         throw new ApiError('timeout', `timeout: ${what} took longer than ${timeoutMs} ms`, { cause: error });
-      if (signal?.aborted || init.signal?.aborted) throw cancelled(what, signal ?? init.signal!, error);
+      if (signal?.aborted || init.signal?.aborted) throw cancelledError(what, (signal ?? init.signal!).reason ?? error);
       if (isTransportFailure(error))
         throw new ApiError('network', `network: ${what} failed: ${describeNetworkCause(error)}`, { cause: error });
       throw error;
@@ -183,10 +183,4 @@ export function guardedFetch(options: GuardedFetchOptions): WebFetch {
       ending.removeEventListener('abort', end);
     }
   }
-}
-
-function cancelled(what: string, signal: AbortSignal | undefined, cause: unknown): ApiError {
-  return new ApiError('cancelled', `cancelled: ${what} was cancelled by the caller`, {
-    cause: signal?.reason ?? cause,
-  });
 }

@@ -5,7 +5,7 @@
  * JSON-RPC error from the surface, a result it could not read, its timeout).
  */
 import { ProtocolError, SdkError, SdkErrorCode, SdkHttpError } from '@modelcontextprotocol/client';
-import { ApiError, internalError, type ErrorKind } from '../api/errors.js';
+import { ApiError, cancelledError, internalError, type ErrorKind } from '../api/errors.js';
 import { escapeInvisible, oneLine } from '../render/text.js';
 
 /** JSON-RPC's codes for a method the server does not have, and for parameters it refuses. */
@@ -28,8 +28,7 @@ const said = (text: string) => oneLine(escapeInvisible(text), 300);
 export function failureOf(error: unknown, what: string, signal?: AbortSignal): ApiError {
   const own = ownError(error);
   if (own) return own;
-  if (signal?.aborted)
-    return new ApiError('cancelled', `cancelled: ${what} was cancelled by the caller`, { cause: signal.reason });
+  if (signal?.aborted) return cancelledError(what, signal.reason);
   if (error instanceof ProtocolError) {
     if (error.code === INVALID_PARAMS)
       return new ApiError(
