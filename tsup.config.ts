@@ -25,7 +25,7 @@ const SDK_SERVER = /[\\/]node_modules[\\/]@modelcontextprotocol[\\/](?:server|co
 // when telemetry is on). The MCP Apps views are browser documents, bundled whole into dist/apps
 // once the CLI is built, since tsup's clean would empty dist/ under a build running beside it.
 export default defineConfig({
-  entry: { cli: 'src/cli.ts' },
+  entry: { cli: 'src/app/cli.ts' },
   format: ['esm'],
   target: 'node22',
   platform: 'node',

@@ -6,7 +6,7 @@
  */
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { build, transform, type Metafile, type Plugin } from 'esbuild';
-import { VIEW_LIST, type ViewDefinition } from '../src/apps/views.js';
+import { VIEW_LIST, type ViewDefinition } from '../src/contract/views.js';
 import { withoutSideEffects } from './without-side-effects.js';
 
 const ROOT = new URL('../', import.meta.url);

@@ -1,6 +1,6 @@
 /**
  * Generates the embedded offline snapshot, src/offline/snapshot.json, from a fixed seed and the
- * word lists in src/offline/vocabulary.json. Companies and people are fictional; URLs use reserved
+ * word lists in src/contract/vocabulary.json. Companies and people are fictional; URLs use reserved
  * example domains.
  *
  *   npm run snapshot            (writes the file)

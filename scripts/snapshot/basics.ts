@@ -90,7 +90,7 @@ export function createRandom(seed: number) {
 export type Random = ReturnType<typeof createRandom>;
 
 export function loadVocabulary(): Vocabulary {
-  return JSON.parse(readFileSync(new URL('../../src/offline/vocabulary.json', import.meta.url), 'utf8')) as Vocabulary;
+  return JSON.parse(readFileSync(new URL('../../src/contract/vocabulary.json', import.meta.url), 'utf8')) as Vocabulary;
 }
 
 export const slugify = (name: string) =>

@@ -1,5 +1,5 @@
 /** The job postings: titles, places, salaries of each evidence class, requirements and evidence. */
-import type { PublicJob } from '../../src/api/schemas.js';
+import type { PublicJob } from '../../src/contract/schemas.js';
 import type { SalaryPeriod, StoredJob } from '../../src/offline/dataset.js';
 import {
   DAY,

@@ -8,7 +8,7 @@ import type { CatalogCheck } from './deployed-catalog.js';
 import { sourceSaysFictional } from './provenance-record.js';
 import type { RawResponse } from './request-policy.js';
 import type { ApiResult } from './result.js';
-import type { ResponseMeta } from './schemas.js';
+import type { ResponseMeta } from '../contract/schemas.js';
 
 export class Answers {
   /** Answers read since start, and how many of them the response cache gave. */

@@ -4,7 +4,7 @@
  * guard before JSON.parse. Data nested thousands deep parses, but every later step (validation,
  * rendering, the transport's JSON.stringify) recurses through it and overflows the stack.
  */
-import { ApiError } from './errors.js';
+import { ApiError } from '../contract/errors.js';
 import type { HttpAnswer } from './fetch-like.js';
 
 export const DEFAULT_MAX_BODY_BYTES = 8 * 1024 * 1024;

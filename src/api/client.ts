@@ -3,14 +3,14 @@
  * validated data with its meta, or throws an ApiError with a stable kind.
  */
 import type * as z from 'zod';
-import { isRecord } from '../is-record.js';
+import { isRecord } from '../lib/is-record.js';
 import { Answers } from './answers.js';
-import { silentLogger, type Logger } from '../log.js';
+import { silentLogger, type Logger } from '../obs/log.js';
 import { DeployedCatalog, operationOf, type CatalogCheck } from './deployed-catalog.js';
 import { contractError, decodeHealth, envelopeSchema, parseJson, validate } from './decode.js';
-import { ApiError } from './errors.js';
-import { OPERATIONS, type OperationId } from './operations.js';
-import type { InterviewBriefParams, JobListParams, MarketMapParams, SearchJobsParams } from '../tools/params.js';
+import { ApiError } from '../contract/errors.js';
+import { OPERATIONS, type OperationId } from '../contract/operations.js';
+import type { InterviewBriefParams, JobListParams, MarketMapParams, SearchJobsParams } from '../contract/params.js';
 import { buildQuery, LIST_KEYS } from './query.js';
 import { RequestPolicy, type CallOptions, type GetOptions, type RequestPolicyOptions } from './request-policy.js';
 import type { ApiResult, ClientState } from './result.js';
@@ -28,7 +28,7 @@ import {
   type JobListData,
   type MarketMapData,
   type PublicJob,
-} from './schemas.js';
+} from '../contract/schemas.js';
 import { statusError } from './status-errors.js';
 
 /** How long a tool call may wait for the catalog read before it: discovery is one small document. */

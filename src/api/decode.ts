@@ -4,11 +4,11 @@
  * that breaks the contract.
  */
 import type * as z from 'zod';
-import { passes } from './compiled.js';
+import { passes } from '../lib/compiled.js';
 import { jsonTooDeep, MAX_JSON_DEPTH } from './body.js';
-import { ApiError } from './errors.js';
+import { ApiError } from '../contract/errors.js';
 import type { RawResponse } from './request-policy.js';
-import { isRecord } from '../is-record.js';
+import { isRecord } from '../lib/is-record.js';
 import {
   envelopeOf,
   formatJsonPath,
@@ -16,7 +16,7 @@ import {
   ResponseMetaSchema,
   type HealthResponse,
   type ResponseMeta,
-} from './schemas.js';
+} from '../contract/schemas.js';
 
 /**
  * Envelope schemas, built once per data schema: zod compiles a schema on first use, so a fresh one per

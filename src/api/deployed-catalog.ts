@@ -5,10 +5,10 @@
  * holds a tool up for long: when discovery fails, is rate limited, or the API is cooling down
  * after a 429, tools carry on unchecked (and say so), and discovery is not asked again for a while.
  */
-import { ApiError } from './errors.js';
-import { raceAbort } from './abort.js';
-import { describeOperation, OPERATIONS, type OperationId } from './operations.js';
-import type { DiscoveryData } from './schemas.js';
+import { ApiError } from '../contract/errors.js';
+import { raceAbort } from '../lib/abort.js';
+import { describeOperation, OPERATIONS, type OperationId } from '../contract/operations.js';
+import type { DiscoveryData } from '../contract/schemas.js';
 
 export type CatalogCheck = { checked: true } | { checked: false; reason: string };
 

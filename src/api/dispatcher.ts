@@ -22,7 +22,7 @@
 import { Agent, cacheStores, EnvHttpProxyAgent, fetch as undiciFetch, interceptors, type Dispatcher } from 'undici';
 import { CACHE_LIMITS, markingStore, type CacheStore } from './cache.js';
 import { DEFAULT_MAX_BODY_BYTES } from './body.js';
-import { raceAbort } from './abort.js';
+import { raceAbort } from '../lib/abort.js';
 import type { FetchLike } from './fetch-like.js';
 import { budgetInterceptor, CALLER } from './budget-interceptor.js';
 import type { UpstreamBudget } from './fair-share.js';

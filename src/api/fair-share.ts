@@ -6,8 +6,8 @@
  * knows nothing of where it came from. With --redis-url the buckets live in Redis
  * (redis/fair-share.ts), so a caller has one share across replicas.
  */
-import { ApiError } from './errors.js';
-import { telemetry } from '../telemetry/hooks.js';
+import { ApiError } from '../contract/errors.js';
+import { telemetry } from '../obs/telemetry-hooks.js';
 
 export interface Rate {
   /** Requests a minute, refilled continuously. */

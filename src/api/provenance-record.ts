@@ -5,7 +5,7 @@
  * apart: mock-api is reached over HTTP and serves fictional data), and when it was retrieved.
  */
 import * as z from 'zod';
-import { ageSeconds, cadenceSeconds } from './age.js';
+import { ageSeconds, cadenceSeconds } from '../contract/age.js';
 import type { ApiResult } from './result.js';
 
 export const ProvenanceSchema = z.object({

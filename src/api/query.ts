@@ -1,5 +1,5 @@
 /** A request's query string, as the API reads it. */
-import type { JobListParams } from '../tools/params.js';
+import type { JobListParams } from '../contract/params.js';
 
 type Query = Record<string, string | number | boolean | readonly string[] | undefined>;
 

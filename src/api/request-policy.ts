@@ -8,15 +8,21 @@
  * ticket, attempts).
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { DEFAULTS } from '../defaults.js';
-import { silentLogger, type Logger, type LogSink } from '../log.js';
-import { USER_AGENT } from '../version.js';
-import { RequestEnded, withDeadline } from './abort.js';
+import { DEFAULTS } from '../config/defaults.js';
+import { silentLogger, type Logger, type LogSink } from '../obs/log.js';
+import { USER_AGENT } from '../contract/version.js';
+import { RequestEnded, withDeadline } from '../lib/abort.js';
 import { DEFAULT_MAX_BODY_BYTES, readAnswerBody } from './body.js';
 import { cacheHitOf, type CacheHit } from './cache.js';
-import { ApiError, cancelledError, describeNetworkCause, internalError, isTransportFailure } from './errors.js';
+import {
+  ApiError,
+  cancelledError,
+  describeNetworkCause,
+  internalError,
+  isTransportFailure,
+} from '../contract/errors.js';
 import { BudgetExceeded } from './fair-share.js';
-import type { ExchangeLog, UpstreamExchange } from './exchanges.js';
+import type { ExchangeLog, UpstreamExchange } from '../obs/exchanges.js';
 import type { FetchLike } from './fetch-like.js';
 import {
   DEFAULT_429_PAUSE_S,
@@ -27,7 +33,7 @@ import {
   type GateWaitInfo,
 } from './retry-after-gate.js';
 import { statusError, upstreamEnvelope } from './status-errors.js';
-import { telemetry } from '../telemetry/hooks.js';
+import { telemetry } from '../obs/telemetry-hooks.js';
 
 export interface CallOptions {
   signal?: AbortSignal | undefined;

@@ -3,8 +3,8 @@
  * the client's own state for check_api_health.
  */
 import type { CatalogCheck } from './deployed-catalog.js';
-import type { OperationId } from './operations.js';
-import type { ResponseMeta } from './schemas.js';
+import type { OperationId } from '../contract/operations.js';
+import type { ResponseMeta } from '../contract/schemas.js';
 
 export interface ApiResult<T> {
   data: T;

@@ -3,9 +3,9 @@
  * one probes before the others follow. Also how a Retry-After value is read.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { raceAbort } from './abort.js';
-import { ApiError } from './errors.js';
-import { telemetry } from '../telemetry/hooks.js';
+import { raceAbort } from '../lib/abort.js';
+import { ApiError } from '../contract/errors.js';
+import { telemetry } from '../obs/telemetry-hooks.js';
 
 /**
  * The longest Retry-After honoured: an hour. A longer one (a misconfigured proxy, a hostile

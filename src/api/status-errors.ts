@@ -2,10 +2,10 @@
  * The typed error for a status the API should not have answered with, read from the status first
  * and from the body only for detail (the error envelope's `error` and `message`).
  */
-import { ApiError, kindForStatus } from './errors.js';
+import { ApiError, kindForStatus } from '../contract/errors.js';
 import { heldRetryAfter } from './retry-after-gate.js';
 import type { RawResponse } from './request-policy.js';
-import { ErrorEnvelopeSchema } from './schemas.js';
+import { ErrorEnvelopeSchema } from '../contract/schemas.js';
 
 /** The `error` and `message` of an upstream error envelope, when the body is one. */
 export function upstreamEnvelope(body: string): {

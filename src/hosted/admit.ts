@@ -7,8 +7,8 @@
  */
 import * as z from 'zod';
 import type { Tool } from '@modelcontextprotocol/server';
-import { isRecord } from '../is-record.js';
-import { escapeInvisible, oneLine, quote, sanitizeJson } from '../render/text.js';
+import { isRecord } from '../lib/is-record.js';
+import { escapeInvisible, oneLine, quote, sanitizeJson } from '../lib/text.js';
 import { HOSTED_CAPS } from './caps.js';
 
 /** A hosted tool as this server offers it: its cleaned listing and the validators read from its schemas. */

@@ -8,13 +8,13 @@
  * every method reads and moves; split, each part would reach into the others' fields.
  */
 import type { CallToolResult, Client } from '@modelcontextprotocol/client';
-import { ACCEPT_ALL } from '../accept-all-validator.js';
+import { ACCEPT_ALL } from '../lib/accept-all-validator.js';
 import type { UpstreamBudget } from '../api/fair-share.js';
 import type { CallOptions } from '../api/request-policy.js';
 import type { RetryAfterGate } from '../api/retry-after-gate.js';
-import { silentLogger, type Logger } from '../log.js';
-import { oneLine } from '../render/text.js';
-import { PACKAGE_NAME, VERSION } from '../version.js';
+import { silentLogger, type Logger } from '../obs/log.js';
+import { oneLine } from '../lib/text.js';
+import { PACKAGE_NAME, VERSION } from '../contract/version.js';
 import { admitTools, type Admission, type HostedTool, type SkippedTool } from './admit.js';
 import { HOSTED_CAPS, LIST_RETRY_MS, LIST_TTL_MS } from './caps.js';
 import { guardedFetch, withCallOptions, type WebFetch } from './guarded-fetch.js';

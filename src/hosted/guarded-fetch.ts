@@ -11,16 +11,16 @@
  * transport is shared by every call, and its fetch seam carries no per-call context.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { RequestEnded, withDeadline } from '../api/abort.js';
+import { RequestEnded, withDeadline } from '../lib/abort.js';
 import { readAnswerBody } from '../api/body.js';
-import { ApiError, cancelledError, describeNetworkCause, isTransportFailure } from '../api/errors.js';
+import { ApiError, cancelledError, describeNetworkCause, isTransportFailure } from '../contract/errors.js';
 import { takeShare, type UpstreamBudget } from '../api/fair-share.js';
 import { onWaitLogged, type CallOptions } from '../api/request-policy.js';
-import { HOSTED_OPERATION, type ExchangeLog, type UpstreamExchange } from '../api/exchanges.js';
+import { HOSTED_OPERATION, type ExchangeLog, type UpstreamExchange } from '../obs/exchanges.js';
 import { DEFAULT_429_PAUSE_S, heldRetryAfter, type RetryAfterGate } from '../api/retry-after-gate.js';
 import { upstreamEnvelope } from '../api/status-errors.js';
-import { telemetry } from '../telemetry/hooks.js';
-import { USER_AGENT } from '../version.js';
+import { telemetry } from '../obs/telemetry-hooks.js';
+import { USER_AGENT } from '../contract/version.js';
 import { HOSTED_CAPS } from './caps.js';
 
 /** Sent with every bridge request: a server of ours that sees it serves no bridged tools (no loops). */

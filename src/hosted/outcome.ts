@@ -5,8 +5,8 @@
  * JSON-RPC error from the surface, a result it could not read, its timeout).
  */
 import { ProtocolError, SdkError, SdkErrorCode, SdkHttpError } from '@modelcontextprotocol/client';
-import { ApiError, cancelledError, internalError, type ErrorKind } from '../api/errors.js';
-import { escapeInvisible, oneLine } from '../render/text.js';
+import { ApiError, cancelledError, internalError, type ErrorKind } from '../contract/errors.js';
+import { escapeInvisible, oneLine } from '../lib/text.js';
 
 /** JSON-RPC's codes for a method the server does not have, and for parameters it refuses. */
 const METHOD_NOT_FOUND = -32601;

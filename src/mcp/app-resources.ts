@@ -11,7 +11,7 @@ import {
   type McpUiAppResourceConfig,
 } from '@modelcontextprotocol/ext-apps/server';
 import type { CacheHint, McpServer } from '@modelcontextprotocol/server';
-import { VIEW_LIST, type ViewDefinition } from '../apps/views.js';
+import { VIEW_LIST, type ViewDefinition } from '../contract/views.js';
 import { CATALOG_CACHE_HINT } from './cache-hints.js';
 
 /**

@@ -4,7 +4,7 @@
  */
 // Only these members are bundled: esbuild keeps the named top-level JSON members that are used.
 import { title, websiteUrl } from '../../server.json';
-import { ICON_DATA_URI, PACKAGE_NAME, VERSION } from '../version.js';
+import { ICON_DATA_URI, PACKAGE_NAME, VERSION } from '../contract/version.js';
 
 export const SERVER_INFO = {
   name: PACKAGE_NAME,

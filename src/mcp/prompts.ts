@@ -5,9 +5,9 @@
 import { completable, type McpServer } from '@modelcontextprotocol/server';
 import * as z from 'zod';
 import type { ApiClient } from '../api/client.js';
-import { withDeadline } from '../api/abort.js';
-import { DOMAINS, SLUG_PATTERN } from '../api/schemas.js';
-import { oneLine, quote } from '../render/text.js';
+import { withDeadline } from '../lib/abort.js';
+import { DOMAINS, SLUG_PATTERN } from '../contract/schemas.js';
+import { oneLine, quote } from '../lib/text.js';
 import type { AnyTool } from '../tools/define.js';
 
 type Args = Record<string, string | undefined>;

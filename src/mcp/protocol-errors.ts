@@ -5,7 +5,7 @@
  * all it exposes, so it is condensed here to `path: message` items on one line. SDK gap: a
  * structured `data.issues` on that -32602 (or a formatting hook) would retire this file.
  */
-import { isRecord } from '../is-record.js';
+import { isRecord } from '../lib/is-record.js';
 
 const DUMPED_ISSUES = /^([^\n]*?):?\s*(\[\s*\{[\s\S]*\])\s*$/;
 

@@ -1,7 +1,7 @@
 /** The API's own descriptions as resources: OpenAPI, llms.txt and the discovery document. */
 import { ProtocolError, ProtocolErrorCode, type CacheHint, type McpServer } from '@modelcontextprotocol/server';
 import type { ApiClient } from '../api/client.js';
-import { ApiError } from '../api/errors.js';
+import { ApiError } from '../contract/errors.js';
 import type { Mode } from '../api/provenance-record.js';
 import { CATALOG_CACHE_HINT } from './cache-hints.js';
 

@@ -15,17 +15,17 @@ import {
   type RegisteredTool,
   type ServerContext,
 } from '@modelcontextprotocol/server';
-import { ACCEPT_ALL } from '../accept-all-validator.js';
+import { ACCEPT_ALL } from '../lib/accept-all-validator.js';
 import type { GateWaitInfo } from '../api/retry-after-gate.js';
-import { exposedTools, type Backend } from '../backend.js';
-import type { LogLevel } from '../config.js';
-import type { Logger, LogSink } from '../log.js';
+import { exposedTools, type Backend } from '../app/backend.js';
+import type { LogLevel } from '../config/config.js';
+import type { Logger, LogSink } from '../obs/log.js';
 import { toolCatalog } from '../tools/tools-list.js';
 import { isHostedTool, type ExposedTool } from '../tools/define.js';
-import { newCallRecord } from '../tools/call-record.js';
+import { newCallRecord } from '../obs/call-record.js';
 import { errorResult, runTool } from '../tools/run.js';
-import { telemetry } from '../telemetry/hooks.js';
-import { PACKAGE_NAME } from '../version.js';
+import { telemetry } from '../obs/telemetry-hooks.js';
+import { PACKAGE_NAME } from '../contract/version.js';
 import type { LoggingLevel } from '@modelcontextprotocol/server';
 
 type ProgressToken = string | number;

@@ -4,7 +4,7 @@
  * facts the engine needs and the API never shows (whether a job is still active, and the period
  * its salary is quoted in, which the annualized USD thresholds depend on).
  */
-import type { PublicJob } from '../api/schemas.js';
+import type { PublicJob } from '../contract/schemas.js';
 
 export type SalaryPeriod = 'year' | 'month' | 'hour';
 export type Readiness = 'ready' | 'partial' | 'missing' | 'error';

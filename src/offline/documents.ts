@@ -3,7 +3,7 @@
  * (llms.txt), the tool-server card, the agent-skills index, the sitemap and the Markdown index
  * sent with a 404. Their wording says, everywhere, that this is a snapshot and not live data.
  */
-import type { HealthResponse } from '../api/schemas.js';
+import type { HealthResponse } from '../contract/schemas.js';
 import type { Dataset } from './dataset.js';
 import { API_PREFIX, OPERATIONS } from './params.js';
 

@@ -6,7 +6,7 @@
  */
 import * as z from 'zod';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { isRecord } from '../is-record.js';
+import { isRecord } from '../lib/is-record.js';
 import { bytesResponse, errorResponse, JSON_TYPE, jsonResponse } from './responses.js';
 
 const FAULT_KINDS = [

@@ -3,7 +3,7 @@
  * `--offline` and for tests. No socket, no port; aborting the signal rejects the call, and
  * also errors a body that is still being read, as a real fetch does.
  */
-import { raceAbort } from '../api/abort.js';
+import { raceAbort } from '../lib/abort.js';
 import type { OfflineEngine } from './engine.js';
 
 /** The base URL to give the ApiClient with this fetch; `.invalid` can never resolve, by RFC 6761. */

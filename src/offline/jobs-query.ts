@@ -2,7 +2,7 @@
  * Filtering, salary projection and pagination of the job read model: the semantics of list and
  * search over the snapshot. Dataset order is response order (most recently seen first).
  */
-import type { Pagination, PublicJob } from '../api/schemas.js';
+import type { Pagination, PublicJob } from '../contract/schemas.js';
 import type { Dataset, StoredJob } from './dataset.js';
 import type { ParamValues } from './validate-params.js';
 

@@ -1,5 +1,5 @@
 /** The market-map read: dimensions filtered by layer and readiness, with counts and generation metadata. */
-import { MARKET_MAP_STATUSES } from '../api/schemas.js';
+import { MARKET_MAP_STATUSES } from '../contract/schemas.js';
 import type { Dataset } from './dataset.js';
 import { errorResponse, successResponse } from './responses.js';
 import type { ParamValues } from './validate-params.js';

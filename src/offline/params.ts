@@ -4,7 +4,7 @@
  * (documents.ts) are all derived from this table, so they cannot drift apart.
  * Over 250 lines: the table is the spec's parameter list, one entry per parameter.
  */
-import { COUNTRY_PATTERN, DOMAINS, MARKET_MAP_STATUSES, SKILL_MATCHES, SLUG_PATTERN } from '../api/schemas.js';
+import { COUNTRY_PATTERN, DOMAINS, MARKET_MAP_STATUSES, SKILL_MATCHES, SLUG_PATTERN } from '../contract/schemas.js';
 
 interface ParamBase {
   name: string;

@@ -8,7 +8,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { createOfflineEngine, type OfflineEngine } from './engine.js';
 import { faultsFromEnv, parseFaultRules, type FaultRule } from './faults.js';
-import { readRequestBody } from '../transports/http-body.js';
+import { readRequestBody } from '../lib/http-body.js';
 import { jsonResponse, errorResponse } from './responses.js';
 
 export interface OfflineServerOptions {

@@ -1,5 +1,5 @@
-import type { DiscoveryData } from '../api/schemas.js';
-import { datum, quote } from './text.js';
+import type { DiscoveryData } from '../contract/schemas.js';
+import { datum, quote } from '../lib/text.js';
 
 /** What the text says of the tools' coverage: which tool serves each endpoint (by index), which are not deployed. */
 export interface EndpointCoverage {

@@ -6,7 +6,7 @@
  * and skills the embedded data uses (the API's own labels, as its results show them), the two
  * domains, and `remote`. Nothing here guesses a label.
  */
-import { extraSkills, roles } from '../offline/vocabulary.json';
+import { extraSkills, roles } from '../contract/vocabulary.json';
 
 const SENIORITY: Record<string, string> = {
   junior: 'junior',

@@ -1,6 +1,6 @@
-import type { ErrorKind } from '../api/errors.js';
-import type { HealthResponse } from '../api/schemas.js';
-import { datum } from './text.js';
+import type { ErrorKind } from '../contract/errors.js';
+import type { HealthResponse } from '../contract/schemas.js';
+import { datum } from '../lib/text.js';
 
 /** Which side has the problem, when the API answered: the sentence that ends the first line. */
 function side(apiOk: boolean, troubles: readonly string[]): string {

@@ -2,11 +2,11 @@
  * The interview package is free-form upstream text, so it is shown as data in a fence: a brief
  * could contain anything, and the model must read it as material, not as instructions.
  */
-import { ageSeconds } from '../api/age.js';
-import type { InterviewBriefData } from '../api/schemas.js';
-import { isRecord } from '../is-record.js';
-import { describeAge } from './age.js';
-import { datum, fencedData, oneLine, quote } from './text.js';
+import { ageSeconds } from '../contract/age.js';
+import type { InterviewBriefData } from '../contract/schemas.js';
+import { isRecord } from '../lib/is-record.js';
+import { describeAge } from '../lib/age-words.js';
+import { datum, fencedData, oneLine, quote } from '../lib/text.js';
 
 /**
  * The brief's own freshness metadata, aged: `Freshness: generated 2026-11-16T00:55:00Z, 9 days ago;

@@ -3,12 +3,12 @@
  * location/remote, freshness, last_seen, salary with its evidence class), nothing else, in one pass.
  * Every upstream string is shown as data (`datum` or `quote`), so none can pass for our layout.
  */
-import { ageSeconds } from '../api/age.js';
-import type { JobListData, Pagination, PublicJob } from '../api/schemas.js';
-import { describeAge } from './age.js';
+import { ageSeconds } from '../contract/age.js';
+import type { JobListData, Pagination, PublicJob } from '../contract/schemas.js';
+import { describeAge } from '../lib/age-words.js';
 import { phraseSuggestion, renderNoMatch, type JobListArgs } from './no-match.js';
 import { renderSalary } from './salary.js';
-import { datum, fencedData, oneLine, quote } from './text.js';
+import { datum, fencedData, oneLine, quote } from '../lib/text.js';
 
 function where(job: PublicJob): string {
   const place = job.location_text ? oneLine(job.location_text, 60) : '';

@@ -5,13 +5,13 @@
  * member the renderer does not know, or one of a shape it does not expect, goes with the rest of the
  * map into the fenced upstream data, so nothing the API sent is left out of the text.
  */
-import { ageSeconds, cadenceSeconds } from '../api/age.js';
+import { ageSeconds, cadenceSeconds } from '../contract/age.js';
 import { timezoneState } from '../api/provenance-record.js';
-import type { MarketMapData } from '../api/schemas.js';
-import { describeAge, describeCadence } from './age.js';
-import { isRecord } from '../is-record.js';
+import type { MarketMapData } from '../contract/schemas.js';
+import { describeAge, describeCadence } from '../lib/age-words.js';
+import { isRecord } from '../lib/is-record.js';
 import { isKnownSalaryClass } from './salary.js';
-import { datum, fencedData, quote } from './text.js';
+import { datum, fencedData, quote } from '../lib/text.js';
 
 type Member = Record<string, unknown>;
 

@@ -4,7 +4,7 @@
  * never guesses a label the API might accept.
  */
 import { filtersInPhrase, suggestedSearch } from './filter-words.js';
-import { quote } from './text.js';
+import { quote } from '../lib/text.js';
 
 /** The arguments of search_jobs or list_jobs, as validated. */
 export type JobListArgs = Readonly<Record<string, unknown>>;

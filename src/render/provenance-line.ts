@@ -1,6 +1,6 @@
 import type { Provenance } from '../api/provenance-record.js';
-import { describeAge } from './age.js';
-import { datum } from './text.js';
+import { describeAge } from '../lib/age-words.js';
+import { datum } from '../lib/text.js';
 
 /** A timestamp with its age at retrieval: `2026-11-19T06:00:00Z (6 days ago)`. */
 function aged(value: string, ageS: number | null, noZone: boolean): string {

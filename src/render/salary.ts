@@ -2,8 +2,8 @@
  * Salaries are shown with their evidence class, always: a disclosed range, one extracted from the
  * posting text and a model's prediction are different kinds of evidence and are never merged.
  */
-import type { PublicJobSalary } from '../api/schemas.js';
-import { datum, visible } from './text.js';
+import type { PublicJobSalary } from '../contract/schemas.js';
+import { datum, visible } from '../lib/text.js';
 
 export const SALARY_CLASSES = {
   disclosed: 'disclosed by the employer',

@@ -32,14 +32,19 @@ import {
   type Transport,
 } from '@modelcontextprotocol/server';
 import { AsyncLocalStorage } from 'node:async_hooks';
-import type { Logger } from '../log.js';
-import { isRecord } from '../is-record.js';
-import { redactSecrets } from '../redact.js';
-import { VERSION } from '../version.js';
-import type { UpstreamExchange } from '../api/exchanges.js';
-import type { CallRecord } from '../tools/call-record.js';
+import type { Logger } from '../obs/log.js';
+import { isRecord } from '../lib/is-record.js';
+import { redactSecrets } from '../lib/redact.js';
+import { VERSION } from '../contract/version.js';
+import type { UpstreamExchange } from '../obs/exchanges.js';
+import type { CallRecord } from '../obs/call-record.js';
 import { CallerLabels } from './caller-labels.js';
-import { installTelemetry, type KnownNames, type TelemetryHooks, type UpstreamRequest } from './hooks.js';
+import {
+  installTelemetry,
+  type KnownNames,
+  type TelemetryHooks,
+  type UpstreamRequest,
+} from '../obs/telemetry-hooks.js';
 
 /** The bucket boundaries, in seconds, the MCP semantic conventions recommend for operation durations. */
 const DURATION_BUCKETS_S = [0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 30, 60, 120, 300];

@@ -3,8 +3,8 @@
  * variables (an OTLP endpoint set, OTEL_TRACES_EXPORTER not `none`), metrics on --metrics-port.
  * OpenTelemetry is imported here, lazily, and nowhere else; without either nothing of it loads.
  */
-import type { Config } from '../config.js';
-import type { Logger } from '../log.js';
+import type { Config } from '../config/config.js';
+import type { Logger } from '../obs/log.js';
 
 /** Traces are exported when an OTLP endpoint is set and the traces exporter is not turned off. */
 export function tracesWanted(env: NodeJS.ProcessEnv): boolean {

@@ -5,8 +5,8 @@
  */
 import * as z from 'zod';
 import type { ApiResult } from '../api/result.js';
-import { describeOperation } from '../api/operations.js';
-import type { DiscoveryData } from '../api/schemas.js';
+import { describeOperation } from '../contract/operations.js';
+import type { DiscoveryData } from '../contract/schemas.js';
 import type { AnyTool } from './define.js';
 
 export const CoverageSchema = z.object({

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { DiscoveryDataSchema } from '../api/schemas.js';
+import { DiscoveryDataSchema } from '../contract/schemas.js';
 import { renderDiscovery } from '../render/discovery.js';
 import { coverageOf, CoverageSchema } from './coverage.js';
 import { defineTool, type AnyTool } from './define.js';

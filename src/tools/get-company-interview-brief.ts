@@ -1,9 +1,9 @@
 import * as z from 'zod';
-import { InterviewBriefDataSchema } from '../api/schemas.js';
-import { VIEWS } from '../apps/views.js';
+import { InterviewBriefDataSchema } from '../contract/schemas.js';
+import { VIEWS } from '../contract/views.js';
 import { renderInterviewBrief } from '../render/interview-brief.js';
 import { defineTool } from './define.js';
-import { companyIdForApi, interviewBriefShape } from './params.js';
+import { companyIdForApi, interviewBriefShape } from '../contract/params.js';
 
 export const getCompanyInterviewBrief = defineTool({
   name: 'get_company_interview_brief',

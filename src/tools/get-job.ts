@@ -1,9 +1,9 @@
 import * as z from 'zod';
-import { PublicJobSchema } from '../api/schemas.js';
-import { VIEWS } from '../apps/views.js';
+import { PublicJobSchema } from '../contract/schemas.js';
+import { VIEWS } from '../contract/views.js';
 import { renderJobDetail } from '../render/jobs.js';
 import { defineTool } from './define.js';
-import { include_predicted_salaries, job_id } from './params.js';
+import { include_predicted_salaries, job_id } from '../contract/params.js';
 
 export const getJob = defineTool({
   name: 'get_job',

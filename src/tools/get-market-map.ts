@@ -1,10 +1,10 @@
 import * as z from 'zod';
-import { isRecord } from '../is-record.js';
-import { MarketMapDataSchema } from '../api/schemas.js';
-import { VIEWS } from '../apps/views.js';
+import { isRecord } from '../lib/is-record.js';
+import { MarketMapDataSchema } from '../contract/schemas.js';
+import { VIEWS } from '../contract/views.js';
 import { renderMarketMap } from '../render/market-map.js';
 import { defineTool } from './define.js';
-import { marketMapShape } from './params.js';
+import { marketMapShape } from '../contract/params.js';
 
 export const getMarketMap = defineTool({
   name: 'get_market_map',

@@ -1,6 +1,6 @@
 /** Turns zod issues into one-line messages that name the argument and the rule that was broken. */
 import type * as z from 'zod';
-import { formatJsonPath } from '../api/schemas.js';
+import { formatJsonPath } from '../contract/schemas.js';
 
 function shown(value: unknown): string {
   let text: string;

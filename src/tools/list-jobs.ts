@@ -1,9 +1,9 @@
 import * as z from 'zod';
-import { JobListDataSchema } from '../api/schemas.js';
-import { VIEWS } from '../apps/views.js';
+import { JobListDataSchema } from '../contract/schemas.js';
+import { VIEWS } from '../contract/views.js';
 import { renderJobList } from '../render/jobs.js';
 import { defineTool } from './define.js';
-import { jobListShape } from './params.js';
+import { jobListShape } from '../contract/params.js';
 
 export const listJobs = defineTool({
   name: 'list_jobs',

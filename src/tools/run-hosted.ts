@@ -5,11 +5,11 @@
  * progress), and the answer rendered by hosted/answer.ts; a failure is one of our error kinds.
  */
 import type { CallToolResult } from '@modelcontextprotocol/server';
-import { isRecord } from '../is-record.js';
+import { isRecord } from '../lib/is-record.js';
 import type { HostedTool } from '../hosted/admit.js';
-import { hostedResult } from '../hosted/answer.js';
-import { findCandidateData } from './candidate-data.js';
-import type { CallRecord } from './call-record.js';
+import { hostedResult } from '../render/hosted-answer.js';
+import { findCandidateData } from '../lib/candidate-data.js';
+import type { CallRecord } from '../obs/call-record.js';
 import type { ToolContext } from './define.js';
 import { describeIssues } from './issues.js';
 import { counted, errorResult, LOCAL_ARGUMENT_HINT, toErrorResult } from './run.js';

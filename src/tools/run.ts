@@ -5,12 +5,12 @@
  */
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import * as z from 'zod';
-import { passes } from '../api/compiled.js';
-import { ApiError, internalError, type ErrorKind } from '../api/errors.js';
-import { ResponseMetaSchema } from '../api/schemas.js';
+import { passes } from '../lib/compiled.js';
+import { ApiError, internalError, type ErrorKind } from '../contract/errors.js';
+import { ResponseMetaSchema } from '../contract/schemas.js';
 import { fictionNotice, renderProvenance } from '../render/provenance-line.js';
-import { escapeInvisible, oneLine } from '../render/text.js';
-import { newCallRecord, type CallRecord } from './call-record.js';
+import { escapeInvisible, oneLine } from '../lib/text.js';
+import { newCallRecord, type CallRecord } from '../obs/call-record.js';
 import { isHostedTool, type AnyTool, type ExposedTool, type FailureNote, type ToolContext } from './define.js';
 import { runHostedTool } from './run-hosted.js';
 import { describeIssues } from './issues.js';

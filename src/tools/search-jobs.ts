@@ -1,9 +1,9 @@
 import * as z from 'zod';
-import { JobListDataSchema } from '../api/schemas.js';
-import { VIEWS } from '../apps/views.js';
+import { JobListDataSchema } from '../contract/schemas.js';
+import { VIEWS } from '../contract/views.js';
 import { renderJobList } from '../render/jobs.js';
 import { defineTool } from './define.js';
-import { searchJobsShape, toCents } from './params.js';
+import { searchJobsShape, toCents } from '../contract/params.js';
 
 export const searchJobs = defineTool({
   name: 'search_jobs',

@@ -11,17 +11,17 @@
  */
 import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { exposedTools, type Backend } from '../backend.js';
+import { exposedTools, type Backend } from '../app/backend.js';
 import { FIRST_LIST_WAIT_MS } from '../hosted/caps.js';
-import type { Logger } from '../log.js';
-import { onLauncherGone } from '../launcher.js';
-import { DEFAULTS } from '../defaults.js';
-import { DEFAULT_BODY_LIMIT_BYTES } from './http-body.js';
+import type { Logger } from '../obs/log.js';
+import { onLauncherGone } from '../lib/launcher.js';
+import { DEFAULTS } from '../config/defaults.js';
+import { DEFAULT_BODY_LIMIT_BYTES } from '../lib/http-body.js';
 import { buildPolicy, isLoopbackHost, isWildcardHost, type AccessPolicy } from './http-guard.js';
-import { sendJson, sendRpcError } from './http-reply.js';
+import { sendJson, sendRpcError } from '../lib/http-reply.js';
 import { corsHeaders, createMcpEndpoint, HOSTED_MCP_PATH, refuseUnsafe } from './mcp-endpoint.js';
 import { buildServerCard, SERVER_CARD_PATHS } from './server-card.js';
-import { telemetry } from '../telemetry/hooks.js';
+import { telemetry } from '../obs/telemetry-hooks.js';
 import type { AuthGate } from './auth/gate.js';
 
 export interface HttpLimits {

@@ -9,16 +9,16 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { toNodeHandler, type NodeIncomingMessageLike } from '@modelcontextprotocol/node';
 import { createMcpHandler, type AuthInfo, type McpServer } from '@modelcontextprotocol/server';
-import type { Backend } from '../backend.js';
-import type { Logger } from '../log.js';
-import { serverFactory } from '../server.js';
+import type { Backend } from '../app/backend.js';
+import type { Logger } from '../obs/log.js';
+import { serverFactory } from '../mcp/server.js';
 import type { AuthCheck } from './auth/gate.js';
 import { callerOf } from './auth/caller.js';
-import { readRequestBody, refuseTooLarge, refuseUnread } from './http-body.js';
+import { readRequestBody, refuseTooLarge, refuseUnread } from '../lib/http-body.js';
 import { checkHost, checkOrigin, checkSingleTarget, normalisedOrigin, type AccessPolicy } from './http-guard.js';
-import { rpcError, sendJson, sendRpcError, type Headers } from './http-reply.js';
-import { SERVER_ERROR } from './server-error.js';
-import { Slots, type Release } from './slots.js';
+import { rpcError, sendJson, sendRpcError, type Headers } from '../lib/http-reply.js';
+import { SERVER_ERROR } from '../lib/server-error.js';
+import { Slots, type Release } from '../lib/slots.js';
 
 /** The path the hosted service answers at (the spec's `POST /api/public/v1/mcp`). */
 export const HOSTED_MCP_PATH = '/api/public/v1/mcp';

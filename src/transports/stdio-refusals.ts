@@ -5,7 +5,7 @@
  * stdio transport drops such lines with an onerror; this is what it lacks.
  */
 import { INVALID_REQUEST, PARSE_ERROR, type RequestId } from '@modelcontextprotocol/server';
-import { isRecord } from '../is-record.js';
+import { isRecord } from '../lib/is-record.js';
 
 export interface Refusal {
   code: number;

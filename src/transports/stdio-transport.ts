@@ -19,10 +19,10 @@ import {
   type RequestId,
   type Transport,
 } from '@modelcontextprotocol/server';
-import { isRecord } from '../is-record.js';
+import { isRecord } from '../lib/is-record.js';
 import { condenseErrorMessage } from '../mcp/protocol-errors.js';
-import { SERVER_ERROR } from './server-error.js';
-import { Slots, type Release } from './slots.js';
+import { SERVER_ERROR } from '../lib/server-error.js';
+import { Slots, type Release } from '../lib/slots.js';
 import { LineSplitter } from './stdio-lines.js';
 import { isRequest, ReadAhead } from './stdio-read-ahead.js';
 import { isRequestId, refusalsOf } from './stdio-refusals.js';

@@ -6,10 +6,10 @@
  */
 import { format } from 'node:util';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
-import type { Backend } from '../backend.js';
-import type { Logger } from '../log.js';
-import { serverFactory } from '../server.js';
-import { telemetry } from '../telemetry/hooks.js';
+import type { Backend } from '../app/backend.js';
+import type { Logger } from '../obs/log.js';
+import { serverFactory } from '../mcp/server.js';
+import { telemetry } from '../obs/telemetry-hooks.js';
 import { LineTransport, type LineOutput } from './stdio-transport.js';
 
 /** Takes stdout for the protocol alone; returns the only way left to write to it. */

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { VIEWS } from '../../src/apps/views.js';
+import { VIEWS } from '../../src/contract/views.js';
 import { chunkContents, packagesLoaded } from './bundled.js';
 import { cleanEnv, connectStdio, ROOT, startMockApi, textOf, type MockApi } from './helpers.js';
 
@@ -53,7 +53,7 @@ async function loadedBy(
 describe('chunks loaded by a session', () => {
   it('the metafile places OpenTelemetry, undici, @redis/client and the snapshot outside dist/cli.js', () => {
     const cli = chunkContents().get(join(ROOT, 'dist', 'cli.js'))!;
-    expect(cli.has('src/cli.ts')).toBe(true);
+    expect(cli.has('src/app/cli.ts')).toBe(true);
     expect([...cli].filter((name) => HEAVY.test(name) || name === SNAPSHOT)).toEqual([]);
   });
 

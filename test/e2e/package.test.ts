@@ -17,7 +17,7 @@ import {
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { VIEW_LIST } from '../../src/apps/views.js';
+import { VIEW_LIST } from '../../src/contract/views.js';
 import { pretendNode, ROOT } from './helpers.js';
 
 const ALLOWED = [

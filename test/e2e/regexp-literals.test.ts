@@ -17,7 +17,7 @@ describe('the bundle', () => {
     expect(chunks.length).toBeGreaterThan(5);
     const rewritten = chunks.flatMap((path) => readFileSync(path, 'utf8').match(REWRITTEN)?.[0] ?? []);
     expect(rewritten).toEqual([]);
-    const params = chunks.find((path) => chunkContents().get(path)!.has('src/tools/params.ts'))!;
+    const params = chunks.find((path) => chunkContents().get(path)!.has('src/contract/params.ts'))!;
     expect(readFileSync(params, 'utf8')).toContain('/\\p{Surrogate}/u.test(value)');
   });
 });

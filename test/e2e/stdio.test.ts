@@ -3,7 +3,7 @@
  * embedded offline API over real HTTP (mock-api) as upstream.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { VIEW_LIST } from '../../src/apps/views.js';
+import { VIEW_LIST } from '../../src/contract/views.js';
 import { activeJob, company, inactiveJob } from './dataset.js';
 import {
   cleanEnv,

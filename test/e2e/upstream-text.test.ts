@@ -12,7 +12,7 @@ import { jobListBody, makeJob } from '../helpers/fixtures.js';
 import { parseJobLine } from '../helpers/rendered-jobs.js';
 import { connectStdio, textOf, type StdioSession } from './helpers.js';
 
-// Written for the test, not imported from src/render/text.ts: C0/C1 controls but tab and newline,
+// Written for the test, not imported from src/lib/text.ts: C0/C1 controls but tab and newline,
 // zero-width and joiners, bidi embeddings, overrides and isolates, word joiner and invisible
 // operators, BOM, line/paragraph separators, and the tag characters.
 const HIDDEN =

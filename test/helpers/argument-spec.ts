@@ -1,6 +1,6 @@
 /**
  * An oracle for tool arguments and upstream URLs, written from the spec's parameter tables
- * (spec/public-read-api.md) and docs/contract.md, not from src/tools/params.ts: a test that asked zod
+ * (spec/public-read-api.md) and docs/contract.md, not from src/contract/params.ts: a test that asked zod
  * whether zod agrees with itself would prove nothing. Used by the generated bad-input tests, in
  * process and end to end.
  */

@@ -2,7 +2,7 @@
  * Small, spec-valid API bodies for every test that needs one; each call returns a fresh copy to
  * mutate. Overrides are loosely typed on purpose: tests also build invalid bodies from them.
  */
-import type { JobListData, PublicJob, ResponseMeta } from '../../src/api/schemas.js';
+import type { JobListData, PublicJob, ResponseMeta } from '../../src/contract/schemas.js';
 
 export function makeJob(overrides: Record<string, unknown> = {}): PublicJob {
   return {

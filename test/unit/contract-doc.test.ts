@@ -4,8 +4,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { ERROR_KINDS } from '../../src/api/errors.js';
-import { OPTION_TABLE } from '../../src/config.js';
+import { ERROR_KINDS } from '../../src/contract/errors.js';
+import { OPTION_TABLE } from '../../src/config/config.js';
 import { TOOL_NAMES } from '../../src/tools/index.js';
 
 const doc = readFileSync(new URL('../../docs/contract.md', import.meta.url), 'utf8');

@@ -20,7 +20,7 @@ const rows = new Map(
 
 /** The packages src/ imports for their code (statically or dynamically; not `import type`), by package name. */
 function importedBySrc(): string[] {
-  const src = fileURLToPath(new URL('../../src/', import.meta.url));
+  const src = fileURLToPath(new URL('../../src', import.meta.url));
   const names = new Set<string>();
   for (const file of readdirSync(src, { recursive: true, encoding: 'utf8' })) {
     if (!file.endsWith('.ts')) continue;

@@ -1,7 +1,7 @@
 /** The logger: stderr (or the given writer) only, never stdout; honours its level; redacts. */
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createLogger, silentLogger } from '../../src/log.js';
-import { installTelemetry, telemetry } from '../../src/telemetry/hooks.js';
+import { createLogger, silentLogger } from '../../src/obs/log.js';
+import { installTelemetry, telemetry } from '../../src/obs/telemetry-hooks.js';
 
 afterEach(() => {
   vi.restoreAllMocks();

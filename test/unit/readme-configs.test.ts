@@ -7,8 +7,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { parse as parseToml } from 'smol-toml';
 import { describe, expect, it } from 'vitest';
-import { OPTION_TABLE } from '../../src/config.js';
-import { DEFAULTS } from '../../src/defaults.js';
+import { OPTION_TABLE } from '../../src/config/config.js';
+import { DEFAULTS } from '../../src/config/defaults.js';
 
 const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
 const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {

@@ -5,8 +5,8 @@
  * that gets no answer uses its own process's state, the client reconnects by itself, and an
  * outage is logged once when it starts and once when it ends, not once per call.
  */
-import type { Logger } from '../../log.js';
-import { raceAbort } from '../abort.js';
+import type { Logger } from '../../obs/log.js';
+import { raceAbort } from '../../lib/abort.js';
 
 /** The longest any call waits on Redis for one command. */
 const REDIS_COMMAND_TIMEOUT_MS = 250;

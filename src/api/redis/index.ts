@@ -2,7 +2,7 @@
  * Shared state for replicas (--redis-url): the cool-down, the callers' shares, the hosted tool list and a wrapper
  * for the cache store, all namespaced by the API's origin. Imported only when a Redis URL is configured.
  */
-import type { Logger } from '../../log.js';
+import type { Logger } from '../../obs/log.js';
 import type { CacheStore } from '../cache.js';
 import { sharedCacheStore } from './cache-store.js';
 import { SharedRetryAfterGate } from './cool-down.js';

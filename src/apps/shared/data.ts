@@ -4,7 +4,7 @@
  * API's and may hold anything, so each field is checked for its type where it is read.
  */
 import type { CallToolResult } from '@modelcontextprotocol/client';
-import { isRecord } from '../../is-record.js';
+import { isRecord } from '../../lib/is-record.js';
 
 export type Json = Record<string, unknown>;
 

@@ -4,7 +4,7 @@
  * Text is cleaned as the text results clean it (render/text.ts), so a bidi override or a
  * zero-width character cannot make a title read as something else.
  */
-import { sanitize } from '../../render/text.js';
+import { sanitize } from '../../lib/text.js';
 
 type Child = Node | string | number | null | undefined | false;
 

@@ -3,7 +3,7 @@
  * the API's source and timestamps (saying when generated_at states no timezone), whether the data
  * is fictional and how the API was reached, when it was retrieved and whether from the cache.
  */
-import { describeAge } from '../../render/age.js';
+import { describeAge } from '../../lib/age-words.js';
 import type { Provenance } from './data.js';
 import { facts, h } from './dom.js';
 

@@ -9,7 +9,7 @@ import {
   applyHostStyleVariables,
   type McpUiHostContext,
 } from '@modelcontextprotocol/ext-apps';
-import { VERSION } from '../../version.js';
+import { VERSION } from '../../contract/version.js';
 import { readResult, type Json, type ReadResult } from './data.js';
 import { h, replaceChildren } from './dom.js';
 

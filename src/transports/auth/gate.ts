@@ -18,8 +18,8 @@ import {
   type OAuthMetadata,
   type OAuthTokenVerifier,
 } from '@modelcontextprotocol/server';
-import type { Logger } from '../../log.js';
-import { sendJson, sendRpcError, type Headers } from '../http-reply.js';
+import type { Logger } from '../../obs/log.js';
+import { sendJson, sendRpcError, type Headers } from '../../lib/http-reply.js';
 import { anonymous, withCaller } from './caller.js';
 import { JwtVerifier } from './oauth.js';
 import { StaticTokens } from './static-tokens.js';

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { RESOURCE_MIME_TYPE, RESOURCE_URI_META_KEY } from '@modelcontextprotocol/ext-apps/server';
 import type { ClientCapabilities } from '@modelcontextprotocol/client';
 import { describe, expect, it } from 'vitest';
-import { VIEW_LIST } from '../../../src/apps/views.js';
+import { VIEW_LIST } from '../../../src/contract/views.js';
 import { VIEW_UI_META } from '../../../src/mcp/app-resources.js';
 import { cleanEnv, connectStdio, ROOT } from '../helpers.js';
 

@@ -7,9 +7,9 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { CATALOG_RETRY_S, DeployedCatalog, freshnessS, operationOf } from '../../../src/api/deployed-catalog.js';
 import { ApiClient } from '../../../src/api/client.js';
-import { ApiError } from '../../../src/api/errors.js';
+import { ApiError } from '../../../src/contract/errors.js';
 import { RetryAfterGate } from '../../../src/api/retry-after-gate.js';
-import { OPERATIONS } from '../../../src/api/operations.js';
+import { OPERATIONS } from '../../../src/contract/operations.js';
 import { BASE, envelope, fakeUpstream, jobList, limited, makeJob, rejectionOf, unavailable } from './helpers.js';
 
 const ALL = Object.values(OPERATIONS).map(({ method, path }) => ({ method, path, description: 'd' }));

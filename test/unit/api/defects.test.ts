@@ -6,9 +6,9 @@
 import { errors as undiciErrors } from 'undici';
 import { describe, expect, it } from 'vitest';
 import { ApiClient } from '../../../src/api/client.js';
-import { isTransportFailure, type ApiError } from '../../../src/api/errors.js';
+import { isTransportFailure, type ApiError } from '../../../src/contract/errors.js';
 import { toErrorResult } from '../../../src/tools/run.js';
-import { VERSION } from '../../../src/version.js';
+import { VERSION } from '../../../src/contract/version.js';
 import { BASE, rejectionOf } from './helpers.js';
 
 const failingWith = (error: unknown) =>

@@ -1,7 +1,7 @@
 /** The error family: kinds by status, secrets redacted, undici's hidden causes dug out. */
 import { describe, expect, it } from 'vitest';
-import { ApiError, describeNetworkCause, ERROR_KINDS, kindForStatus } from '../../../src/api/errors.js';
-import { redactSecrets } from '../../../src/redact.js';
+import { ApiError, describeNetworkCause, ERROR_KINDS, kindForStatus } from '../../../src/contract/errors.js';
+import { redactSecrets } from '../../../src/lib/redact.js';
 
 describe('kindForStatus', () => {
   it.each([

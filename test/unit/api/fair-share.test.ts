@@ -5,7 +5,7 @@
  * and a caller sharing an identical request with one refused is not refused with it.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { ApiError } from '../../../src/api/errors.js';
+import { ApiError } from '../../../src/contract/errors.js';
 import { BudgetExceeded, LocalBudget } from '../../../src/api/fair-share.js';
 import { startOfflineServer, type OfflineServer } from '../../../src/offline/server.js';
 import { productionClient } from './helpers.js';

@@ -2,7 +2,7 @@
 import { createServer } from 'node:net';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ApiClient } from '../../../src/api/client.js';
-import { ApiError } from '../../../src/api/errors.js';
+import { ApiError } from '../../../src/contract/errors.js';
 import { createApiFetch } from '../../../src/api/dispatcher.js';
 import { withoutProxyVariables } from './helpers.js';
 

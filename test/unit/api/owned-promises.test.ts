@@ -5,11 +5,11 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ApiClient } from '../../../src/api/client.js';
-import { raceAbort } from '../../../src/api/abort.js';
+import { raceAbort } from '../../../src/lib/abort.js';
 import { RetryAfterGate } from '../../../src/api/retry-after-gate.js';
-import { createBackend } from '../../../src/backend.js';
-import { resolveConfig } from '../../../src/config.js';
-import { silentLogger } from '../../../src/log.js';
+import { createBackend } from '../../../src/app/backend.js';
+import { resolveConfig } from '../../../src/config/config.js';
+import { silentLogger } from '../../../src/obs/log.js';
 import { discovery, jobList, sendJson, useLoopback } from './helpers.js';
 
 const api = useLoopback();

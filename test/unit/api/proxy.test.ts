@@ -6,7 +6,7 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ApiClient } from '../../../src/api/client.js';
 import { createApiFetch } from '../../../src/api/dispatcher.js';
-import { USER_AGENT } from '../../../src/version.js';
+import { USER_AGENT } from '../../../src/contract/version.js';
 import { jobList } from './helpers.js';
 
 const ENV_KEYS = ['HTTP_PROXY', 'http_proxy', 'HTTPS_PROXY', 'https_proxy', 'NO_PROXY', 'no_proxy'] as const;

@@ -3,7 +3,7 @@ import { http, HttpResponse } from 'msw';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiClient } from '../../../src/api/client.js';
 import { buildQuery } from '../../../src/api/query.js';
-import { USER_AGENT, VERSION } from '../../../src/version.js';
+import { USER_AGENT, VERSION } from '../../../src/contract/version.js';
 import { BASE, discovery, envelope, health, jobList, makeClient, makeJob, makeServer } from './helpers.js';
 
 const server = makeServer();

@@ -1,7 +1,7 @@
 /** 503 retries with backoff inside a budget, 4xx never retried, cancellation and timeouts mid-request. */
 import { http, HttpResponse } from 'msw';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { ApiError } from '../../../src/api/errors.js';
+import { ApiError } from '../../../src/contract/errors.js';
 import {
   BASE,
   deferred,

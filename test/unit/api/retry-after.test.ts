@@ -5,7 +5,7 @@
  */
 import { http, HttpResponse } from 'msw';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { ApiError } from '../../../src/api/errors.js';
+import { ApiError } from '../../../src/contract/errors.js';
 import { parseRetryAfter, RetryAfterGate } from '../../../src/api/retry-after-gate.js';
 import {
   BASE,

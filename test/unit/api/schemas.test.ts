@@ -1,7 +1,7 @@
 /** The zod schemas: spec-valid bodies parse with nothing dropped; contract breaks name their JSON path. */
 import { http, HttpResponse } from 'msw';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { ApiError } from '../../../src/api/errors.js';
+import { ApiError } from '../../../src/contract/errors.js';
 import {
   envelopeOf,
   formatJsonPath,
@@ -9,7 +9,7 @@ import {
   JobListDataSchema,
   PublicJobSchema,
   ResponseMetaSchema,
-} from '../../../src/api/schemas.js';
+} from '../../../src/contract/schemas.js';
 import { BASE, discovery, envelope, health, jobList, makeClient, makeJob, makeServer, rejectionOf } from './helpers.js';
 
 const server = makeServer();

@@ -1,7 +1,7 @@
 /** Status before body: every non-2xx is a typed error; bodies are checked, capped and never trusted. */
 import { http, HttpResponse } from 'msw';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { ApiError } from '../../../src/api/errors.js';
+import { ApiError } from '../../../src/contract/errors.js';
 import { DEFAULT_MAX_BODY_BYTES, readAnswerBody } from '../../../src/api/body.js';
 import { BASE, errorBody, health, jobList, makeClient, makeServer, rejectionOf } from './helpers.js';
 

@@ -7,17 +7,17 @@
  */
 import { Client, StreamableHTTPClientTransport, type CallToolResult } from '@modelcontextprotocol/client';
 import { createMcpHandler, type AuthInfo } from '@modelcontextprotocol/server';
-import { HOSTED_OPERATION } from '../../../src/api/exchanges.js';
+import { HOSTED_OPERATION } from '../../../src/obs/exchanges.js';
 import { describe, expect, it } from 'vitest';
 import { LocalBudget } from '../../../src/api/fair-share.js';
 import { RetryAfterGate } from '../../../src/api/retry-after-gate.js';
 import { HostedBridge } from '../../../src/hosted/bridge.js';
 import { createOfflineEngine } from '../../../src/offline/engine.js';
 import { OFFLINE_BASE_URL } from '../../../src/offline/fetch.js';
-import { serverFactory } from '../../../src/server.js';
+import { serverFactory } from '../../../src/mcp/server.js';
 import { TOOL_NAMES, TOOLS } from '../../../src/tools/index.js';
 import { callerOf, withCaller } from '../../../src/transports/auth/caller.js';
-import { newCallRecord } from '../../../src/tools/call-record.js';
+import { newCallRecord } from '../../../src/obs/call-record.js';
 import { runTool } from '../../../src/tools/run.js';
 import { offlineClient } from '../../helpers/offline-client.js';
 import { READ_ONLY_TOOL, surface } from './surface.js';

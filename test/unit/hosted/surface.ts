@@ -10,7 +10,7 @@ import { HostedBridge } from '../../../src/hosted/bridge.js';
 import type { WebFetch } from '../../../src/hosted/guarded-fetch.js';
 import { createOfflineEngine } from '../../../src/offline/engine.js';
 import { OFFLINE_BASE_URL } from '../../../src/offline/fetch.js';
-import { createServer } from '../../../src/server.js';
+import { createServer } from '../../../src/mcp/server.js';
 import { TOOL_NAMES, TOOLS } from '../../../src/tools/index.js';
 import { offlineClient } from '../../helpers/offline-client.js';
 

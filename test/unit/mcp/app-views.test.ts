@@ -13,10 +13,10 @@ import {
 } from '@modelcontextprotocol/client';
 import { createMcpHandler } from '@modelcontextprotocol/server';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { VIEW_LIST, VIEWS } from '../../../src/apps/views.js';
+import { VIEW_LIST, VIEWS } from '../../../src/contract/views.js';
 import { createOfflineEngine } from '../../../src/offline/engine.js';
 import { OFFLINE_BASE_URL } from '../../../src/offline/fetch.js';
-import { createServer } from '../../../src/server.js';
+import { createServer } from '../../../src/mcp/server.js';
 import { toolCatalog } from '../../../src/tools/tools-list.js';
 import { offlineClient } from '../../helpers/offline-client.js';
 import { TOOLS } from '../../../src/tools/index.js';

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import type { ApiClient } from '../../../src/api/client.js';
 import { createOfflineEngine } from '../../../src/offline/engine.js';
 import { OFFLINE_BASE_URL } from '../../../src/offline/fetch.js';
-import { createServer } from '../../../src/server.js';
+import { createServer } from '../../../src/mcp/server.js';
 import type { Mode } from '../../../src/api/provenance-record.js';
 import { offlineClient } from '../../helpers/offline-client.js';
 import { TOOLS } from '../../../src/tools/index.js';

@@ -5,7 +5,7 @@ import { InMemoryTransport } from '@modelcontextprotocol/server';
 import { instructionsFor } from '../../../src/mcp/instructions.js';
 import { createOfflineEngine } from '../../../src/offline/engine.js';
 import { OFFLINE_BASE_URL } from '../../../src/offline/fetch.js';
-import { createServer } from '../../../src/server.js';
+import { createServer } from '../../../src/mcp/server.js';
 import type { Mode } from '../../../src/api/provenance-record.js';
 import { offlineClient } from '../../helpers/offline-client.js';
 import { TOOLS } from '../../../src/tools/index.js';

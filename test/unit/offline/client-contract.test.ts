@@ -3,7 +3,7 @@
  * each body with its zod schemas, so a passing call is a contract check.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ApiError } from '../../../src/api/errors.js';
+import { ApiError } from '../../../src/contract/errors.js';
 import { createOfflineEngine, type OfflineEngine } from '../../../src/offline/engine.js';
 import { get, offlineClient } from '../../helpers/offline-client.js';
 

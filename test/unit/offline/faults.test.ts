@@ -1,6 +1,6 @@
 /** Each fault kind, seen raw and through the real client (which must map it to the right error kind). */
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { ApiError } from '../../../src/api/errors.js';
+import { ApiError } from '../../../src/contract/errors.js';
 import { createOfflineEngine, type OfflineEngine } from '../../../src/offline/engine.js';
 import { breakContract, faultsFromEnv, OVERSIZED_BYTES, parseFaultRules } from '../../../src/offline/faults.js';
 import { createOfflineFetch, OFFLINE_BASE_URL } from '../../../src/offline/fetch.js';

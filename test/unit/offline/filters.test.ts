@@ -4,7 +4,7 @@
  * and the case must exclude at least one active job and include at least one.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { JobListParams, SearchJobsParams } from '../../../src/tools/params.js';
+import type { JobListParams, SearchJobsParams } from '../../../src/contract/params.js';
 import type { StoredJob } from '../../../src/offline/dataset.js';
 import { createOfflineEngine, type OfflineEngine } from '../../../src/offline/engine.js';
 import { offlineClient } from '../../helpers/offline-client.js';

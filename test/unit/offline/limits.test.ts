@@ -1,6 +1,6 @@
 /** The 400 rules for every limit of the spec, the 404s, and the HTTP-level conventions. */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ErrorEnvelopeSchema } from '../../../src/api/schemas.js';
+import { ErrorEnvelopeSchema } from '../../../src/contract/schemas.js';
 import { createOfflineEngine, type OfflineEngine } from '../../../src/offline/engine.js';
 import { prefersMarkdown } from '../../../src/offline/responses.js';
 import { get } from '../../helpers/offline-client.js';

@@ -1,7 +1,7 @@
 /** The node:http adapter answers real HTTP on loopback, streams faults as a server would, and has the control routes. */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ApiClient } from '../../../src/api/client.js';
-import { ApiError } from '../../../src/api/errors.js';
+import { ApiError } from '../../../src/contract/errors.js';
 import { RetryAfterGate } from '../../../src/api/retry-after-gate.js';
 import { createOfflineEngine } from '../../../src/offline/engine.js';
 import { startOfflineServer, type OfflineServer } from '../../../src/offline/server.js';

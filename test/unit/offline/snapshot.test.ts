@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { generateSnapshot, serializeSnapshot, SNAPSHOT_PATH } from '../../../scripts/generate-snapshot.js';
-import { PublicJobSchema, SLUG_PATTERN } from '../../../src/api/schemas.js';
+import { PublicJobSchema, SLUG_PATTERN } from '../../../src/contract/schemas.js';
 import type { Dataset } from '../../../src/offline/dataset.js';
 
 const committed = readFileSync(SNAPSHOT_PATH, 'utf8');

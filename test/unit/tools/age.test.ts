@@ -3,10 +3,10 @@
  * cadence the API states; pinned at fixed clocks, with a future timestamp and a missing one.
  */
 import { describe, expect, it } from 'vitest';
-import { ageSeconds, cadenceSeconds } from '../../../src/api/age.js';
+import { ageSeconds, cadenceSeconds } from '../../../src/contract/age.js';
 import type { ApiResult } from '../../../src/api/result.js';
 import { buildProvenance } from '../../../src/api/provenance-record.js';
-import { describeAge, describeCadence } from '../../../src/render/age.js';
+import { describeAge, describeCadence } from '../../../src/lib/age-words.js';
 import { renderInterviewBrief } from '../../../src/render/interview-brief.js';
 import { renderJobLine } from '../../../src/render/jobs.js';
 import { renderMarketMap } from '../../../src/render/market-map.js';

@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createOfflineEngine, type OfflineEngine } from '../../../src/offline/engine.js';
 import { createOfflineFetch } from '../../../src/offline/fetch.js';
-import { findCandidateData } from '../../../src/tools/candidate-data.js';
+import { findCandidateData } from '../../../src/lib/candidate-data.js';
 import type { ToolContext } from '../../../src/tools/define.js';
 import { findTool } from '../../../src/tools/index.js';
 import { runTool } from '../../../src/tools/run.js';

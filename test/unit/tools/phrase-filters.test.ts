@@ -118,7 +118,7 @@ describe("fiction by the API's own word", () => {
 
 describe("the health tool's hints", () => {
   it('never send check_api_health to itself, whatever failed', async () => {
-    const { ApiError } = await import('../../../src/api/errors.js');
+    const { ApiError } = await import('../../../src/contract/errors.js');
     const { toErrorResult } = await import('../../../src/tools/run.js');
     const { findTool } = await import('../../../src/tools/index.js');
     const health = findTool('check_api_health')!;

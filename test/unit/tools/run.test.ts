@@ -5,7 +5,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ApiClient } from '../../../src/api/client.js';
 import { RetryAfterGate } from '../../../src/api/retry-after-gate.js';
 import { findTool, TOOLS } from '../../../src/tools/index.js';
-import { newCallRecord } from '../../../src/tools/call-record.js';
+import { newCallRecord } from '../../../src/obs/call-record.js';
 import { outputSchemaOf, runTool } from '../../../src/tools/run.js';
 import { jobListBody, makeJob } from '../../helpers/fixtures.js';
 

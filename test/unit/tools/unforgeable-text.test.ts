@@ -6,7 +6,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { PublicJob } from '../../../src/api/schemas.js';
+import type { PublicJob } from '../../../src/contract/schemas.js';
 import { renderJobDetail, renderJobList } from '../../../src/render/jobs.js';
 import { jobListBody, makeJob } from '../../helpers/fixtures.js';
 import { parseJobLine, unquote } from '../../helpers/rendered-jobs.js';

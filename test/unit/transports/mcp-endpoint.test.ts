@@ -3,7 +3,7 @@
  * its `parsedBody`, and only a body that is not JSON is left for the SDK to read and refuse.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { silentLogger } from '../../../src/log.js';
+import { silentLogger } from '../../../src/obs/log.js';
 import { createOfflineEngine } from '../../../src/offline/engine.js';
 import { OFFLINE_BASE_URL } from '../../../src/offline/fetch.js';
 import { TOOLS } from '../../../src/tools/index.js';

@@ -1,6 +1,6 @@
 /** The bound's slots: taken in order, passed straight to the next in line, a full queue refused; stdio's tryTake. */
 import { describe, expect, it } from 'vitest';
-import { Slots, type Release } from '../../../src/transports/slots.js';
+import { Slots, type Release } from '../../../src/lib/slots.js';
 
 const granted = async (take: ReturnType<Slots['take']>) => {
   if (!take.ok) throw new Error('refused');

@@ -2,7 +2,7 @@
 import type { IncomingMessage } from 'node:http';
 import { createServer } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { silentLogger } from '../../../../src/log.js';
+import { silentLogger } from '../../../../src/obs/log.js';
 import { callerOf } from '../../../../src/transports/auth/caller.js';
 import { createAuthGate } from '../../../../src/transports/auth/gate.js';
 

@@ -9,7 +9,7 @@
 import type { IncomingMessage } from 'node:http';
 import { SignJWT, importJWK, type JWK } from 'jose';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { silentLogger } from '../../../../src/log.js';
+import { silentLogger } from '../../../../src/obs/log.js';
 import { callerOf } from '../../../../src/transports/auth/caller.js';
 import { createAuthGate, type AuthGate } from '../../../../src/transports/auth/gate.js';
 import { signingKey, startIssuer, type Issuer } from '../../../helpers/issuer.js';

@@ -6,15 +6,15 @@
  * routes do (faults on the hosted path itself included), and count in the same hit statistics.
  * Besides the seven, the surface offers the offline deployment's market tools (market-surface.ts).
  */
-import type { Config } from './config.js';
-import type { Logger } from './log.js';
+import type { Config } from '../config/config.js';
+import type { Logger } from '../obs/log.js';
 import { createOfflineDeployment, marketTools, surfaceBackend } from './market-surface.js';
-import { faultsFromEnv } from './offline/faults.js';
-import { startOfflineServer, type OfflineServer } from './offline/server.js';
-import { DEFAULT_LIMITS } from './transports/http.js';
-import { buildPolicy, type AccessPolicy } from './transports/http-guard.js';
-import { sendRpcError } from './transports/http-reply.js';
-import { createMcpEndpoint, HOSTED_MCP_PATH } from './transports/mcp-endpoint.js';
+import { faultsFromEnv } from '../offline/faults.js';
+import { startOfflineServer, type OfflineServer } from '../offline/server.js';
+import { DEFAULT_LIMITS } from '../transports/http.js';
+import { buildPolicy, type AccessPolicy } from '../transports/http-guard.js';
+import { sendRpcError } from '../lib/http-reply.js';
+import { createMcpEndpoint, HOSTED_MCP_PATH } from '../transports/mcp-endpoint.js';
 
 export interface MockApiOptions {
   config: Config;

@@ -5,9 +5,9 @@
  * is the point.
  */
 import * as z from 'zod';
-import { API_PREFIX } from './api/operations.js';
+import { API_PREFIX } from '../contract/operations.js';
 import { DEFAULTS } from './defaults.js';
-import { redactSecrets } from './redact.js';
+import { redactSecrets } from '../lib/redact.js';
 
 const LOG_LEVELS = ['error', 'warn', 'info', 'debug'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];

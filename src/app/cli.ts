@@ -5,12 +5,12 @@
  * wiring.
  */
 import { Command, CommanderError, Option } from 'commander';
-import { DEFAULTS } from './defaults.js';
-import { ConfigError, OPTION_TABLE, resolveConfig, type Config, type RawOptions } from './config.js';
+import { DEFAULTS } from '../config/defaults.js';
+import { ConfigError, OPTION_TABLE, resolveConfig, type Config, type RawOptions } from '../config/config.js';
 import type { Backend } from './backend.js';
-import { isRecord } from './is-record.js';
-import { createLogger, type Logger } from './log.js';
-import { PACKAGE_NAME, VERSION } from './version.js';
+import { isRecord } from '../lib/is-record.js';
+import { createLogger, type Logger } from '../obs/log.js';
+import { PACKAGE_NAME, VERSION } from '../contract/version.js';
 
 const EXIT_OK = 0;
 const EXIT_TOOL_ERROR = 1;
@@ -56,7 +56,7 @@ const isBindError = (error: unknown) => BIND_ERRORS.has(String((error as NodeJS.
 
 /** Traces and metrics when asked for (nothing is loaded otherwise); a metrics port taken is bad usage. */
 async function telemetryFor(config: Config, logger: Logger, backend: Backend): Promise<void> {
-  const { startTelemetry } = await import('./telemetry/start.js');
+  const { startTelemetry } = await import('../telemetry/start.js');
   try {
     await startTelemetry({ config, logger, redisReady: backend.redisReady });
   } catch (error) {
@@ -95,7 +95,7 @@ async function listedTools(config: Config, logger: Logger) {
 
 /** Who may call `serve --http`; a tokens file that cannot be used is bad usage (exit 2), before anything listens. */
 async function authGateFor(
-  create: typeof import('./transports/auth/gate.js').createAuthGate,
+  create: typeof import('../transports/auth/gate.js').createAuthGate,
   config: Config,
   logger: Logger,
 ) {
@@ -154,7 +154,7 @@ export function buildProgram(): Command {
   program.action(async (_options, command: Command) => {
     const { config, logger } = configFrom(command);
     const [{ runStdio }, { startBackend }] = await Promise.all([
-      import('./transports/stdio.js'),
+      import('../transports/stdio.js'),
       import('./backend.js'),
     ]);
     const backend = await backendFor(startBackend, config, logger);
@@ -170,7 +170,7 @@ export function buildProgram(): Command {
     .action(async (options: { json?: boolean }, command: Command) => {
       const { config, logger } = configFrom(command); // a bad global option is bad usage here too
       const [{ toolCatalog }, tools] = await Promise.all([
-        import('./tools/tools-list.js'),
+        import('../tools/tools-list.js'),
         listedTools(config, logger),
       ]);
       const width = Math.max(...tools.map((t) => t.name.length));
@@ -192,7 +192,7 @@ export function buildProgram(): Command {
     .action(async (name: string, jsonArgs: string | undefined, options: { json?: boolean }, command: Command) => {
       const { config, logger } = configFrom(command);
       const [{ runTool }, { startBackend, exposedTools }] = await Promise.all([
-        import('./tools/run.js'),
+        import('../tools/run.js'),
         import('./backend.js'),
       ]);
       const args = parseJsonArgs(jsonArgs);
@@ -241,7 +241,7 @@ export function buildProgram(): Command {
       const stop = () => void server.close().finally(() => process.exit(EXIT_OK));
       process.once('SIGINT', stop);
       process.once('SIGTERM', stop);
-      const { onLauncherGone } = await import('./launcher.js');
+      const { onLauncherGone } = await import('../lib/launcher.js');
       onLauncherGone(stop);
       logger.info('mock-api ready');
     });
@@ -273,9 +273,9 @@ export function buildProgram(): Command {
         const [{ startBackend }, http, { HttpOptionError, splitList }, { createAuthGate, reloadOnHangup }] =
           await Promise.all([
             import('./backend.js'),
-            import('./transports/http.js'),
-            import('./transports/http-guard.js'),
-            import('./transports/auth/gate.js'),
+            import('../transports/http.js'),
+            import('../transports/http-guard.js'),
+            import('../transports/auth/gate.js'),
           ]);
         const auth = await authGateFor(createAuthGate, config, logger);
         const backend = await backendFor(startBackend, config, logger);

@@ -4,8 +4,8 @@
  * paid for in every conversation.
  */
 import * as z from 'zod';
-import { COUNTRY_PATTERN, DOMAINS, MARKET_MAP_STATUSES, SKILL_MATCHES, SLUG_PATTERN } from '../api/schemas.js';
-import { findCandidateData } from './candidate-data.js';
+import { COUNTRY_PATTERN, DOMAINS, MARKET_MAP_STATUSES, SKILL_MATCHES, SLUG_PATTERN } from './schemas.js';
+import { findCandidateData } from '../lib/candidate-data.js';
 
 /**
  * Refuses candidate data (an e-mail address or a phone number, in any of the forms

@@ -8,20 +8,20 @@
  * in-process offline API has neither: it answers from memory in microseconds, and a cache in
  * front of it would only hold a second copy of the snapshot.
  */
-import { ApiClient } from './api/client.js';
-import type { FetchLike } from './api/fetch-like.js';
-import { RetryAfterGate } from './api/retry-after-gate.js';
-import type { CacheStore } from './api/cache.js';
-import type { Config } from './config.js';
-import type { Logger } from './log.js';
-import type { OfflineEngine } from './offline/engine.js';
-import { OFFLINE_BASE_URL } from './offline/fetch.js';
-import type { AnyTool, ExposedTool } from './tools/define.js';
-import { TOOL_NAMES, toolSet } from './tools/index.js';
-import type { Mode } from './api/provenance-record.js';
-import type { HostedBridge, SharedListStore } from './hosted/bridge.js';
-import { hostedBridge } from './hosted/backend-bridge.js';
-import { LocalBudget, type UpstreamBudget } from './api/fair-share.js';
+import { ApiClient } from '../api/client.js';
+import type { FetchLike } from '../api/fetch-like.js';
+import { RetryAfterGate } from '../api/retry-after-gate.js';
+import type { CacheStore } from '../api/cache.js';
+import type { Config } from '../config/config.js';
+import type { Logger } from '../obs/log.js';
+import type { OfflineEngine } from '../offline/engine.js';
+import { OFFLINE_BASE_URL } from '../offline/fetch.js';
+import type { AnyTool, ExposedTool } from '../tools/define.js';
+import { TOOL_NAMES, toolSet } from '../tools/index.js';
+import type { Mode } from '../api/provenance-record.js';
+import type { HostedBridge, SharedListStore } from '../hosted/bridge.js';
+import { hostedBridge } from './backend-bridge.js';
+import { LocalBudget, type UpstreamBudget } from '../api/fair-share.js';
 
 export interface Backend {
   client: ApiClient;
@@ -48,7 +48,7 @@ function lazyFetch(load: () => Promise<FetchLike>): FetchLike {
 }
 
 async function loadOfflineFetch(engine: () => Promise<OfflineEngine>) {
-  const { createOfflineFetch } = await import('./offline/fetch.js');
+  const { createOfflineFetch } = await import('../offline/fetch.js');
   return createOfflineFetch(engine());
 }
 
@@ -63,7 +63,7 @@ async function loadLiveFetch(
   store: BackendOptions['store'],
   budget: UpstreamBudget | undefined,
 ): Promise<FetchLike> {
-  const { createApiFetch } = await import('./api/dispatcher.js');
+  const { createApiFetch } = await import('../api/dispatcher.js');
   return createApiFetch({ timeoutMs: config.timeoutMs, cache: config.cache, store, budget });
 }
 
@@ -156,7 +156,7 @@ export async function startBackend(
     );
     return createBackend(config, logger);
   }
-  const { connectSharedState } = await import('./api/redis/index.js');
+  const { connectSharedState } = await import('../api/redis/index.js');
   const shared = await connectSharedState({
     url: config.redisUrl,
     apiOrigin: new URL(config.baseUrl!).origin,

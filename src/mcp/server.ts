@@ -6,19 +6,19 @@
  * bridged from the deployment's hosted surface join ours when `bridged` (src/hosted/).
  */
 import { McpServer, type AuthInfo, type McpServerFactory } from '@modelcontextprotocol/server';
-import { exposedTools, type Backend } from './backend.js';
-import { FIRST_LIST_WAIT_MS } from './hosted/caps.js';
-import { BRIDGE_HEADER } from './hosted/guarded-fetch.js';
-import { silentLogger, type Logger } from './log.js';
-import { registerAppResources } from './mcp/app-resources.js';
-import { listCacheHints } from './mcp/cache-hints.js';
-import { capabilitiesFor, SERVER_INFO } from './mcp/capabilities.js';
-import { instructionsFor } from './mcp/instructions.js';
-import { PROMPT_NAMES, registerPrompts } from './mcp/prompts.js';
-import { registerResources } from './mcp/resources.js';
-import { followBridge, registerTools } from './mcp/tools.js';
-import { nameToolsOnUnknown } from './mcp/unknown-tool.js';
-import { telemetry } from './telemetry/hooks.js';
+import { exposedTools, type Backend } from '../app/backend.js';
+import { FIRST_LIST_WAIT_MS } from '../hosted/caps.js';
+import { BRIDGE_HEADER } from '../hosted/guarded-fetch.js';
+import { silentLogger, type Logger } from '../obs/log.js';
+import { registerAppResources } from './app-resources.js';
+import { listCacheHints } from './cache-hints.js';
+import { capabilitiesFor, SERVER_INFO } from './capabilities.js';
+import { instructionsFor } from './instructions.js';
+import { PROMPT_NAMES, registerPrompts } from './prompts.js';
+import { registerResources } from './resources.js';
+import { followBridge, registerTools } from './tools.js';
+import { nameToolsOnUnknown } from './unknown-tool.js';
+import { telemetry } from '../obs/telemetry-hooks.js';
 
 export interface CreateServerOptions {
   backend: Backend;

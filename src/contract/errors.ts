@@ -2,8 +2,8 @@
  * The error family of the API client. Every failure of a REST call is one ApiError with a stable
  * `kind` (the names of docs/contract.md), so the MCP layer can render it without knowing HTTP.
  */
-import { redactSecrets } from '../redact.js';
-import { USER_AGENT } from '../version.js';
+import { redactSecrets } from '../lib/redact.js';
+import { USER_AGENT } from './version.js';
 
 export const ERROR_KINDS = [
   'invalid_argument',

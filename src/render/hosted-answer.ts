@@ -5,15 +5,15 @@
  * retrieved, the age of each timestamp it states, and fiction by the deployment's own word.
  */
 import type { CallToolResult } from '@modelcontextprotocol/server';
-import { ageSeconds } from '../api/age.js';
+import { ageSeconds } from '../contract/age.js';
 import { sourceSaysFictional, type Mode } from '../api/provenance-record.js';
-import { isRecord } from '../is-record.js';
-import { describeAge } from '../render/age.js';
-import { shownEndpoint } from '../render/health.js';
-import { datum, fencedText } from '../render/text.js';
-import type { HostedTool } from './admit.js';
-import type { HostedAnswer } from './bridge.js';
-import { HOSTED_CAPS } from './caps.js';
+import { isRecord } from '../lib/is-record.js';
+import { describeAge } from '../lib/age-words.js';
+import { shownEndpoint } from './health.js';
+import { datum, fencedText } from '../lib/text.js';
+import type { HostedTool } from '../hosted/admit.js';
+import type { HostedAnswer } from '../hosted/bridge.js';
+import { HOSTED_CAPS } from '../hosted/caps.js';
 
 /** Where the provenance travels as data, in the result's _meta. */
 const PROVENANCE_META_KEY = 'io.github.service-mcp/provenance';

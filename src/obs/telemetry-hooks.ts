@@ -5,8 +5,8 @@
  * costs, as it did before.
  */
 import type { McpServer } from '@modelcontextprotocol/server';
-import type { UpstreamExchange } from '../api/exchanges.js';
-import type { CallRecord } from '../tools/call-record.js';
+import type { UpstreamExchange } from './exchanges.js';
+import type { CallRecord } from './call-record.js';
 
 /** One request to the API, as telemetry follows it. */
 export interface UpstreamRequest {

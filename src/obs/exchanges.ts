@@ -3,7 +3,7 @@
  * the caller's record of them (a tool call's, tools/call-record.ts) and telemetry read these fields
  * instead of re-reading headers or error text.
  */
-import type { ErrorKind } from './errors.js';
+import type { ErrorKind } from '../contract/errors.js';
 
 export interface UpstreamExchange {
   /** The REST operation (the spec's operationId), HOSTED_OPERATION for the bridge's requests, or 'other'. */

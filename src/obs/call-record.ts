@@ -5,8 +5,8 @@
  * travels as these fields, never as text read back out of its result.
  */
 import type { CallToolResult } from '@modelcontextprotocol/server';
-import type { ErrorKind } from '../api/errors.js';
-import type { ExchangeLog } from '../api/exchanges.js';
+import type { ErrorKind } from '../contract/errors.js';
+import type { ExchangeLog } from './exchanges.js';
 
 export interface CallRecord extends ExchangeLog {
   tool: string;

@@ -7,10 +7,10 @@
  */
 import type { CallToolResult, McpServer } from '@modelcontextprotocol/server';
 import * as z from 'zod';
-import type { Dataset } from '../dataset.js';
-import { compensationBenchmarks } from './compensation.js';
-import { frontierEvidence } from './evidence.js';
-import { findCompany, fundingRounds } from './funding.js';
+import type { Dataset } from '../offline/dataset.js';
+import { compensationBenchmarks } from '../offline/market/compensation.js';
+import { frontierEvidence } from '../offline/market/evidence.js';
+import { findCompany, fundingRounds } from '../offline/market/funding.js';
 
 const READ_ONLY = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true } as const;
 

@@ -5,15 +5,15 @@
  * offline one, so offline needs no socket at all.
  */
 import type { ApiClient } from '../api/client.js';
-import { API_PREFIX } from '../api/operations.js';
+import { API_PREFIX } from '../contract/operations.js';
 import type { UpstreamBudget } from '../api/fair-share.js';
 import type { RetryAfterGate } from '../api/retry-after-gate.js';
-import type { Config } from '../config.js';
-import type { Logger } from '../log.js';
+import type { Config } from '../config/config.js';
+import type { Logger } from '../obs/log.js';
 import type { OfflineEngine } from '../offline/engine.js';
-import { oneLine } from '../render/text.js';
-import { HostedBridge, type SharedListStore } from './bridge.js';
-import type { WebFetch } from './guarded-fetch.js';
+import { oneLine } from '../lib/text.js';
+import { HostedBridge, type SharedListStore } from '../hosted/bridge.js';
+import type { WebFetch } from '../hosted/guarded-fetch.js';
 
 /** The spec's hosted tool endpoint, and the surface this server bridges. */
 const HOSTED_SURFACE_PATH = `${API_PREFIX}/mcp?surface=market`;

@@ -2,9 +2,9 @@
  * Logging goes to stderr only (stdout is the JSON-RPC channel in stdio mode). Sinks can be added,
  * so the MCP layer can forward the same lines as `notifications/message`.
  */
-import { redactSecrets } from './redact.js';
-import type { LogFormat, LogLevel } from './config.js';
-import { telemetry } from './telemetry/hooks.js';
+import { redactSecrets } from '../lib/redact.js';
+import type { LogFormat, LogLevel } from '../config/config.js';
+import { telemetry } from './telemetry-hooks.js';
 
 const RANK: Record<LogLevel, number> = { error: 0, warn: 1, info: 2, debug: 3 };
 

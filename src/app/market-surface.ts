@@ -6,12 +6,12 @@
  */
 import { createMcpHandler, type McpServer } from '@modelcontextprotocol/server';
 import { createBackend, type Backend } from './backend.js';
-import type { Config } from './config.js';
-import type { Logger } from './log.js';
-import { createOfflineEngine, type OfflineEngine } from './offline/engine.js';
-import type { FaultRule } from './offline/faults.js';
-import { registerMarketTools } from './offline/market/tools.js';
-import { createServer } from './server.js';
+import type { Config } from '../config/config.js';
+import type { Logger } from '../obs/log.js';
+import { createOfflineEngine, type OfflineEngine } from '../offline/engine.js';
+import type { FaultRule } from '../offline/faults.js';
+import { registerMarketTools } from './market-tools.js';
+import { createServer } from '../mcp/server.js';
 
 /** The offline surface's own tools, added to a server of ours. */
 export const marketTools =
