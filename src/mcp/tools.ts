@@ -17,13 +17,14 @@ import {
 } from '@modelcontextprotocol/server';
 import { ACCEPT_ALL } from '../lib/accept-all-validator.js';
 import type { GateWaitInfo } from '../api/retry-after-gate.js';
-import { exposedTools, type Backend } from '../app/backend.js';
-import type { LogLevel } from '../config/config.js';
+import { exposedTools, type Backend } from '../tools/backend.js';
+import type { LogLevel } from '../obs/log.js';
 import type { Logger, LogSink } from '../obs/log.js';
 import { toolCatalog } from '../tools/tools-list.js';
 import { isHostedTool, type ExposedTool } from '../tools/define.js';
 import { newCallRecord } from '../obs/call-record.js';
-import { errorResult, runTool } from '../tools/run.js';
+import { errorResult } from '../tools/error-result.js';
+import { runTool } from '../tools/run.js';
 import { telemetry } from '../obs/telemetry-hooks.js';
 import { PACKAGE_NAME } from '../contract/version.js';
 import type { LoggingLevel } from '@modelcontextprotocol/server';

@@ -8,7 +8,7 @@ import { VERSION } from '../contract/version.js';
 import type { HostedBridge } from '../hosted/bridge.js';
 import { FIRST_LIST_WAIT_MS } from '../hosted/caps.js';
 import { defineTool } from './define.js';
-import { callsInFlight } from './run.js';
+import { callsInFlight } from './calls-in-flight.js';
 
 /** What this server knows of itself besides the API's answer: times in ISO 8601, never a secret. */
 const ServerStateSchema = z.object({

@@ -12,7 +12,8 @@ import { findCandidateData } from '../lib/candidate-data.js';
 import type { CallRecord } from '../obs/call-record.js';
 import type { ToolContext } from './define.js';
 import { describeIssues } from './issues.js';
-import { counted, errorResult, LOCAL_ARGUMENT_HINT, toErrorResult } from './run.js';
+import { counted } from './calls-in-flight.js';
+import { errorResult, LOCAL_ARGUMENT_HINT, toErrorResult } from './error-result.js';
 
 /** The first string in `value` that holds candidate data, with its path. */
 function candidateDataIn(value: unknown, path: string): string | undefined {

@@ -7,7 +7,7 @@ import { errors as undiciErrors } from 'undici';
 import { describe, expect, it } from 'vitest';
 import { ApiClient } from '../../../src/api/client.js';
 import { isTransportFailure, type ApiError } from '../../../src/contract/errors.js';
-import { toErrorResult } from '../../../src/tools/run.js';
+import { toErrorResult } from '../../../src/tools/error-result.js';
 import { VERSION } from '../../../src/contract/version.js';
 import { BASE, rejectionOf } from './helpers.js';
 

@@ -119,7 +119,7 @@ describe("fiction by the API's own word", () => {
 describe("the health tool's hints", () => {
   it('never send check_api_health to itself, whatever failed', async () => {
     const { ApiError } = await import('../../../src/contract/errors.js');
-    const { toErrorResult } = await import('../../../src/tools/run.js');
+    const { toErrorResult } = await import('../../../src/tools/error-result.js');
     const { findTool } = await import('../../../src/tools/index.js');
     const health = findTool('check_api_health')!;
     for (const kind of ['upstream_unavailable', 'upstream_contract', 'timeout', 'network', 'rate_limited'] as const) {

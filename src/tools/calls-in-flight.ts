@@ -1,0 +1,13 @@
+/** The tool calls of this process running right now: every surface passes through runTool. */
+let running = 0;
+export const callsInFlight = (): number => running;
+
+/** Counts `work` among the calls in flight while it runs. */
+export async function counted<T>(work: () => Promise<T>): Promise<T> {
+  running++;
+  try {
+    return await work();
+  } finally {
+    running--;
+  }
+}
