@@ -16,28 +16,11 @@ import type { Config } from '../config/config.js';
 import type { Logger } from '../obs/log.js';
 import type { OfflineEngine } from '../offline/engine.js';
 import { OFFLINE_BASE_URL } from '../offline/fetch.js';
-import type { AnyTool, ExposedTool } from '../tools/define.js';
+import type { Backend } from '../tools/backend.js';
 import { TOOL_NAMES, toolSet } from '../tools/index.js';
-import type { Mode } from '../api/provenance-record.js';
-import type { HostedBridge, SharedListStore } from '../hosted/bridge.js';
+import type { SharedListStore } from '../hosted/bridge.js';
 import { hostedBridge } from './backend-bridge.js';
 import { LocalBudget, type UpstreamBudget } from '../api/fair-share.js';
-
-export interface Backend {
-  client: ApiClient;
-  /** How the API is reached: embedded (in-process) or over HTTP from the base URL. */
-  mode: Mode;
-  /** Our own tools exposed over this client (`--tools`; all by default), chosen once per process. */
-  tools: readonly AnyTool[];
-  /** The names `--tools` asked for, bridged ones among them; undefined for all. */
-  toolNames?: readonly string[] | undefined;
-  /** The bridge to the deployment's hosted tools (src/hosted/), unless --no-bridge. */
-  bridge?: HostedBridge | undefined;
-  /** The origin requests go to (for offline mode, a placeholder that is never resolved). */
-  baseUrl: string;
-  /** With --redis-url: whether Redis is connected and answering right now. */
-  redisReady?: (() => boolean) | undefined;
-}
 
 function lazyFetch(load: () => Promise<FetchLike>): FetchLike {
   let ready: Promise<FetchLike> | undefined;
@@ -52,10 +35,9 @@ async function loadOfflineFetch(engine: () => Promise<OfflineEngine>) {
   return createOfflineFetch(engine());
 }
 
-/** The embedded offline deployment: its API, and its hosted market surface (market-surface.ts), in-process. */
-async function loadOfflineDeployment(config: Config, logger: Logger): Promise<OfflineEngine> {
-  const { createOfflineDeployment } = await import('./market-surface.js');
-  return createOfflineDeployment(config, logger);
+function loadDeployment(deployment: BackendOptions['deployment']): Promise<OfflineEngine> {
+  if (!deployment) return Promise.reject(new Error('an offline backend needs its engine or a deployment to load'));
+  return deployment();
 }
 
 async function loadLiveFetch(
@@ -82,17 +64,22 @@ export interface BackendOptions {
   noBridge?: boolean;
   /** Each caller's share (--per-client-rate); the process's own buckets unless Redis shares them. */
   budget?: UpstreamBudget;
+  /**
+   * Loads the offline deployment (its API and hosted surface, app/offline-deployment.ts) on first
+   * use, when no `engine` is given and the config asks for the offline API.
+   */
+  deployment?: () => Promise<OfflineEngine>;
 }
 
 export function createBackend(
   config: Config,
   logger: Logger,
-  { gate = new RetryAfterGate(), engine, store, hostedList, noBridge = false, budget }: BackendOptions = {},
+  { gate = new RetryAfterGate(), engine, store, hostedList, noBridge = false, budget, deployment }: BackendOptions = {},
 ): Backend {
   const offline = engine !== undefined || config.offline || config.baseUrl === undefined;
   const baseUrl = offline ? OFFLINE_BASE_URL : config.baseUrl!;
-  let deployment: Promise<OfflineEngine> | undefined;
-  const offlineEngine = () => (deployment ??= engine ? Promise.resolve(engine) : loadOfflineDeployment(config, logger));
+  let loaded: Promise<OfflineEngine> | undefined;
+  const offlineEngine = () => (loaded ??= engine ? Promise.resolve(engine) : loadDeployment(deployment));
   // The embedded API is answered in-process: no upstream, so no share to keep.
   const share = offline || !config.perClientRate ? undefined : (budget ?? new LocalBudget(config.perClientRate));
   const fetch = lazyFetch(offline ? () => loadOfflineFetch(offlineEngine) : () => loadLiveFetch(config, store, share));
@@ -127,50 +114,5 @@ export function createBackend(
     tools: toolSet(config.tools, { bridged: bridging }),
     toolNames: config.tools,
     bridge,
-  };
-}
-
-/** Every tool a server offers now: ours, then the bridged ones (those `--tools` names, when it names any). */
-export function exposedTools(backend: Backend): readonly ExposedTool[] {
-  const bridged = backend.bridge?.tools() ?? [];
-  const names = backend.toolNames;
-  return [...backend.tools, ...(names ? bridged.filter((tool) => names.includes(tool.name)) : bridged)];
-}
-
-/**
- * The backend of a command that calls the API: with --redis-url, connected first to the shared
- * cool-down and cache (loaded only then). A wrong password fails here, before anything is served;
- * an unreachable Redis does not (state stays per process until it is back). A one-shot command
- * waits `redisWaitMs` at most for the first connection, since its one call is over long before.
- */
-export async function startBackend(
-  config: Config,
-  logger: Logger,
-  { redisWaitMs }: { redisWaitMs?: number } = {},
-): Promise<Backend> {
-  if (config.redisUrl === undefined) return createBackend(config, logger);
-  const offline = config.offline || config.baseUrl === undefined;
-  if (offline) {
-    logger.warn(
-      '--redis-url is ignored: the embedded offline API is answered in-process, with no rate limit or cache to share',
-    );
-    return createBackend(config, logger);
-  }
-  const { connectSharedState } = await import('../api/redis/index.js');
-  const shared = await connectSharedState({
-    url: config.redisUrl,
-    apiOrigin: new URL(config.baseUrl!).origin,
-    requestTimeoutMs: config.timeoutMs,
-    logger,
-    ...(redisWaitMs === undefined ? {} : { connectWaitMs: redisWaitMs }),
-  });
-  return {
-    ...createBackend(config, logger, {
-      gate: shared.gate,
-      store: config.cache ? shared.cacheStore : undefined,
-      hostedList: shared.hostedList,
-      ...(config.perClientRate ? { budget: shared.budget(config.perClientRate) } : {}),
-    }),
-    redisReady: shared.ready,
   };
 }

@@ -7,7 +7,7 @@
 import { Command, CommanderError, Option } from 'commander';
 import { DEFAULTS } from '../config/defaults.js';
 import { ConfigError, OPTION_TABLE, resolveConfig, type Config, type RawOptions } from '../config/config.js';
-import type { Backend } from './backend.js';
+import type { Backend } from '../tools/backend.js';
 import { isRecord } from '../lib/is-record.js';
 import { createLogger, type Logger } from '../obs/log.js';
 import { PACKAGE_NAME, VERSION } from '../contract/version.js';
@@ -87,8 +87,11 @@ async function backendFor(
  * once (for as long as one request may take; a surface that does not answer leaves ours alone).
  */
 async function listedTools(config: Config, logger: Logger) {
-  const { createBackend, exposedTools } = await import('./backend.js');
-  const backend = createBackend(config, logger);
+  const [{ assembleBackend }, { exposedTools }] = await Promise.all([
+    import('./start-backend.js'),
+    import('../tools/backend.js'),
+  ]);
+  const backend = assembleBackend(config, logger);
   await backend.bridge?.settled(config.timeoutMs);
   return exposedTools(backend);
 }
@@ -155,7 +158,7 @@ export function buildProgram(): Command {
     const { config, logger } = configFrom(command);
     const [{ runStdio }, { startBackend }] = await Promise.all([
       import('../transports/stdio.js'),
-      import('./backend.js'),
+      import('./start-backend.js'),
     ]);
     const backend = await backendFor(startBackend, config, logger);
     await telemetryFor(config, logger, backend);
@@ -191,9 +194,10 @@ export function buildProgram(): Command {
     .option('--json', 'print the whole result (content, structuredContent, isError) as JSON')
     .action(async (name: string, jsonArgs: string | undefined, options: { json?: boolean }, command: Command) => {
       const { config, logger } = configFrom(command);
-      const [{ runTool }, { startBackend, exposedTools }] = await Promise.all([
+      const [{ runTool }, { startBackend }, { exposedTools }] = await Promise.all([
         import('../tools/run.js'),
-        import('./backend.js'),
+        import('./start-backend.js'),
+        import('../tools/backend.js'),
       ]);
       const args = parseJsonArgs(jsonArgs);
       // One call: Redis gets a quarter second to connect, not a server's start-up wait.
@@ -272,7 +276,7 @@ export function buildProgram(): Command {
         const { config, logger } = configFrom(command);
         const [{ startBackend }, http, { HttpOptionError, splitList }, { createAuthGate, reloadOnHangup }] =
           await Promise.all([
-            import('./backend.js'),
+            import('./start-backend.js'),
             import('../transports/http.js'),
             import('../transports/http-guard.js'),
             import('../transports/auth/gate.js'),

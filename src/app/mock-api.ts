@@ -4,11 +4,11 @@
  * same MCP endpoint `serve --http` mounts, over a backend that calls that very engine in-process,
  * so the tools behind POST /api/public/v1/mcp see the snapshot and every injected fault the REST
  * routes do (faults on the hosted path itself included), and count in the same hit statistics.
- * Besides the seven, the surface offers the offline deployment's market tools (market-surface.ts).
+ * Besides the seven, the surface offers the offline deployment's market tools (app/offline-deployment.ts).
  */
 import type { Config } from '../config/config.js';
 import type { Logger } from '../obs/log.js';
-import { createOfflineDeployment, marketTools, surfaceBackend } from './market-surface.js';
+import { createOfflineDeployment, marketTools, surfaceBackend } from './offline-deployment.js';
 import { faultsFromEnv } from '../offline/faults.js';
 import { startOfflineServer, type OfflineServer } from '../offline/server.js';
 import { DEFAULT_LIMITS } from '../transports/http.js';

@@ -5,7 +5,8 @@
  * offline bridge reaches it with no socket; mock-api serves the same definitions over HTTP.
  */
 import { createMcpHandler, type McpServer } from '@modelcontextprotocol/server';
-import { createBackend, type Backend } from './backend.js';
+import type { Backend } from '../tools/backend.js';
+import { createBackend } from './backend.js';
 import type { Config } from '../config/config.js';
 import type { Logger } from '../obs/log.js';
 import { createOfflineEngine, type OfflineEngine } from '../offline/engine.js';

@@ -6,7 +6,7 @@
  * bridged from the deployment's hosted surface join ours when `bridged` (src/hosted/).
  */
 import { McpServer, type AuthInfo, type McpServerFactory } from '@modelcontextprotocol/server';
-import { exposedTools, type Backend } from '../app/backend.js';
+import { exposedTools, type Backend } from '../tools/backend.js';
 import { FIRST_LIST_WAIT_MS } from '../hosted/caps.js';
 import { BRIDGE_HEADER } from '../hosted/guarded-fetch.js';
 import { silentLogger, type Logger } from '../obs/log.js';

@@ -51,7 +51,7 @@ export interface OfflineEngineOptions {
   faults?: FaultRule[];
   /**
    * The hosted tool endpoint, given by whoever composes the engine with an MCP server
-   * (market-surface.ts): the engine stays an API and only routes to it. Without one it answers 501.
+   * (app/offline-deployment.ts): the engine stays an API and only routes to it. Without one it answers 501.
    */
   hosted?: HostedHandler | undefined;
 }

@@ -11,7 +11,7 @@
  */
 import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { exposedTools, type Backend } from '../app/backend.js';
+import { exposedTools, type Backend } from '../tools/backend.js';
 import { FIRST_LIST_WAIT_MS } from '../hosted/caps.js';
 import type { Logger } from '../obs/log.js';
 import { onLauncherGone } from '../lib/launcher.js';

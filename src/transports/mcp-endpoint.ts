@@ -9,7 +9,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { toNodeHandler, type NodeIncomingMessageLike } from '@modelcontextprotocol/node';
 import { createMcpHandler, type AuthInfo, type McpServer } from '@modelcontextprotocol/server';
-import type { Backend } from '../app/backend.js';
+import type { Backend } from '../tools/backend.js';
 import type { Logger } from '../obs/log.js';
 import { serverFactory } from '../mcp/server.js';
 import type { AuthCheck } from './auth/gate.js';

@@ -6,7 +6,7 @@
  */
 import { format } from 'node:util';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
-import type { Backend } from '../app/backend.js';
+import type { Backend } from '../tools/backend.js';
 import type { Logger } from '../obs/log.js';
 import { serverFactory } from '../mcp/server.js';
 import { telemetry } from '../obs/telemetry-hooks.js';

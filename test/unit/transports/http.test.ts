@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ApiClient } from '../../../src/api/client.js';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { FetchLike } from '../../../src/api/fetch-like.js';
-import type { Backend } from '../../../src/app/backend.js';
+import type { Backend } from '../../../src/tools/backend.js';
 import { silentLogger } from '../../../src/obs/log.js';
 import { createOfflineEngine } from '../../../src/offline/engine.js';
 import { createOfflineFetch, OFFLINE_BASE_URL } from '../../../src/offline/fetch.js';

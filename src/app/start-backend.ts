@@ -1,0 +1,58 @@
+/**
+ * The backend each command runs on, assembled once: the offline deployment injected (loaded on
+ * first use, app/offline-deployment.ts), and with --redis-url the state replicas share.
+ */
+import type { Config } from '../config/config.js';
+import type { Logger } from '../obs/log.js';
+import type { OfflineEngine } from '../offline/engine.js';
+import type { Backend } from '../tools/backend.js';
+import { createBackend, type BackendOptions } from './backend.js';
+
+/** The embedded offline deployment: its API and its hosted market surface, in-process. */
+async function loadDeployment(config: Config, logger: Logger): Promise<OfflineEngine> {
+  const { createOfflineDeployment } = await import('./offline-deployment.js');
+  return createOfflineDeployment(config, logger);
+}
+
+/** A backend that loads the offline deployment itself when the config asks for the offline API. */
+export function assembleBackend(config: Config, logger: Logger, options: BackendOptions = {}): Backend {
+  return createBackend(config, logger, { deployment: () => loadDeployment(config, logger), ...options });
+}
+
+/**
+ * The backend of a command that calls the API: with --redis-url, connected first to the shared
+ * cool-down and cache (loaded only then). A wrong password fails here, before anything is served;
+ * an unreachable Redis does not (state stays per process until it is back). A one-shot command
+ * waits `redisWaitMs` at most for the first connection, since its one call is over long before.
+ */
+export async function startBackend(
+  config: Config,
+  logger: Logger,
+  { redisWaitMs }: { redisWaitMs?: number } = {},
+): Promise<Backend> {
+  if (config.redisUrl === undefined) return assembleBackend(config, logger);
+  const offline = config.offline || config.baseUrl === undefined;
+  if (offline) {
+    logger.warn(
+      '--redis-url is ignored: the embedded offline API is answered in-process, with no rate limit or cache to share',
+    );
+    return assembleBackend(config, logger);
+  }
+  const { connectSharedState } = await import('../api/redis/index.js');
+  const shared = await connectSharedState({
+    url: config.redisUrl,
+    apiOrigin: new URL(config.baseUrl!).origin,
+    requestTimeoutMs: config.timeoutMs,
+    logger,
+    ...(redisWaitMs === undefined ? {} : { connectWaitMs: redisWaitMs }),
+  });
+  return {
+    ...assembleBackend(config, logger, {
+      gate: shared.gate,
+      store: config.cache ? shared.cacheStore : undefined,
+      hostedList: shared.hostedList,
+      ...(config.perClientRate ? { budget: shared.budget(config.perClientRate) } : {}),
+    }),
+    redisReady: shared.ready,
+  };
+}

@@ -1,0 +1,31 @@
+/**
+ * What a server is built over: the API client, how the API is reached, and the tools offered,
+ * ours and bridged. app/ assembles one for each mode; mcp/ and transports/ only read it.
+ */
+import type { ApiClient } from '../api/client.js';
+import type { Mode } from '../api/provenance-record.js';
+import type { HostedBridge } from '../hosted/bridge.js';
+import type { AnyTool, ExposedTool } from './define.js';
+
+export interface Backend {
+  client: ApiClient;
+  /** How the API is reached: embedded (in-process) or over HTTP from the base URL. */
+  mode: Mode;
+  /** Our own tools exposed over this client (`--tools`; all by default), chosen once per process. */
+  tools: readonly AnyTool[];
+  /** The names `--tools` asked for, bridged ones among them; undefined for all. */
+  toolNames?: readonly string[] | undefined;
+  /** The bridge to the deployment's hosted tools (src/hosted/), unless --no-bridge. */
+  bridge?: HostedBridge | undefined;
+  /** The origin requests go to (for offline mode, a placeholder that is never resolved). */
+  baseUrl: string;
+  /** With --redis-url: whether Redis is connected and answering right now. */
+  redisReady?: (() => boolean) | undefined;
+}
+
+/** Every tool a server offers now: ours, then the bridged ones (those `--tools` names, when it names any). */
+export function exposedTools(backend: Backend): readonly ExposedTool[] {
+  const bridged = backend.bridge?.tools() ?? [];
+  const names = backend.toolNames;
+  return [...backend.tools, ...(names ? bridged.filter((tool) => names.includes(tool.name)) : bridged)];
+}
