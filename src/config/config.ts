@@ -8,11 +8,7 @@ import * as z from 'zod';
 import { API_PREFIX } from '../contract/operations.js';
 import { DEFAULTS } from './defaults.js';
 import { redactSecrets } from '../lib/redact.js';
-
-const LOG_LEVELS = ['error', 'warn', 'info', 'debug'] as const;
-export type LogLevel = (typeof LOG_LEVELS)[number];
-const LOG_FORMATS = ['text', 'json'] as const;
-export type LogFormat = (typeof LOG_FORMATS)[number];
+import { LOG_FORMATS, LOG_LEVELS } from '../obs/log.js';
 
 /**
  * Each caller's share of upstream requests when auth is on and --per-client-rate is not given:

@@ -3,8 +3,12 @@
  * so the MCP layer can forward the same lines as `notifications/message`.
  */
 import { redactSecrets } from '../lib/redact.js';
-import type { LogFormat, LogLevel } from '../config/config.js';
 import { telemetry } from './telemetry-hooks.js';
+
+export const LOG_LEVELS = ['error', 'warn', 'info', 'debug'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+export const LOG_FORMATS = ['text', 'json'] as const;
+export type LogFormat = (typeof LOG_FORMATS)[number];
 
 const RANK: Record<LogLevel, number> = { error: 0, warn: 1, info: 2, debug: 3 };
 
