@@ -6,7 +6,7 @@
  */
 import type { CatalogCheck } from './deployed-catalog.js';
 import { sourceSaysFictional } from './provenance-record.js';
-import type { RawResponse } from './request-policy.js';
+import type { RawResponse } from './fetch-like.js';
 import type { ApiResult } from './result.js';
 import type { ResponseMeta } from '../contract/schemas.js';
 

@@ -7,7 +7,7 @@ import type * as z from 'zod';
 import { passes } from '../lib/compiled.js';
 import { jsonTooDeep, MAX_JSON_DEPTH } from './body.js';
 import { ApiError } from '../contract/errors.js';
-import type { RawResponse } from './request-policy.js';
+import type { RawResponse } from './fetch-like.js';
 import { isRecord } from '../lib/is-record.js';
 import {
   envelopeOf,

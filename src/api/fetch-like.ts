@@ -2,6 +2,7 @@
  * The seam the client sends requests through: undici in production (dispatcher.ts), the
  * in-process offline API, msw in tests.
  */
+import type { CacheHit } from './cache.js';
 
 /** What the client reads of an answer. A Fetch Response is one; so is the production fetch's. */
 export interface HttpAnswer {
@@ -11,6 +12,16 @@ export interface HttpAnswer {
   headers: Pick<Headers, 'get'>;
   /** Stopping an iteration early must cancel the body (a Fetch body and a Node Readable both do). */
   body: AsyncIterable<Uint8Array> | null;
+}
+
+/** An answer read whole: what the client's send loop hands on to be checked and parsed. */
+export interface RawResponse {
+  status: number;
+  body: string;
+  headers: Pick<Headers, 'get'>;
+  url: string;
+  /** Set when the response cache answered (the one place its marker is read: cache.ts). */
+  cache?: CacheHit | undefined;
 }
 
 /**

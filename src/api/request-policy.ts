@@ -13,7 +13,7 @@ import { silentLogger, type Logger, type LogSink } from '../obs/log.js';
 import { USER_AGENT } from '../contract/version.js';
 import { RequestEnded, withDeadline } from '../lib/abort.js';
 import { DEFAULT_MAX_BODY_BYTES, readAnswerBody } from './body.js';
-import { cacheHitOf, type CacheHit } from './cache.js';
+import { cacheHitOf } from './cache.js';
 import {
   ApiError,
   cancelledError,
@@ -23,7 +23,7 @@ import {
 } from '../contract/errors.js';
 import { BudgetExceeded } from './fair-share.js';
 import type { ExchangeLog, UpstreamExchange } from '../obs/exchanges.js';
-import type { FetchLike } from './fetch-like.js';
+import type { FetchLike, RawResponse } from './fetch-like.js';
 import {
   DEFAULT_429_PAUSE_S,
   heldRetryAfter,
@@ -54,15 +54,6 @@ export function onWaitLogged({ log, onWait }: CallOptions): CallOptions['onWait'
     log.waitsS.push(info.seconds);
     onWait?.(info);
   };
-}
-
-export interface RawResponse {
-  status: number;
-  body: string;
-  headers: Pick<Headers, 'get'>;
-  url: string;
-  /** Set when the response cache answered (the one place its marker is read: cache.ts). */
-  cache?: CacheHit | undefined;
 }
 
 /** How one GET is sent, besides the client's defaults. */

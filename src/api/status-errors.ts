@@ -4,7 +4,7 @@
  */
 import { ApiError, kindForStatus } from '../contract/errors.js';
 import { heldRetryAfter } from './retry-after-gate.js';
-import type { RawResponse } from './request-policy.js';
+import type { RawResponse } from './fetch-like.js';
 import { ErrorEnvelopeSchema } from '../contract/schemas.js';
 
 /** The `error` and `message` of an upstream error envelope, when the body is one. */

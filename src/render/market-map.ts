@@ -10,7 +10,7 @@ import { timezoneState } from '../api/provenance-record.js';
 import type { MarketMapData } from '../contract/schemas.js';
 import { describeAge, describeCadence } from '../lib/age-words.js';
 import { isRecord } from '../lib/is-record.js';
-import { isKnownSalaryClass } from './salary.js';
+import { isKnownSalaryClass } from '../contract/salary-classes.js';
 import { datum, fencedData, quote } from '../lib/text.js';
 
 type Member = Record<string, unknown>;

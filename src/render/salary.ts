@@ -3,19 +3,8 @@
  * posting text and a model's prediction are different kinds of evidence and are never merged.
  */
 import type { PublicJobSalary } from '../contract/schemas.js';
+import { isKnownSalaryClass, SALARY_CLASSES } from '../contract/salary-classes.js';
 import { datum, visible } from '../lib/text.js';
-
-export const SALARY_CLASSES = {
-  disclosed: 'disclosed by the employer',
-  extracted: 'extracted from the posting text',
-  predicted: 'model estimate, not disclosed',
-} as const;
-
-export type KnownSalaryClass = keyof typeof SALARY_CLASSES;
-
-export function isKnownSalaryClass(source: string): source is KnownSalaryClass {
-  return Object.hasOwn(SALARY_CLASSES, source);
-}
 
 /**
  * `"$180k–$220k / year" [disclosed]`, `… [predicted: model estimate, not disclosed]`, or `none`.

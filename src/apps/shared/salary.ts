@@ -4,7 +4,7 @@
  * extracted and predicted stay apart, a prediction says it is a model estimate, and a class this
  * view does not know is shown as given and called unrecognised.
  */
-import { isKnownSalaryClass, SALARY_CLASSES } from '../../render/salary.js';
+import { isKnownSalaryClass, SALARY_CLASSES } from '../../contract/salary-classes.js';
 import { num, str, type Json } from './data.js';
 import { h } from './dom.js';
 
