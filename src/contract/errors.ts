@@ -2,6 +2,7 @@
  * The error family of the API client. Every failure of a REST call is one ApiError with a stable
  * `kind` (the names of docs/contract.md), so the MCP layer can render it without knowing HTTP.
  */
+import { causeChain } from '../lib/cause-chain.js';
 import { redactSecrets } from '../lib/redact.js';
 import { USER_AGENT } from './version.js';
 
@@ -100,10 +101,12 @@ export function kindForStatus(status: number): ErrorKind {
  * their connectivity for the second sends them the wrong way.
  */
 export function isTransportFailure(error: unknown): boolean {
-  const seen = new Set<unknown>();
-  const visit = (current: unknown, depth: number): boolean => {
-    if (!(current instanceof Error) || depth > 8 || seen.has(current)) return false;
-    seen.add(current);
+  return transportFailure(error, 0);
+}
+
+function transportFailure(error: unknown, depth: number): boolean {
+  for (const current of causeChain(error, 8 - depth)) {
+    if (!(current instanceof Error)) return false;
     if (
       TRANSPORT_CODE.test(String((current as { code?: unknown }).code ?? '')) ||
       REFUSED_REDIRECT.test(current.message)
@@ -112,11 +115,12 @@ export function isTransportFailure(error: unknown): boolean {
     // fetch reports every network error as this TypeError, the reason (when it gives one) in its
     // cause: a network error unless that cause is itself a defect.
     if (current instanceof TypeError && FETCH_NETWORK_ERROR.test(current.message))
-      return !looksLikeDefect(current.cause, seen);
-    if (current instanceof AggregateError && current.errors.some((inner) => visit(inner, depth + 1))) return true;
-    return visit(current.cause, depth + 1);
-  };
-  return visit(error, 0);
+      return !looksLikeDefect(current.cause);
+    if (current instanceof AggregateError && current.errors.some((inner) => transportFailure(inner, depth + 1)))
+      return true;
+    depth++;
+  }
+  return false;
 }
 
 /**
@@ -132,15 +136,12 @@ const FETCH_NETWORK_ERROR = /^(?:fetch failed|Failed to fetch|NetworkError\b)/;
 const DEFECT_NAME = /^(?:TypeError|RangeError|ReferenceError|SyntaxError)$/;
 const DEFECT_CODE = /^(?:UND_ERR_INVALID_ARG|UND_ERR_NOT_SUPPORTED|ERR_(?!TLS_|SSL_|OSSL_|BROTLI_|ZSTD_)\w+)$/;
 
-function looksLikeDefect(error: unknown, seen: Set<unknown>): boolean {
-  for (
-    let current = error, depth = 0;
-    current instanceof Error && depth < 8 && !seen.has(current);
-    current = current.cause, depth++
-  ) {
-    if (TRANSPORT_CODE.test(String((current as { code?: unknown }).code ?? ''))) return false;
-    if (DEFECT_NAME.test(current.name) || DEFECT_CODE.test(String((current as { code?: unknown }).code ?? '')))
-      return true;
+function looksLikeDefect(error: unknown): boolean {
+  for (const current of causeChain(error)) {
+    if (!(current instanceof Error)) return false;
+    const code = String((current as { code?: unknown }).code ?? '');
+    if (TRANSPORT_CODE.test(code)) return false;
+    if (DEFECT_NAME.test(current.name) || DEFECT_CODE.test(code)) return true;
   }
   return false;
 }
@@ -154,30 +155,18 @@ const REFUSED_REDIRECT = /^Invalid URL protocol/i;
  */
 export function describeNetworkCause(error: unknown): string {
   const parts: string[] = [];
-  const seen = new Set<unknown>();
   const add = (text: string) => {
     if (text && text !== 'fetch failed' && !parts.includes(text)) parts.push(text);
   };
-  let current: unknown = error;
-  for (let depth = 0; current !== undefined && current !== null && depth < 8 && !seen.has(current); depth++) {
-    seen.add(current);
-    if (typeof current === 'string') {
-      add(current);
+  for (const current of causeChain(error)) {
+    if (!(current instanceof Error)) {
+      if (typeof current === 'string') add(current);
       break;
     }
-    if (!(current instanceof Error)) break;
-    if (current instanceof AggregateError && current.errors.length > 0) {
-      // Every address tried (IPv6 and IPv4 under happy eyeballs) tells part of the story.
-      add(
-        current.errors
-          .map((inner) => describeOne(inner))
-          .filter(Boolean)
-          .join('; '),
-      );
-    } else {
-      add(describeOne(current));
-    }
-    current = current.cause;
+    // Every address tried (IPv6 and IPv4 under happy eyeballs) tells part of the story.
+    if (current instanceof AggregateError && current.errors.length > 0)
+      add(current.errors.map(describeOne).filter(Boolean).join('; '));
+    else add(describeOne(current));
   }
   return parts.length > 0 ? parts.join(' <- ') : 'fetch failed';
 }

@@ -65,3 +65,20 @@ export function raceAbort<T>(promise: Promise<T>, signal?: AbortSignal): Promise
     else signal.addEventListener('abort', onAbort, { once: true });
   });
 }
+
+/**
+ * `promise`'s value, or `fallback` once `ms` have passed, whichever comes first; the timer goes
+ * when the race ends. `unref`: the wait alone does not keep the process alive.
+ */
+export async function orAfter<T, F>(promise: Promise<T>, ms: number, fallback: F, unref = false): Promise<T | F> {
+  let timer: NodeJS.Timeout | undefined;
+  const elapsed = new Promise<F>((resolve) => {
+    timer = setTimeout(resolve, ms, fallback);
+    if (unref) timer.unref();
+  });
+  try {
+    return await Promise.race([promise, elapsed]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

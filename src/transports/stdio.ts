@@ -9,6 +9,7 @@ import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import type { Backend } from '../tools/backend.js';
 import type { Logger } from '../obs/log.js';
 import { serverFactory } from '../mcp/server.js';
+import { orAfter } from '../lib/abort.js';
 import { telemetry } from '../obs/telemetry-hooks.js';
 import { LineTransport, type LineOutput } from './stdio-transport.js';
 
@@ -71,13 +72,7 @@ export function runStdio({ backend, logger, endGraceMs, maxInFlight }: StdioOpti
   });
 
   /** Resolves once no call is owed an answer, or after `ms`. */
-  const settled = (ms: number) => {
-    let timer: NodeJS.Timeout | undefined;
-    return Promise.race([
-      transport.settled(),
-      new Promise<void>((resolve) => (timer = setTimeout(resolve, ms))),
-    ]).finally(() => clearTimeout(timer));
-  };
+  const settled = (ms: number) => orAfter(transport.settled(), ms, undefined);
 
   let stopping = false;
   const exit = () => {

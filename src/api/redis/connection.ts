@@ -6,7 +6,7 @@
  * outage is logged once when it starts and once when it ends, not once per call.
  */
 import type { Logger } from '../../obs/log.js';
-import { raceAbort } from '../../lib/abort.js';
+import { orAfter, raceAbort } from '../../lib/abort.js';
 
 /** The longest any call waits on Redis for one command. */
 const REDIS_COMMAND_TIMEOUT_MS = 250;
@@ -87,13 +87,12 @@ export async function connectRedis(url: string, logger: Logger, waitMs = CONNECT
     () => 'connected' as const,
     (error: Error) => error,
   );
-  let timer: NodeJS.Timeout | undefined;
-  const first = await Promise.race([
-    connected,
-    loginRefused.then((error) => ({ refused: error })),
-    firstFailure,
-    new Promise<'waiting'>((resolve) => (timer = setTimeout(() => resolve('waiting'), waitMs).unref())),
-  ]).finally(() => clearTimeout(timer));
+  const first = await orAfter(
+    Promise.race([connected, loginRefused.then((error) => ({ refused: error })), firstFailure]),
+    waitMs,
+    'waiting' as const,
+    true,
+  );
   if (typeof first === 'object' && 'refused' in first) {
     client.destroy();
     throw new RedisAuthError(
