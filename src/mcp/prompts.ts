@@ -8,6 +8,7 @@ import type { ApiClient } from '../api/client.js';
 import { withDeadline } from '../lib/abort.js';
 import { DOMAINS, SLUG_PATTERN } from '../contract/schemas.js';
 import { oneLine, quote } from '../lib/text.js';
+import type { ToolName } from '../contract/tool-names.js';
 import type { AnyTool } from '../tools/define.js';
 
 type Args = Record<string, string | undefined>;
@@ -15,7 +16,7 @@ type Args = Record<string, string | undefined>;
 interface PromptDefinition {
   name: string;
   /** The tools it chains: it is offered only where every one of them is exposed (`--tools`). */
-  tools: readonly string[];
+  tools: readonly ToolName[];
   title: string;
   description: string;
   arguments: Record<string, { description: string; required: boolean }>;

@@ -3,6 +3,7 @@
  * (llms.txt), the tool-server card, the agent-skills index, the sitemap and the Markdown index
  * sent with a 404. Their wording says, everywhere, that this is a snapshot and not live data.
  */
+import { TOOL_NAMES } from '../contract/tool-names.js';
 import type { HealthResponse } from '../contract/schemas.js';
 import type { Dataset } from './dataset.js';
 import { API_PREFIX, OPERATIONS } from './params.js';
@@ -23,16 +24,6 @@ const OTHER_ADDRESSES = [
       'Hosted tool protocol (stateless Streamable HTTP); surface=market (the default) is the read-only market surface. Served over HTTP by `service-mcp mock-api`, with the same tools as the local package.',
   },
 ];
-
-const TOOL_NAMES = [
-  'discover_api',
-  'search_jobs',
-  'list_jobs',
-  'get_job',
-  'get_market_map',
-  'get_company_interview_brief',
-  'check_api_health',
-] as const;
 
 export function discoveryData(dataset: Dataset): Record<string, unknown> {
   return {

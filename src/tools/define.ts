@@ -9,6 +9,7 @@ import type { ApiResult } from '../api/result.js';
 import type { CallOptions } from '../api/request-policy.js';
 import type { ErrorKind } from '../contract/errors.js';
 import type { OperationId } from '../contract/operations.js';
+import type { ToolName } from '../contract/tool-names.js';
 import type { ViewDefinition } from '../contract/views.js';
 import type { Freshness, Mode } from '../api/provenance-record.js';
 import type { HostedTool } from '../hosted/admit.js';
@@ -27,7 +28,7 @@ export interface FailureNote {
 }
 
 export interface ToolDefinition<Input extends z.ZodObject = z.ZodObject, Data = unknown> {
-  name: string;
+  name: ToolName;
   title: string;
   /** Written for a model choosing a tool: when to use it, key arguments, what comes back. */
   description: string;

@@ -38,9 +38,3 @@ export function toolSet(names?: readonly string[], { bridged = false } = {}): re
 }
 
 export const TOOLS: readonly AnyTool[] = toolSet();
-
-export const TOOL_NAMES: readonly string[] = TOOLS.map((tool) => tool.name);
-
-export function findTool(name: string, tools: readonly AnyTool[] = TOOLS): AnyTool | undefined {
-  return tools.find((tool) => tool.name === name);
-}

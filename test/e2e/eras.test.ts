@@ -14,7 +14,8 @@ import {
 } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findTool, TOOLS } from '../../src/tools/index.js';
+import { TOOLS } from '../../src/tools/index.js';
+import { findTool } from '../helpers/tools.js';
 import { outputSchemaOf } from '../../src/tools/run.js';
 import { activeJob, inactiveJob } from './dataset.js';
 import { BIN, cleanEnv, ROOT, startMockApi, textOf, type MockApi } from './helpers.js';

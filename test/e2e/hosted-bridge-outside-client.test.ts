@@ -9,7 +9,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { TOOL_NAMES } from '../../src/tools/index.js';
+import { TOOL_NAMES } from '../../src/contract/tool-names.js';
 import { bridgedNames, names } from './bridged-names.js';
 import { MARKET_TOOLS } from './dataset.js';
 import { BIN, cleanEnv, ROOT, startMockApi, textOf, type MockApi } from './helpers.js';

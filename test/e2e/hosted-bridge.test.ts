@@ -7,7 +7,7 @@
  */
 import { Client, StreamableHTTPClientTransport, type CallToolResult } from '@modelcontextprotocol/client';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { TOOL_NAMES } from '../../src/tools/index.js';
+import { TOOL_NAMES } from '../../src/contract/tool-names.js';
 import { bridgedNames, names } from './bridged-names.js';
 import { MARKET_TOOLS } from './dataset.js';
 import { cleanEnv, connectStdio, runCli, startMockApi, textOf, type MockApi } from './helpers.js';

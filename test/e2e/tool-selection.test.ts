@@ -5,7 +5,7 @@
  */
 import { ProtocolError, ProtocolErrorCode, type CallToolResult } from '@modelcontextprotocol/client';
 import { afterAll, describe, expect, it } from 'vitest';
-import { TOOL_NAMES } from '../../src/tools/index.js';
+import { TOOL_NAMES } from '../../src/contract/tool-names.js';
 import { cleanEnv, runCli } from './helpers.js';
 import { startTarget, TRANSPORTS, type Target } from './targets.js';
 

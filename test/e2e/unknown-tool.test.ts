@@ -4,7 +4,7 @@
  */
 import { ProtocolError, ProtocolErrorCode, type Client } from '@modelcontextprotocol/client';
 import { describe, expect, it } from 'vitest';
-import { TOOL_NAMES } from '../../src/tools/index.js';
+import { TOOL_NAMES } from '../../src/contract/tool-names.js';
 import { connectStdio } from './helpers.js';
 import { connectHttp, startHttpServer } from './http-helpers.js';
 

@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { ERROR_KINDS } from '../../src/contract/errors.js';
 import { OPTION_TABLE } from '../../src/config/config.js';
-import { TOOL_NAMES } from '../../src/tools/index.js';
+import { TOOL_NAMES } from '../../src/contract/tool-names.js';
 
 const doc = readFileSync(new URL('../../docs/contract.md', import.meta.url), 'utf8');
 const section = (heading: string) =>

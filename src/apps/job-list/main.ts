@@ -4,6 +4,7 @@
  * answers them exactly as it answers the model.
  */
 import type { App } from '@modelcontextprotocol/ext-apps';
+import type { ToolName } from '../../contract/tool-names.js';
 import { isRecord, num, readResult, records, str, type Json, type Structured } from '../shared/data.js';
 import { h, replaceChildren } from '../shared/dom.js';
 import { jobDetail, location } from '../shared/job.js';
@@ -13,7 +14,7 @@ import { showStatus, startView } from '../shared/view.js';
 import { compareJobs, type SortState } from './sort.js';
 
 /** search_jobs takes every list_jobs argument, so it is the safe guess when the host names no tool. */
-const LIST_TOOLS = ['search_jobs', 'list_jobs'];
+const LIST_TOOLS: readonly string[] = ['search_jobs', 'list_jobs'] satisfies ToolName[];
 
 interface State {
   result: Structured;

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { outputSchemaOf } from '../../../src/tools/run.js';
-import { findTool } from '../../../src/tools/index.js';
+import { findTool } from '../../helpers/tools.js';
 import { activeJob } from '../dataset.js';
 import { closedPort, connectStdio, startMockApi, textOf, type MockApi } from '../helpers.js';
 

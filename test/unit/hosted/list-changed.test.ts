@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { HostedBridge } from '../../../src/hosted/bridge.js';
 import { LIST_TTL_MS } from '../../../src/hosted/caps.js';
-import { TOOL_NAMES } from '../../../src/tools/index.js';
+import { TOOL_NAMES } from '../../../src/contract/tool-names.js';
 import { bridgeOver, READ_ONLY_TOOL, servedOver, surface } from './surface.js';
 
 function clockedBridge(

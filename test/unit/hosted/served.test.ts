@@ -7,7 +7,7 @@
 import type { CallToolResult } from '@modelcontextprotocol/client';
 import { describe, expect, it } from 'vitest';
 import { LIST_TTL_MS } from '../../../src/hosted/caps.js';
-import { TOOL_NAMES } from '../../../src/tools/index.js';
+import { TOOL_NAMES } from '../../../src/contract/tool-names.js';
 import { bridgeOver, READ_ONLY_TOOL, servedOver, silence, surface, type SurfaceOptions } from './surface.js';
 
 async function connected(options: SurfaceOptions, now: () => number = Date.now) {

@@ -11,7 +11,8 @@ import type { WebFetch } from '../../../src/hosted/guarded-fetch.js';
 import { createOfflineEngine } from '../../../src/offline/engine.js';
 import { OFFLINE_BASE_URL } from '../../../src/offline/fetch.js';
 import { createServer } from '../../../src/mcp/server.js';
-import { TOOL_NAMES, TOOLS } from '../../../src/tools/index.js';
+import { TOOLS } from '../../../src/tools/index.js';
+import { TOOL_NAMES } from '../../../src/contract/tool-names.js';
 import { offlineClient } from '../../helpers/offline-client.js';
 
 export type Fault = (method: string, signal: AbortSignal) => Promise<Response> | undefined;

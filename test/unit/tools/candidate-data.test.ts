@@ -9,7 +9,7 @@ import { createOfflineEngine, type OfflineEngine } from '../../../src/offline/en
 import { createOfflineFetch } from '../../../src/offline/fetch.js';
 import { findCandidateData } from '../../../src/lib/candidate-data.js';
 import type { ToolContext } from '../../../src/tools/define.js';
-import { findTool } from '../../../src/tools/index.js';
+import { findTool } from '../../helpers/tools.js';
 import { runTool } from '../../../src/tools/run.js';
 import {
   CLEAN_PHRASES_WITH_DIGITS,

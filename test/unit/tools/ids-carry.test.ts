@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { createOfflineEngine } from '../../../src/offline/engine.js';
-import { findTool } from '../../../src/tools/index.js';
+import { findTool } from '../../helpers/tools.js';
 import { runTool } from '../../../src/tools/run.js';
 import { offlineClient } from '../../helpers/offline-client.js';
 

@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { createOfflineEngine } from '../../../src/offline/engine.js';
 import { renderJobList } from '../../../src/render/jobs.js';
 import type { ToolContext } from '../../../src/tools/define.js';
-import { findTool } from '../../../src/tools/index.js';
+import { findTool } from '../../helpers/tools.js';
 import { runTool } from '../../../src/tools/run.js';
 import { jobListBody, makeJob } from '../../helpers/fixtures.js';
 import { offlineClient } from '../../helpers/offline-client.js';

@@ -120,7 +120,7 @@ describe("the health tool's hints", () => {
   it('never send check_api_health to itself, whatever failed', async () => {
     const { ApiError } = await import('../../../src/contract/errors.js');
     const { toErrorResult } = await import('../../../src/tools/error-result.js');
-    const { findTool } = await import('../../../src/tools/index.js');
+    const { findTool } = await import('../../helpers/tools.js');
     const health = findTool('check_api_health')!;
     for (const kind of ['upstream_unavailable', 'upstream_contract', 'timeout', 'network', 'rate_limited'] as const) {
       const text = (

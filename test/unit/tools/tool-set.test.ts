@@ -1,7 +1,9 @@
 /** toolSet: the registry's subset for `--tools`, and discover_api mapping endpoints to that subset only. */
 import { describe, expect, it } from 'vitest';
 import { createOfflineEngine } from '../../../src/offline/engine.js';
-import { findTool, TOOL_NAMES, toolSet } from '../../../src/tools/index.js';
+import { toolSet } from '../../../src/tools/index.js';
+import { findTool } from '../../helpers/tools.js';
+import { TOOL_NAMES } from '../../../src/contract/tool-names.js';
 import { runTool } from '../../../src/tools/run.js';
 import { offlineClient } from '../../helpers/offline-client.js';
 
