@@ -6,7 +6,8 @@
 import { TOOL_NAMES } from '../contract/tool-names.js';
 import type { HealthResponse } from '../contract/schemas.js';
 import type { Dataset } from './dataset.js';
-import { API_PREFIX, OPERATIONS } from './params.js';
+import { API_PREFIX } from '../contract/operations.js';
+import { OPERATIONS } from './params.js';
 
 export const OFFLINE_NOTICE =
   'Offline snapshot of the public hiring-intelligence read API, embedded in service-mcp: fictional companies, fixed data, not live.';

@@ -19,8 +19,8 @@ import { interviewResponse } from './interview.js';
 import { describeFilters, jobQueryFrom, projectJob, runJobQuery } from './jobs-query.js';
 import { marketMapResponse } from './market-map.js';
 import { buildOpenApi } from './openapi.js';
+import { API_PREFIX } from '../contract/operations.js';
 import {
-  API_PREFIX,
   DETAIL_PARAMS,
   INTERVIEW_PARAMS,
   LIST_PARAMS,

@@ -4,6 +4,7 @@
  * (documents.ts) are all derived from this table, so they cannot drift apart.
  * Over 250 lines: the table is the spec's parameter list, one entry per parameter.
  */
+import { OPERATIONS as CONTRACT_OPERATIONS, type OperationId } from '../contract/operations.js';
 import { COUNTRY_PATTERN, DOMAINS, MARKET_MAP_STATUSES, SKILL_MATCHES, SLUG_PATTERN } from '../contract/schemas.js';
 
 interface ParamBase {
@@ -37,8 +38,6 @@ interface BooleanParam extends ParamBase {
   default: boolean;
 }
 export type ParamSpec = StringParam | IntegerParam | NumberParam | BooleanParam;
-
-export const API_PREFIX = '/api/public/v1';
 
 const q: StringParam = {
   name: 'q',
@@ -201,7 +200,7 @@ export const INTERVIEW_PARAMS: readonly ParamSpec[] = [companyId, slug, name];
 export type SuccessShape = 'discovery' | 'job_list' | 'job' | 'market_map' | 'interview' | 'health';
 
 export interface OperationSpec {
-  operationId: string;
+  operationId: OperationId;
   path: string;
   summary: string;
   description: string;
@@ -210,70 +209,19 @@ export interface OperationSpec {
   errors: readonly number[];
 }
 
-export const OPERATIONS: readonly OperationSpec[] = [
-  {
-    operationId: 'discoverPublicApi',
-    path: API_PREFIX,
-    summary: 'Discover the public API',
-    description:
-      'Endpoint catalog, authentication boundary, envelope conventions and snapshot freshness. Also served at the trailing-slash form.',
-    query: [],
-    success: 'discovery',
-    errors: [429],
-  },
-  {
-    operationId: 'searchPublicJobs',
-    path: `${API_PREFIX}/search/jobs`,
-    summary: 'Search jobs',
-    description: 'Free-text and filtered job search with pagination.',
-    query: SEARCH_PARAMS,
-    success: 'job_list',
-    errors: [400, 429, 503],
-  },
-  {
-    operationId: 'listPublicJobs',
-    path: `${API_PREFIX}/jobs`,
-    summary: 'List jobs',
-    description: 'Paginated job list with the narrower filter set; search-only parameters are ignored.',
-    query: LIST_PARAMS,
-    success: 'job_list',
-    errors: [400, 429, 503],
-  },
-  {
-    operationId: 'getPublicJob',
-    path: `${API_PREFIX}/jobs/{jobId}`,
-    summary: 'Get one job',
-    description: 'One active job by its public identifier; 404 when it is absent or no longer active.',
-    query: DETAIL_PARAMS,
-    success: 'job',
-    errors: [404, 429, 503],
-  },
-  {
-    operationId: 'getPublicMarketMap',
-    path: `${API_PREFIX}/market-map`,
-    summary: 'Get the market map',
-    description: 'Dimension coverage by layer, with readiness and generation metadata.',
-    query: MARKET_MAP_PARAMS,
-    success: 'market_map',
-    errors: [400, 429, 503],
-  },
-  {
-    operationId: 'getCompanyInterviewBrief',
-    path: `${API_PREFIX}/interview/company`,
-    summary: 'Get a company interview brief',
-    description: 'Interview-preparation package for one company, found by company_id, else slug, else name.',
-    query: INTERVIEW_PARAMS,
-    success: 'interview',
-    errors: [400, 404, 429, 503],
-  },
-  {
-    operationId: 'getHostedMcpHealth',
-    path: `${API_PREFIX}/mcp/health`,
-    summary: 'Hosted MCP health',
-    description:
-      '200 when all required probes pass, 503 when any fails; both bodies are the health response, not an envelope.',
-    query: [],
-    success: 'health',
-    errors: [503],
-  },
-];
+/** What the offline API adds to the contract's table: the query each operation reads and the shape of its answer. */
+const SERVED: Record<OperationId, Pick<OperationSpec, 'query' | 'success'>> = {
+  discoverPublicApi: { query: [], success: 'discovery' },
+  searchPublicJobs: { query: SEARCH_PARAMS, success: 'job_list' },
+  listPublicJobs: { query: LIST_PARAMS, success: 'job_list' },
+  getPublicJob: { query: DETAIL_PARAMS, success: 'job' },
+  getPublicMarketMap: { query: MARKET_MAP_PARAMS, success: 'market_map' },
+  getCompanyInterviewBrief: { query: INTERVIEW_PARAMS, success: 'interview' },
+  getHostedMcpHealth: { query: [], success: 'health' },
+};
+
+export const OPERATIONS: readonly OperationSpec[] = (Object.keys(SERVED) as OperationId[]).map((operationId) => ({
+  operationId,
+  ...CONTRACT_OPERATIONS[operationId],
+  ...SERVED[operationId],
+}));
