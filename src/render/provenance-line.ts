@@ -1,4 +1,4 @@
-import type { Provenance } from '../api/provenance-record.js';
+import type { Provenance } from '../contract/provenance.js';
 import { describeAge } from '../lib/age-words.js';
 import { datum } from '../lib/text.js';
 

@@ -5,7 +5,8 @@
  */
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import * as z from 'zod';
-import { buildProvenance, ProvenanceSchema } from '../api/provenance-record.js';
+import { buildProvenance } from '../api/provenance-record.js';
+import { ProvenanceSchema } from '../contract/provenance.js';
 import { ResponseMetaSchema } from '../contract/schemas.js';
 import { passes } from '../lib/compiled.js';
 import { newCallRecord, type CallRecord } from '../obs/call-record.js';

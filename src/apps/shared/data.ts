@@ -4,25 +4,11 @@
  * API's and may hold anything, so each field is checked for its type where it is read.
  */
 import type { CallToolResult } from '@modelcontextprotocol/client';
+import type { Provenance } from '../../contract/provenance.js';
 import { isRecord } from '../../lib/is-record.js';
 
 export type Json = Record<string, unknown>;
-
-export interface Provenance {
-  source: string | null;
-  generated_at: string | null;
-  generated_at_timezone: 'stated' | 'not_stated' | 'absent';
-  computed_at: string | null;
-  age_s?: number | null;
-  computed_age_s?: number | null;
-  cadence?: string;
-  stale?: boolean;
-  reached: 'embedded' | 'http';
-  fictional: boolean;
-  retrieved_at: string;
-  http_status?: number;
-  cache?: { hit: boolean; age_s: number };
-}
+export type { Provenance };
 
 export interface Structured {
   data: Json;

@@ -1,0 +1,53 @@
+/**
+ * The provenance every result carries in structuredContent: the schema clients are given, the type
+ * the server fills (api/provenance-record.ts) and the views read.
+ */
+import * as z from 'zod';
+
+export const ProvenanceSchema = z.object({
+  source: z.string().nullable(),
+  generated_at: z.string().nullable(),
+  generated_at_timezone: z.enum(['stated', 'not_stated', 'absent']),
+  computed_at: z.string().nullable(),
+  age_s: z
+    .number()
+    .int()
+    .nullable()
+    .describe(
+      "Seconds from generated_at to retrieval (a timestamp with no timezone read as UTC); negative when it is later than this server's clock; null when there is none",
+    ),
+  computed_age_s: z.number().int().nullable().describe('Seconds from computed_at to retrieval, likewise'),
+  cadence: z.string().optional().describe('The refresh cadence the API states for this data'),
+  stale: z.boolean().optional().describe('Older than its stated cadence: treat as stale'),
+  last_seen_age_s: z
+    .record(z.string(), z.number().int().nullable())
+    .optional()
+    .describe(
+      "Each job's last_seen age at retrieval in seconds, by job_id (a date alone counts from the start of its day, UTC)",
+    ),
+  reached: z
+    .enum(['embedded', 'http'])
+    .describe(
+      'How the answer was reached: embedded (the offline API inside service-mcp, no network) or http (over HTTP from the base URL: a deployment, or mock-api)',
+    ),
+  // Whether the data is invented, by the API's own word: the embedded offline API, or any API whose
+  // meta.source (or discovery's) says it is an offline snapshot or sample data. "Not live" alone
+  // reads as "real but stale", and a model could recommend a job that never existed.
+  fictional: z
+    .boolean()
+    .describe(
+      "Whether the API says its data is fictional sample data (invented companies, jobs and salaries): its meta.source, or discovery's, says so",
+    ),
+  retrieved_at: z.string(),
+  http_status: z.number().int(),
+  cache: z.object({ hit: z.boolean(), age_s: z.number() }).optional(),
+  /** The origin that answered, when redirects led away from the base URL's. */
+  answered_by: z.string().optional(),
+  catalog: z
+    .object({ checked: z.boolean(), reason: z.string().optional() })
+    .optional()
+    .describe(
+      "Whether the deployed catalog (discovery) was read and lists this tool's operation; when not, why it was not checked.",
+    ),
+});
+export type Provenance = z.infer<typeof ProvenanceSchema>;
