@@ -26,14 +26,6 @@ export class Slots {
     readonly queueSize: number,
   ) {}
 
-  get inUse(): number {
-    return this.used;
-  }
-
-  get waiting(): number {
-    return this.queue.length;
-  }
-
   /** True when a slot is free right now (no one waits for one). */
   get free(): boolean {
     return this.used < this.size && this.queue.length === 0;

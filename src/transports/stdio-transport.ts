@@ -117,11 +117,6 @@ export class LineTransport implements Transport {
     this.handOn();
   };
 
-  /** Requests handed on and not answered yet, that hold a slot. */
-  get inFlight(): number {
-    return this.running.size;
-  }
-
   /** Requests handed on and not answered yet (cancelled ones excepted: they get no answer). */
   get owed(): number {
     return this.unanswered.size;

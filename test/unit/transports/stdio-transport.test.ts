@@ -165,7 +165,6 @@ describe('LineTransport with a bound on requests in flight', () => {
     input.write(request(1) + request(2) + request(3) + request(4));
     await tick();
     expect(idsOf(received)).toEqual([1, 2]);
-    expect(transport.inFlight).toBe(2);
     await transport.send(answer(2));
     await tick();
     expect(idsOf(received)).toEqual([1, 2, 3]);
@@ -184,7 +183,6 @@ describe('LineTransport with a bound on requests in flight', () => {
     await tick();
     expect(idsOf(received)).toEqual([1, 1, 2, 3]);
     await transport.send(answer(3));
-    expect(transport.inFlight).toBe(0);
     input.write(request(4) + request(5) + request(6));
     await tick();
     expect(idsOf(received)).toEqual([1, 1, 2, 3, 4, 5]);
