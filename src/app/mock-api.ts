@@ -8,8 +8,9 @@
  */
 import type { Config } from '../config/config.js';
 import type { Logger } from '../obs/log.js';
-import { createOfflineDeployment, marketTools, surfaceBackend } from './offline-deployment.js';
+import { createOfflineEngine } from '../offline/engine.js';
 import { faultsFromEnv } from '../offline/faults.js';
+import { marketTools, surfaceBackend } from './offline-deployment.js';
 import { startOfflineServer, type OfflineServer } from '../offline/server.js';
 import { DEFAULT_LIMITS } from '../transports/http.js';
 import { buildPolicy, type AccessPolicy } from '../transports/http-guard.js';
@@ -27,8 +28,9 @@ export interface MockApiOptions {
 
 export async function startMockApi(options: MockApiOptions): Promise<OfflineServer> {
   const { config, logger, host = '127.0.0.1' } = options;
-  const engine = await createOfflineDeployment(config, logger, faultsFromEnv());
-  // The hosted surface over HTTP, behind the same guards as serve --http: a server of its own tools, never a bridge.
+  // The hosted path is mounted beside the engine, so the engine itself serves no hosted surface: the
+  // surface over HTTP, behind the same guards as serve --http, a server of its own tools, never a bridge.
+  const engine = await createOfflineEngine({ faults: faultsFromEnv() });
   const endpoint = createMcpEndpoint({
     backend: surfaceBackend(config, logger, engine),
     logger,

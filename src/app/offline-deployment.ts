@@ -1,7 +1,7 @@
 /**
  * The offline deployment's hosted market surface, POST /api/public/v1/mcp?surface=market: a server
  * of its own tools (the seven over its REST API, and the market tools REST lacks,
- * offline/market/tools.ts), never a bridge. The engine routes the path to it in-process, so the
+ * app/market-tools.ts), never a bridge. The engine routes the path to it in-process, so the
  * offline bridge reaches it with no socket; mock-api serves the same definitions over HTTP.
  */
 import { createMcpHandler, type McpServer } from '@modelcontextprotocol/server';
@@ -10,7 +10,6 @@ import { createBackend } from './backend.js';
 import type { Config } from '../config/config.js';
 import type { Logger } from '../obs/log.js';
 import { createOfflineEngine, type OfflineEngine } from '../offline/engine.js';
-import type { FaultRule } from '../offline/faults.js';
 import { registerMarketTools } from './market-tools.js';
 import { createServer } from '../mcp/server.js';
 
@@ -25,13 +24,9 @@ export const surfaceBackend = (config: Config, logger: Logger, engine: OfflineEn
   createBackend(config, logger, { engine, noBridge: true });
 
 /** An offline engine whose hosted tool endpoint is the market surface, answered in-process. */
-export async function createOfflineDeployment(
-  config: Config,
-  logger: Logger,
-  faults?: FaultRule[],
-): Promise<OfflineEngine> {
+export async function createOfflineDeployment(config: Config, logger: Logger): Promise<OfflineEngine> {
   let serve: ((request: Request) => Promise<Response>) | undefined;
-  const engine = await createOfflineEngine({ faults, hosted: (request) => serve!(request) });
+  const engine = await createOfflineEngine({ hosted: (request) => serve!(request) });
   const backend = surfaceBackend(config, logger, engine);
   const handler = createMcpHandler(() => createServer({ backend, logger, extend: marketTools(engine) }), {
     legacy: 'stateless',
