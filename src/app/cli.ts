@@ -6,7 +6,8 @@
  */
 import { Command, CommanderError, Option } from 'commander';
 import { DEFAULTS } from '../config/defaults.js';
-import { ConfigError, OPTION_TABLE, resolveConfig, type Config, type RawOptions } from '../config/config.js';
+import { ConfigError, resolveConfig, type Config } from '../config/config.js';
+import { OPTION_TABLE, type RawOptions } from '../config/options.js';
 import type { Backend } from '../tools/backend.js';
 import { isRecord } from '../lib/is-record.js';
 import { createLogger, type Logger } from '../obs/log.js';

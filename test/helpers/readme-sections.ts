@@ -5,7 +5,7 @@
  * test/unit/readme.test.ts checks they match.
  */
 import { ApiClient } from '../../src/api/client.js';
-import { OPTION_TABLE } from '../../src/config/config.js';
+import { OPTION_TABLE } from '../../src/config/options.js';
 import { createOfflineEngine } from '../../src/offline/engine.js';
 import { createOfflineFetch, OFFLINE_BASE_URL } from '../../src/offline/fetch.js';
 import { TOOLS } from '../../src/tools/index.js';

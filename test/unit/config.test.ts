@@ -1,6 +1,7 @@
 /** Configuration: flags > env > defaults, validated into one frozen Config with errors naming flag and env var. */
 import { describe, expect, it } from 'vitest';
-import { ConfigError, mergeSources, OPTION_TABLE, resolveConfig, type RawOptions } from '../../src/config/config.js';
+import { ConfigError, mergeSources, resolveConfig } from '../../src/config/config.js';
+import { OPTION_TABLE, type RawOptions } from '../../src/config/options.js';
 
 const BASE = 'https://api.example.test';
 const resolve = (flags: RawOptions = {}, env: Record<string, string> = {}) => resolveConfig(flags, env);

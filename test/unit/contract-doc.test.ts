@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { ERROR_KINDS } from '../../src/contract/errors.js';
-import { OPTION_TABLE } from '../../src/config/config.js';
+import { OPTION_TABLE } from '../../src/config/options.js';
 import { TOOL_NAMES } from '../../src/contract/tool-names.js';
 
 const doc = readFileSync(new URL('../../docs/contract.md', import.meta.url), 'utf8');

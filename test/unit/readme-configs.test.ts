@@ -7,7 +7,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { parse as parseToml } from 'smol-toml';
 import { describe, expect, it } from 'vitest';
-import { OPTION_TABLE } from '../../src/config/config.js';
+import { OPTION_TABLE } from '../../src/config/options.js';
 import { DEFAULTS } from '../../src/config/defaults.js';
 
 const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');

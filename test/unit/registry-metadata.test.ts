@@ -1,7 +1,7 @@
 /** server.json (MCP registry metadata) must agree with package.json and with the CLI's options. */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { OPTION_TABLE } from '../../src/config/config.js';
+import { OPTION_TABLE } from '../../src/config/options.js';
 import { SERVER_INFO } from '../../src/mcp/capabilities.js';
 
 const read = (file: string) =>
