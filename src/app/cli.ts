@@ -1,25 +1,23 @@
 /**
  * The commander front-end, and the only module that writes to stdout on purpose. With no
  * subcommand it runs the stdio MCP server; heavier modes are imported only when chosen.
- * Over 250 lines: one commander definition per subcommand, each short; they share the option
- * wiring.
  */
 import { Command, CommanderError, Option } from 'commander';
+import { ConfigError } from '../config/config.js';
 import { DEFAULTS } from '../config/defaults.js';
-import { ConfigError, resolveConfig, type Config } from '../config/config.js';
-import { OPTION_TABLE, type RawOptions } from '../config/options.js';
-import type { Backend } from '../tools/backend.js';
-import { isRecord } from '../lib/is-record.js';
-import { createLogger, type Logger } from '../obs/log.js';
+import { OPTION_TABLE } from '../config/options.js';
 import { PACKAGE_NAME, VERSION } from '../contract/version.js';
-
-const EXIT_OK = 0;
-const EXIT_TOOL_ERROR = 1;
-const EXIT_USAGE = 2;
-/** How long `call` waits for a first Redis connection before calling on local state. */
-const ONE_CALL_REDIS_WAIT_MS = 250;
-
-class UsageError extends Error {}
+import { authGateFor, backendFor, configFrom, listedTools, ONE_CALL_REDIS_WAIT_MS, telemetryFor } from './modes.js';
+import {
+  EXIT_OK,
+  EXIT_TOOL_ERROR,
+  EXIT_USAGE,
+  isBindError,
+  parseJsonArgs,
+  parsePort,
+  print,
+  UsageError,
+} from './usage.js';
 
 const EXAMPLES = `
 Examples:
@@ -33,112 +31,6 @@ Examples:
 
 Without --base-url (or SERVICE_MCP_BASE_URL) every command uses the embedded offline
 snapshot, and every result says so.`;
-
-/** Writes to stdout and resolves once it is flushed, so an exit right after loses nothing. */
-function print(text: string): Promise<void> {
-  return new Promise((resolve) => process.stdout.write(text.endsWith('\n') ? text : `${text}\n`, () => resolve()));
-}
-
-function configFrom(command: Command): { config: Config; logger: Logger } {
-  const config = resolveConfig(command.optsWithGlobals() as RawOptions);
-  return { config, logger: createLogger(config.logLevel, undefined, config.logFormat) };
-}
-
-/** A --port value: a whole number from 0 to 65535. */
-function parsePort(value: string): number {
-  if (!/^\d+$/.test(value) || Number(value) > 65_535)
-    throw new UsageError(`--port must be a whole number from 0 to 65535, got ${JSON.stringify(value)}`);
-  return Number(value);
-}
-
-/** A port taken, or an address this machine does not have or may not bind: the caller's to change. */
-const BIND_ERRORS = new Set(['EADDRINUSE', 'EACCES', 'EADDRNOTAVAIL', 'ENOTFOUND']);
-const isBindError = (error: unknown) => BIND_ERRORS.has(String((error as NodeJS.ErrnoException).code));
-
-/** Traces and metrics when asked for (nothing is loaded otherwise); a metrics port taken is bad usage. */
-async function telemetryFor(config: Config, logger: Logger, backend: Backend): Promise<void> {
-  const { startTelemetry } = await import('../telemetry/start.js');
-  try {
-    await startTelemetry({ config, logger, redisReady: backend.redisReady });
-  } catch (error) {
-    if (isBindError(error))
-      throw new UsageError(
-        `--metrics-port: cannot listen on ${config.metricsHost}:${config.metricsPort}: ${(error as Error).message}`,
-      );
-    throw error;
-  }
-}
-
-/** The backend, with a refused Redis login reported as bad usage (exit 2), like any wrong option. */
-async function backendFor(
-  start: (config: Config, logger: Logger) => Promise<Backend>,
-  config: Config,
-  logger: Logger,
-): Promise<Backend> {
-  try {
-    return await start(config, logger);
-  } catch (error) {
-    if ((error as Error).name === 'RedisAuthError') throw new UsageError((error as Error).message);
-    throw error;
-  }
-}
-
-/**
- * The tools `tools` lists: ours, and with the bridge on, those bridged from the hosted surface, read
- * once (for as long as one request may take; a surface that does not answer leaves ours alone).
- */
-async function listedTools(config: Config, logger: Logger) {
-  const [{ assembleBackend }, { exposedTools }] = await Promise.all([
-    import('./start-backend.js'),
-    import('../tools/backend.js'),
-  ]);
-  const backend = assembleBackend(config, logger);
-  await backend.bridge?.settled(config.timeoutMs);
-  return exposedTools(backend);
-}
-
-/** Who may call `serve --http`; a tokens file that cannot be used is bad usage (exit 2), before anything listens. */
-async function authGateFor(
-  create: typeof import('../transports/auth/gate.js').createAuthGate,
-  config: Config,
-  logger: Logger,
-) {
-  if (config.perClientRate && config.offline && !config.authTokensFile && !config.authIssuer)
-    logger.warn(
-      '--per-client-rate is ignored: the embedded offline API is answered in-process, with no upstream to share',
-    );
-  try {
-    return await create(
-      {
-        tokensFile: config.authTokensFile,
-        oauth:
-          config.authIssuer && config.authAudience
-            ? { issuer: config.authIssuer, audience: config.authAudience, scopes: config.authScopes }
-            : undefined,
-        byAddress: config.perClientRate !== undefined,
-      },
-      logger,
-    );
-  } catch (error) {
-    if ((error as Error).name === 'TokensFileError')
-      throw new UsageError(`--auth-tokens-file: ${(error as Error).message}`);
-    throw error;
-  }
-}
-
-function parseJsonArgs(text: string | undefined): unknown {
-  if (text === undefined || text.trim() === '') return {};
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (error) {
-    throw new UsageError(
-      `json-args is not valid JSON: ${(error as Error).message}. Example: '{"q":"rust","per_page":5}'`,
-    );
-  }
-  if (!isRecord(value)) throw new UsageError('json-args must be a JSON object, e.g. \'{"job_id":"job_ai_0001"}\'');
-  return value;
-}
 
 export function buildProgram(): Command {
   const program = new Command(PACKAGE_NAME)
