@@ -14,7 +14,8 @@ import {
   sitemapXml,
 } from './documents.js';
 import { withValidators } from './conditional.js';
-import { applyFaults, type FaultController, type FaultRule, FaultSet } from './faults.js';
+import { applyFaults } from './fault-answers.js';
+import { type FaultController, type FaultRule, FaultSet } from './faults.js';
 import { interviewResponse } from './interview.js';
 import { describeFilters, jobQueryFrom, projectJob, runJobQuery } from './jobs-query.js';
 import { marketMapResponse } from './market-map.js';

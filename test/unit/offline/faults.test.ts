@@ -2,7 +2,8 @@
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ApiError } from '../../../src/contract/errors.js';
 import { createOfflineEngine, type OfflineEngine } from '../../../src/offline/engine.js';
-import { breakContract, faultsFromEnv, OVERSIZED_BYTES, parseFaultRules } from '../../../src/offline/faults.js';
+import { breakContract, OVERSIZED_BYTES } from '../../../src/offline/fault-answers.js';
+import { faultsFromEnv, parseFaultRules } from '../../../src/offline/faults.js';
 import { createOfflineFetch, OFFLINE_BASE_URL } from '../../../src/offline/fetch.js';
 import { get, offlineClient } from '../../helpers/offline-client.js';
 
