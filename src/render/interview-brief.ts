@@ -6,7 +6,8 @@ import { ageSeconds } from '../contract/age.js';
 import type { InterviewBriefData } from '../contract/schemas.js';
 import { isRecord } from '../lib/is-record.js';
 import { describeAge } from '../lib/age-words.js';
-import { datum, fencedData, oneLine, quote } from '../lib/text.js';
+import { fencedData } from '../lib/fence.js';
+import { datum, oneLine, quote } from '../lib/text.js';
 
 /**
  * The brief's own freshness metadata, aged: `Freshness: generated 2026-11-16T00:55:00Z, 9 days ago;

@@ -8,7 +8,8 @@ import type { JobListData, Pagination, PublicJob } from '../contract/schemas.js'
 import { describeAge } from '../lib/age-words.js';
 import { phraseSuggestion, renderNoMatch, type JobListArgs } from './no-match.js';
 import { renderSalary } from './salary.js';
-import { datum, fencedData, oneLine, quote } from '../lib/text.js';
+import { fencedData } from '../lib/fence.js';
+import { datum, oneLine, quote } from '../lib/text.js';
 
 function where(job: PublicJob): string {
   const place = job.location_text ? oneLine(job.location_text, 60) : '';

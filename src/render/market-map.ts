@@ -11,7 +11,8 @@ import type { MarketMapData } from '../contract/schemas.js';
 import { describeAge, describeCadence } from '../lib/age-words.js';
 import { isRecord } from '../lib/is-record.js';
 import { isKnownSalaryClass } from '../contract/salary-classes.js';
-import { datum, fencedData, quote } from '../lib/text.js';
+import { fencedData } from '../lib/fence.js';
+import { datum, quote } from '../lib/text.js';
 
 type Member = Record<string, unknown>;
 

@@ -5,7 +5,8 @@ import { renderProvenance } from '../../../src/render/provenance-line.js';
 import { renderSalary } from '../../../src/render/salary.js';
 import { renderDiscovery } from '../../../src/render/discovery.js';
 import { renderInterviewBrief } from '../../../src/render/interview-brief.js';
-import { datum, fencedData, quote, sanitize, sanitizeJson, visible } from '../../../src/lib/text.js';
+import { fencedData } from '../../../src/lib/fence.js';
+import { datum, quote, sanitize, sanitizeJson, visible } from '../../../src/lib/text.js';
 import { timezoneState } from '../../../src/api/provenance-record.js';
 import { jobListBody, makeJob } from '../../helpers/fixtures.js';
 

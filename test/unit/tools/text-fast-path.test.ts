@@ -5,7 +5,8 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { fencedData, oneLine, sanitize } from '../../../src/lib/text.js';
+import { fencedData } from '../../../src/lib/fence.js';
+import { oneLine, sanitize } from '../../../src/lib/text.js';
 
 // oxlint-disable-next-line no-control-regex -- the reference sanitizer matches control characters by design
 const UNSAFE = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u2028\u2029\uFFF9-\uFFFB\uFFFE\uFFFF]|\p{Cf}/gu;
