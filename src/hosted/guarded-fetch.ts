@@ -11,6 +11,8 @@
  * transport is shared by every call, and its fetch seam carries no per-call context.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
+// The server package's guard, not the client's: this file loads at start, the SDK client only once the bridge reads.
+import { isJSONRPCRequest } from '@modelcontextprotocol/server';
 import { RequestEnded, withDeadline } from '../lib/abort.js';
 import { readAnswerBody } from '../api/body.js';
 import { ApiError, cancelledError, describeNetworkCause, isTransportFailure } from '../contract/errors.js';
@@ -46,9 +48,14 @@ export function withCallOptions<T>(options: CallOptions, work: () => Promise<T>)
   return calls.run(options, work);
 }
 
-/** Whether a JSON-RPC body is a request (it has an id): notifications are never held to a call's signal. */
+/** Whether a body is a JSON-RPC request (it has an id): notifications are never held to a call's signal. */
 function isRequestBody(body: RequestInit['body']): boolean {
-  return typeof body === 'string' && /"id"\s*:/.test(body) && /"method"\s*:/.test(body);
+  if (typeof body !== 'string') return false;
+  try {
+    return isJSONRPCRequest(JSON.parse(body));
+  } catch {
+    return false; // a body that is not JSON is no request
+  }
 }
 
 /** Every JSON text in an answer (the body, or each SSE `data:` field) parses. */
