@@ -54,7 +54,7 @@ export interface CacheHit {
 /**
  * Set when the response came from this cache, else undefined. undici's cache interceptor documents
  * no sign of a hit (no option, handler or store hook tells the caller), so the store's marker is
- * read here, once per response, by request-policy.ts; everything else reads `RawResponse.cache`.
+ * read here, once per response, by send-loop.ts; everything else reads `RawResponse.cache`.
  */
 export function cacheHitOf(headers: Pick<Headers, 'get'>): CacheHit | undefined {
   if (headers.get(MARKER_HEADER) !== MARKER) return undefined;

@@ -12,7 +12,8 @@ import { ApiError } from '../contract/errors.js';
 import { OPERATIONS, type OperationId } from '../contract/operations.js';
 import type { InterviewBriefParams, JobListParams, MarketMapParams, SearchJobsParams } from '../contract/params.js';
 import { buildQuery, LIST_KEYS } from './query.js';
-import { RequestPolicy, type CallOptions, type GetOptions, type RequestPolicyOptions } from './request-policy.js';
+import { RequestPolicy, type GetOptions, type RequestPolicyOptions } from './request-policy.js';
+import { abortError, type CallOptions } from './send-loop.js';
 import type { ApiResult, ClientState } from './result.js';
 import { RetryAfterGate } from './retry-after-gate.js';
 import type { ShareState, UpstreamBudget } from './fair-share.js';
@@ -241,7 +242,7 @@ export class ApiClient {
 
   private checkCatalog(operation: OperationId, path: string, options: CallOptions = {}): Promise<CatalogCheck> {
     return this.catalog!.check(operation, options.signal).catch((error: unknown) => {
-      throw this.policy.abortError(path, options.signal, error);
+      throw abortError(`GET ${path}`, path, options.signal, error);
     });
   }
 }

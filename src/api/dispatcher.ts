@@ -6,7 +6,7 @@
  *
  * A request passes, outermost first (undici's compose() wraps in array order, so the list in
  * createDispatcher reads innermost first):
- * - deduplicate: identical GETs in flight share one request (a caller that leaves: request-policy.ts);
+ * - deduplicate: identical GETs in flight share one request (a caller that leaves: send-loop.ts);
  * - cache (unless --no-cache): RFC 9111 on a bounded memory store (cache.ts). It sits outside the
  *   redirect interceptor, as undici requires from 8.13 (compose() refuses the other order): it
  *   then sees each answer's redirect history and keeps an answer under the URL asked for only when

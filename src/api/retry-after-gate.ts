@@ -72,11 +72,6 @@ export class RetryAfterGate {
 
   constructor(private readonly now: () => number = Date.now) {}
 
-  /** Seconds left in the current cool-down (0 when none). */
-  remainingS(): number {
-    return Math.max(0, Math.ceil((this.until - this.now()) / 1000));
-  }
-
   /** When the current cool-down ends (epoch ms), or undefined when none is running. */
   coolDownUntil(): number | undefined {
     return this.until > this.now() ? this.until : undefined;

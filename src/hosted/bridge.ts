@@ -10,7 +10,7 @@
 import type { CallToolResult, Client } from '@modelcontextprotocol/client';
 import { ACCEPT_ALL } from '../lib/accept-all-validator.js';
 import type { UpstreamBudget } from '../api/fair-share.js';
-import type { CallOptions } from '../api/request-policy.js';
+import type { CallOptions } from '../api/send-loop.js';
 import type { RetryAfterGate } from '../api/retry-after-gate.js';
 import { silentLogger, type Logger } from '../obs/log.js';
 import { oneLine } from '../lib/text.js';

@@ -1,5 +1,5 @@
 /**
- * What one call's requests to the API came to, written down by request-policy.ts as each one ends:
+ * What one call's requests to the API came to, written down by api/send-loop.ts as each one ends:
  * the caller's record of them (a tool call's, tools/call-record.ts) and telemetry read these fields
  * instead of re-reading headers or error text.
  */

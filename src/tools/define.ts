@@ -6,7 +6,7 @@
 import type * as z from 'zod';
 import type { ApiClient } from '../api/client.js';
 import type { ApiResult } from '../api/result.js';
-import type { CallOptions } from '../api/request-policy.js';
+import type { CallOptions } from '../api/send-loop.js';
 import type { ErrorKind } from '../contract/errors.js';
 import type { OperationId } from '../contract/operations.js';
 import type { ToolName } from '../contract/tool-names.js';

@@ -372,18 +372,19 @@ describe('RetryAfterGate', () => {
     const ticket = await gate.pass({ maxWaitS: 0 });
     expect(ticket.waitedMs).toBe(0);
     ticket.settle();
-    expect(gate.remainingS()).toBe(0);
+    expect(gate.open()).toBeDefined();
   });
 
-  it('reports the whole seconds left, and a block never shortens a longer window', () => {
+  it('tells a caller it refuses the whole seconds left, and a block never shortens a longer window', async () => {
     const gate = new RetryAfterGate();
+    const secondsLeft = async () => ((await rejectionOf(gate.pass({ maxWaitS: 0 }))) as ApiError).retryAfterS;
     gate.block(10);
     vi.advanceTimersByTime(2500);
-    expect(gate.remainingS()).toBe(8);
+    expect(await secondsLeft()).toBe(8);
     gate.block(1);
-    expect(gate.remainingS()).toBe(8);
+    expect(await secondsLeft()).toBe(8);
     gate.block(20);
-    expect(gate.remainingS()).toBe(20);
+    expect(await secondsLeft()).toBe(20);
   });
 
   it('waitedMs is in milliseconds', async () => {
