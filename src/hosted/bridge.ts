@@ -13,6 +13,7 @@ import type { UpstreamBudget } from '../api/fair-share.js';
 import type { CallOptions } from '../api/send-loop.js';
 import type { RetryAfterGate } from '../api/retry-after-gate.js';
 import { silentLogger, type Logger } from '../obs/log.js';
+import { orAfter } from '../lib/abort.js';
 import { oneLine } from '../lib/text.js';
 import { PACKAGE_NAME, VERSION } from '../contract/version.js';
 import { admitTools, type Admission, type HostedTool, type SkippedTool } from './admit.js';
@@ -103,17 +104,11 @@ export class HostedBridge {
     return this.admission.tools;
   }
 
-  find(name: string): HostedTool | undefined {
-    return this.tools().find((tool) => tool.name === name);
-  }
-
   /** Resolves once the first read has ended, or after `ms`, whichever is first; never rejects. */
   async settled(ms: number): Promise<void> {
     this.refreshIfDue();
     if (this.readAt !== undefined || this.failedAt !== undefined) return;
-    let timer: NodeJS.Timeout | undefined;
-    await Promise.race([this.first, new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)))]);
-    clearTimeout(timer);
+    await orAfter(this.first ?? Promise.resolve(), ms, undefined);
   }
 
   /** Told each time the set of bridged tools (names or definitions) changes. */

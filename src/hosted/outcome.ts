@@ -4,23 +4,13 @@
  * which reach here as the cause of the SDK's error; the SDK's own errors are its protocol's (a
  * JSON-RPC error from the surface, a result it could not read, its timeout).
  */
-import { ProtocolError, SdkError, SdkErrorCode, SdkHttpError } from '@modelcontextprotocol/client';
+import { ProtocolError, ProtocolErrorCode, SdkError, SdkErrorCode, SdkHttpError } from '@modelcontextprotocol/client';
 import { ApiError, cancelledError, internalError, type ErrorKind } from '../contract/errors.js';
+import { causeChain } from '../lib/cause-chain.js';
 import { escapeInvisible, oneLine } from '../lib/text.js';
 
-/** JSON-RPC's codes for a method the server does not have, and for parameters it refuses. */
-const METHOD_NOT_FOUND = -32601;
-const INVALID_PARAMS = -32602;
-
-function ownError(error: unknown): ApiError | undefined {
-  const seen = new Set<unknown>();
-  for (let at = error, depth = 0; at instanceof Error && depth < 8 && !seen.has(at); depth++) {
-    if (at instanceof ApiError) return at;
-    seen.add(at);
-    at = at.cause;
-  }
-  return undefined;
-}
+/** Our own error (the guarded fetch's), where the SDK passed it up as the cause of its own. */
+const ownError = (error: unknown) => [...causeChain(error)].find((at): at is ApiError => at instanceof ApiError);
 
 /** The surface's words, cleaned: they are upstream text. */
 const said = (text: string) => oneLine(escapeInvisible(text), 300);
@@ -30,7 +20,7 @@ export function failureOf(error: unknown, what: string, signal?: AbortSignal): A
   if (own) return own;
   if (signal?.aborted) return cancelledError(what, signal.reason);
   if (error instanceof ProtocolError) {
-    if (error.code === INVALID_PARAMS)
+    if (error.code === ProtocolErrorCode.InvalidParams)
       return new ApiError(
         'invalid_argument',
         `the hosted surface refused the arguments of ${what}: ${said(error.message)}`,
@@ -40,7 +30,7 @@ export function failureOf(error: unknown, what: string, signal?: AbortSignal): A
           hint: "The hosted tool's own check refused them; fix the argument it names and call again.",
         },
       );
-    if (error.code === METHOD_NOT_FOUND || /unknown tool|not found/i.test(error.message))
+    if (error.code === ProtocolErrorCode.MethodNotFound || /unknown tool|not found/i.test(error.message))
       return new ApiError('not_deployed', `the hosted surface does not offer ${what} now: ${said(error.message)}`, {
         cause: error,
         hint: 'The hosted surface changed; list the tools again (the bridged list is being read again).',

@@ -21,7 +21,7 @@ async function ready(bridge: HostedBridge) {
 }
 
 async function callOn(bridge: HostedBridge, args: unknown, extra: Partial<ToolContext> = {}) {
-  const tool = bridge.find(READ_ONLY_TOOL.name)!;
+  const tool = bridge.tools().find((t) => t.name === READ_ONLY_TOOL.name)!;
   expect(tool).toBeDefined();
   return runTool(tool, args, { client: undefined as never, mode: 'http', bridge, ...extra });
 }

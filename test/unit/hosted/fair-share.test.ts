@@ -107,7 +107,7 @@ describe("a bridged call's record", () => {
     });
     bridge.start();
     await bridge.settled(30_000);
-    const tool = bridge.find(READ_ONLY_TOOL.name)!;
+    const tool = bridge.tools().find((t) => t.name === READ_ONLY_TOOL.name)!;
     const context = { client: undefined as never, mode: 'http' as const, bridge, caller: 'token:alice' };
 
     const answered = newCallRecord(tool.name);
