@@ -4,7 +4,7 @@
  * same as the SDK's own 400s and 406s.
  */
 import type { ServerResponse } from 'node:http';
-import { SERVER_ERROR } from './server-error.js';
+import { rpcError } from './server-error.js';
 
 export type Headers = Record<string, string>;
 
@@ -34,16 +34,6 @@ export function writeJson(res: ServerResponse, status: number, body: unknown, he
   return true;
 }
 
-export function rpcError(message: string, code = SERVER_ERROR) {
-  return { jsonrpc: '2.0', error: { code, message }, id: null };
-}
-
-export function sendRpcError(
-  res: ServerResponse,
-  status: number,
-  message: string,
-  headers: Headers = {},
-  code = SERVER_ERROR,
-): void {
-  sendJson(res, status, rpcError(message, code), headers);
+export function sendRpcError(res: ServerResponse, status: number, message: string, headers: Headers = {}): void {
+  sendJson(res, status, rpcError(message), headers);
 }

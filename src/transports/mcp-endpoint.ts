@@ -16,8 +16,8 @@ import type { AuthCheck } from './auth/gate.js';
 import { callerOf } from './auth/caller.js';
 import { readRequestBody, refuseTooLarge, refuseUnread } from '../lib/http-body.js';
 import { checkHost, checkOrigin, checkSingleTarget, normalisedOrigin, type AccessPolicy } from './http-guard.js';
-import { rpcError, sendJson, sendRpcError, type Headers } from '../lib/http-reply.js';
-import { SERVER_ERROR } from '../lib/server-error.js';
+import { sendJson, sendRpcError, type Headers } from '../lib/http-reply.js';
+import { rpcError } from '../lib/server-error.js';
 import { Slots, type Release } from '../lib/slots.js';
 
 /** The path the hosted service answers at (the spec's `POST /api/public/v1/mcp`). */
@@ -79,12 +79,7 @@ function requestIn(parsed: unknown): { request: boolean; id: RequestId | null } 
 }
 
 function sendUnavailable(res: ServerResponse, message: string, id: RequestId | null, headers: Headers): void {
-  sendJson(
-    res,
-    503,
-    { jsonrpc: '2.0', id, error: { code: SERVER_ERROR, message } },
-    { ...headers, 'retry-after': '1' },
-  );
+  sendJson(res, 503, rpcError(message, id), { ...headers, 'retry-after': '1' });
 }
 
 /**

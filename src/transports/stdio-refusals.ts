@@ -4,14 +4,9 @@
  * included, each of its requests answered), with the request's id when one can be read. The SDK's
  * stdio transport drops such lines with an onerror; this is what it lacks.
  */
-import { INVALID_REQUEST, PARSE_ERROR, type RequestId } from '@modelcontextprotocol/server';
+import { ProtocolErrorCode, type RequestId } from '@modelcontextprotocol/server';
 import { isRecord } from '../lib/is-record.js';
-
-export interface Refusal {
-  code: number;
-  message: string;
-  id: RequestId | null;
-}
+import { rpcError, type ErrorAnswer } from '../lib/server-error.js';
 
 /** How far into a line that is not JSON an id is looked for: it comes near the start. */
 const ID_SCAN_CHARS = 200;
@@ -31,13 +26,19 @@ function recoverId(line: string): RequestId | null {
   }
 }
 
-/** The answers a line the SDK could not deserialize gets, and a note for the log. */
-export function refusalsOf(line: string): { answers: Refusal[]; note: string } {
+/** What a refused line is answered with, and a note for the log. */
+export interface Refusal {
+  answers: ErrorAnswer[];
+  note: string;
+}
+
+/** The answers a line the SDK could not deserialize gets. */
+export function refusalsOf(line: string): Refusal {
   let parsed: unknown;
   try {
     parsed = JSON.parse(line);
   } catch {
-    const answer = { code: PARSE_ERROR, message: 'Parse error: the line is not valid JSON', id: recoverId(line) };
+    const answer = rpcError('Parse error: the line is not valid JSON', recoverId(line), ProtocolErrorCode.ParseError);
     return { answers: [answer], note: 'answered a line that is not JSON with -32700' };
   }
   const note = 'answered a line that is not a JSON-RPC message with -32600';
@@ -45,15 +46,16 @@ export function refusalsOf(line: string): { answers: Refusal[]; note: string } {
     // MCP has no batches: each request in one is answered, so none is left waiting.
     const ids = parsed.filter((item) => isRecord(item) && isRequestId(item.id)).map((item) => item.id as RequestId);
     const message = 'Invalid Request: JSON-RPC batches are not supported; send one message per line';
-    return { answers: (ids.length > 0 ? ids : [null]).map((id) => ({ code: INVALID_REQUEST, message, id })), note };
+    return {
+      answers: (ids.length > 0 ? ids : [null]).map((id) => rpcError(message, id, ProtocolErrorCode.InvalidRequest)),
+      note,
+    };
   }
   const id = isRecord(parsed) && isRequestId(parsed.id) ? parsed.id : null;
   const why =
     id !== null && !Number.isSafeInteger(id) && typeof id !== 'string'
       ? 'an id must be a string or an integer'
       : 'a message has "jsonrpc": "2.0" and a method, or an id with a result or an error';
-  return {
-    answers: [{ code: INVALID_REQUEST, message: `Invalid Request: not a JSON-RPC 2.0 message (${why})`, id }],
-    note,
-  };
+  const message = `Invalid Request: not a JSON-RPC 2.0 message (${why})`;
+  return { answers: [rpcError(message, id, ProtocolErrorCode.InvalidRequest)], note };
 }

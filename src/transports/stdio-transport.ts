@@ -13,7 +13,7 @@
 import type { Readable } from 'node:stream';
 import {
   deserializeMessage,
-  INVALID_REQUEST,
+  ProtocolErrorCode,
   serializeMessage,
   type JSONRPCMessage,
   type RequestId,
@@ -21,7 +21,7 @@ import {
 } from '@modelcontextprotocol/server';
 import { isRecord } from '../lib/is-record.js';
 import { condenseErrorMessage } from '../mcp/protocol-errors.js';
-import { SERVER_ERROR } from '../lib/server-error.js';
+import { rpcError, type ErrorAnswer } from '../lib/server-error.js';
 import { Slots, type Release } from '../lib/slots.js';
 import { LineSplitter } from './stdio-lines.js';
 import { isRequest, ReadAhead } from './stdio-read-ahead.js';
@@ -166,12 +166,12 @@ export class LineTransport implements Transport {
   /** Answers every request still owed with an error saying `why` (a backstop before exit). */
   answerRemaining(why: string): void {
     for (const id of this.unanswered) {
-      this.refuse(SERVER_ERROR, why, id);
+      this.refuse(rpcError(why, id));
       this.answeredHere.add(id);
     }
     this.unanswered.clear();
     this.releaseAll();
-    for (const request of this.waiting.clear()) this.refuse(SERVER_ERROR, why, request.id);
+    for (const request of this.waiting.clear()) this.refuse(rpcError(why, request.id));
     this.checkSettled();
   }
 
@@ -207,11 +207,8 @@ export class LineTransport implements Transport {
   }
 
   private refuseOversized(length: number): void {
-    this.refuse(
-      INVALID_REQUEST,
-      `Invalid Request: a message of more than ${this.maxLineBytes} bytes cannot be read`,
-      null,
-    );
+    const message = `Invalid Request: a message of more than ${this.maxLineBytes} bytes cannot be read`;
+    this.refuse(rpcError(message, null, ProtocolErrorCode.InvalidRequest));
     this.options.onRefused?.(
       `dropped a message of ${length} bytes from stdin, over the ${this.maxLineBytes}-byte limit`,
     );
@@ -229,7 +226,7 @@ export class LineTransport implements Transport {
       this.waiting.shift();
       if (!next) continue;
       if (request && this.refusal !== undefined) {
-        this.refuse(SERVER_ERROR, this.refusal, request.id);
+        this.refuse(rpcError(this.refusal, request.id));
         continue;
       }
       this.handOnNow(next);
@@ -287,12 +284,12 @@ export class LineTransport implements Transport {
 
   private refuseLine(line: string): void {
     const { answers, note } = refusalsOf(line);
-    for (const { code, message, id } of answers) this.refuse(code, message, id);
+    for (const answer of answers) this.refuse(answer);
     this.options.onRefused?.(note);
   }
 
-  private refuse(code: number, message: string, id: RequestId | null): void {
-    this.write(`${JSON.stringify({ jsonrpc: '2.0', id, error: { code, message } })}\n`);
+  private refuse(answer: ErrorAnswer): void {
+    this.write(`${JSON.stringify(answer)}\n`);
   }
 
   private answered(id: RequestId): void {

@@ -46,7 +46,7 @@ describe('LineSplitter', () => {
 describe('refusalsOf', () => {
   it('answers a line that is not JSON with -32700, with an id when one can be read', () => {
     expect(refusalsOf('{"jsonrpc":"2.0","id":7,"method":').answers).toEqual([
-      { code: -32700, message: expect.stringMatching(/^Parse error/), id: 7 },
+      { jsonrpc: '2.0', error: { code: -32700, message: expect.stringMatching(/^Parse error/) }, id: 7 },
     ]);
     expect(refusalsOf('nonsense').answers[0]!.id).toBeNull();
   });
@@ -57,7 +57,7 @@ describe('refusalsOf', () => {
       { jsonrpc: '2.0', method: 'notifications/initialized' },
       { jsonrpc: '2.0', id: 'b', method: 'ping' },
     ]);
-    expect(refusalsOf(batch).answers.map((a) => [a.code, a.id])).toEqual([
+    expect(refusalsOf(batch).answers.map((a) => [a.error.code, a.id])).toEqual([
       [-32600, 1],
       [-32600, 'b'],
     ]);
@@ -65,8 +65,10 @@ describe('refusalsOf', () => {
   });
 
   it('says why JSON is no message, naming an id that is not a string or an integer', () => {
-    expect(refusalsOf('{"id":1.5,"method":"x"}').answers[0]!.message).toMatch(/an id must be a string or an integer/);
-    expect(refusalsOf('{"hello":1}').answers[0]).toMatchObject({ code: -32600, id: null });
+    expect(refusalsOf('{"id":1.5,"method":"x"}').answers[0]!.error.message).toMatch(
+      /an id must be a string or an integer/,
+    );
+    expect(refusalsOf('{"hello":1}').answers[0]).toMatchObject({ error: { code: -32600 }, id: null });
   });
 });
 
