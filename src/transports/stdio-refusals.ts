@@ -1,7 +1,8 @@
 /**
  * The answers to a stdin line that is no JSON-RPC message, so a client is never left waiting for
  * one that cannot come: -32700 when it is not JSON, -32600 when it is JSON but no message (a batch
- * included, each of its requests answered), with the request's id when one can be read. The SDK's
+ * included, each of its requests answered) or too long to read, with the request's id when one can
+ * be read. The SDK's
  * stdio transport drops such lines with an onerror; this is what it lacks.
  */
 import { ProtocolErrorCode, type RequestId } from '@modelcontextprotocol/server';
@@ -11,8 +12,7 @@ import { rpcError, type ErrorAnswer } from '../lib/server-error.js';
 /** How far into a line that is not JSON an id is looked for: it comes near the start. */
 const ID_SCAN_CHARS = 200;
 
-export const isRequestId = (value: unknown): value is RequestId =>
-  typeof value === 'string' || typeof value === 'number';
+const isRequestId = (value: unknown): value is RequestId => typeof value === 'string' || typeof value === 'number';
 
 /** The id of a line that is not (whole) JSON, when it can be read, as a client would match it. */
 function recoverId(line: string): RequestId | null {
@@ -32,7 +32,16 @@ export interface Refusal {
   note: string;
 }
 
-/** The answers a line the SDK could not deserialize gets. */
+/** A line skipped unread for its length (stdio-lines.ts): its id cannot be known. */
+export function oversized(maxLineBytes: number, length: number): Refusal {
+  const message = `Invalid Request: a message of more than ${maxLineBytes} bytes cannot be read`;
+  return {
+    answers: [rpcError(message, null, ProtocolErrorCode.InvalidRequest)],
+    note: `dropped a message of ${length} bytes from stdin, over the ${maxLineBytes}-byte limit`,
+  };
+}
+
+/** A line that is not JSON, or JSON that is no JSON-RPC message by the SDK's guards. */
 export function refusalsOf(line: string): Refusal {
   let parsed: unknown;
   try {

@@ -12,20 +12,18 @@
  */
 import type { Readable } from 'node:stream';
 import {
-  deserializeMessage,
-  ProtocolErrorCode,
+  isJSONRPCResponse,
   serializeMessage,
   type JSONRPCMessage,
   type RequestId,
   type Transport,
 } from '@modelcontextprotocol/server';
-import { isRecord } from '../lib/is-record.js';
 import { condenseErrorMessage } from '../mcp/protocol-errors.js';
 import { rpcError, type ErrorAnswer } from '../lib/server-error.js';
 import { Slots, type Release } from '../lib/slots.js';
 import { LineSplitter } from './stdio-lines.js';
-import { isRequest, ReadAhead } from './stdio-read-ahead.js';
-import { isRequestId, refusalsOf } from './stdio-refusals.js';
+import { classify, ReadAhead, type Waiting } from './stdio-read-ahead.js';
+import { oversized, type Refusal } from './stdio-refusals.js';
 
 /** The way out to stdout: a plain write that says when the buffer is full, and its 'drain'. */
 export interface LineOutput {
@@ -105,7 +103,7 @@ export class LineTransport implements Transport {
         // Line by line, so what nothing holds back keeps the order it was written in.
         this.handOn();
       },
-      (length) => this.refuseOversized(length),
+      (length) => this.refused(oversized(this.maxLineBytes, length)),
     );
   }
 
@@ -130,16 +128,13 @@ export class LineTransport implements Transport {
 
   async send(message: JSONRPCMessage): Promise<void> {
     if (this.closed) throw new Error('the stdio transport is closed');
-    const answerTo =
-      'id' in message && ('result' in message || 'error' in message) && isRequestId(message.id)
-        ? message.id
-        : undefined;
+    if (!isJSONRPCResponse(message)) return this.write(serializeMessage(message));
     // Already answered with an error before exit; a second answer to one id would break the client.
-    if (answerTo !== undefined && this.answeredHere.delete(answerTo)) return;
+    if (message.id !== undefined && this.answeredHere.delete(message.id)) return;
     if ('error' in message)
       message = { ...message, error: { ...message.error, message: condenseErrorMessage(message.error.message) } };
     this.write(serializeMessage(message));
-    if (answerTo !== undefined) this.answered(answerTo);
+    if (message.id !== undefined) this.answered(message.id);
   }
 
   /**
@@ -206,14 +201,6 @@ export class LineTransport implements Transport {
     this.handOn();
   }
 
-  private refuseOversized(length: number): void {
-    const message = `Invalid Request: a message of more than ${this.maxLineBytes} bytes cannot be read`;
-    this.refuse(rpcError(message, null, ProtocolErrorCode.InvalidRequest));
-    this.options.onRefused?.(
-      `dropped a message of ${length} bytes from stdin, over the ${this.maxLineBytes}-byte limit`,
-    );
-  }
-
   /**
    * Hands on what was read, in order, until stdout backs up or a request finds every slot taken;
    * then decides whether to read on.
@@ -221,7 +208,7 @@ export class LineTransport implements Transport {
   private handOn(): void {
     while (this.waiting.length > 0 && !this.backedUp && !this.closed) {
       const next = this.waiting.peek();
-      const request = next && isRequest(next) ? next : undefined;
+      const request = next?.kind === 'request' ? next.message : undefined;
       if (request && this.refusal === undefined && !LONG_LIVED.has(request.method) && !this.slots.free) break;
       this.waiting.shift();
       if (!next) continue;
@@ -235,8 +222,8 @@ export class LineTransport implements Transport {
     if (this.ended) this.closeWhenAnswered();
   }
 
-  private handOnNow(message: JSONRPCMessage): void {
-    if (isRequest(message)) {
+  private handOnNow({ kind, message }: Waiting): void {
+    if (kind === 'request') {
       this.unanswered.add(message.id);
       // An id already running (a client's mistake) holds no second slot: its release would be lost.
       const release = LONG_LIVED.has(message.method) || this.running.has(message.id) ? undefined : this.slots.tryTake();
@@ -249,41 +236,23 @@ export class LineTransport implements Transport {
   private read(raw: string): void {
     const line = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
     if (line.trim() === '') return;
-    let message: JSONRPCMessage;
-    try {
-      message = deserializeMessage(line);
-    } catch {
-      this.refuseLine(line);
-      return;
-    }
-    if (
-      'method' in message &&
-      message.method === 'notifications/cancelled' &&
-      isRecord(message.params) &&
-      isRequestId(message.params.requestId)
-    ) {
-      const id = message.params.requestId;
-      // Never started: dropped here, and, like any cancelled request, never answered.
-      if (this.waiting.drop(id)) return;
-      // A cancelled request is not answered (the SDK aborts it silently), so it is not waited
-      // for, and its slot is free at once.
-      this.unanswered.delete(id);
-      this.release(id);
-      this.handOnNow(message);
-      this.checkSettled();
-      this.scheduleHandOn();
-      return;
-    }
-    if (!('method' in message)) {
-      // A client's answer to one of our requests starts no work and may be what a call waits on.
-      this.handOnNow(message);
-      return;
-    }
-    this.waiting.push(message, line.length);
+    const read = classify(line);
+    if (read.kind === 'refused') return this.refused(read.refusal);
+    // A client's answer to one of our requests starts no work and may be what a call waits on.
+    if (read.kind === 'response') return this.onmessage?.(read.message);
+    if (read.kind !== 'cancellation') return this.waiting.push(read);
+    // Never started: dropped here, and, like any cancelled request, never answered.
+    if (this.waiting.drop(read.requestId)) return;
+    // A cancelled request is not answered (the SDK aborts it silently), so it is not waited
+    // for, and its slot is free at once.
+    this.unanswered.delete(read.requestId);
+    this.release(read.requestId);
+    this.onmessage?.(read.message);
+    this.checkSettled();
+    this.scheduleHandOn();
   }
 
-  private refuseLine(line: string): void {
-    const { answers, note } = refusalsOf(line);
+  private refused({ answers, note }: Refusal): void {
     for (const answer of answers) this.refuse(answer);
     this.options.onRefused?.(note);
   }

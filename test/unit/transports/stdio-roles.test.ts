@@ -1,7 +1,7 @@
-/** The stdio transport's role files on their own: cutting lines, refusing what is no message, the read-ahead. */
+/** The stdio transport's role files on their own: cutting lines, refusing what is no message, classifying, the read-ahead. */
 import { describe, expect, it } from 'vitest';
 import { LineSplitter } from '../../../src/transports/stdio-lines.js';
-import { ReadAhead } from '../../../src/transports/stdio-read-ahead.js';
+import { classify, ReadAhead, type Waiting } from '../../../src/transports/stdio-read-ahead.js';
 import { refusalsOf } from '../../../src/transports/stdio-refusals.js';
 
 function splitter(max = 16) {
@@ -72,15 +72,41 @@ describe('refusalsOf', () => {
   });
 });
 
+describe('classify', () => {
+  const line = (message: object) => JSON.stringify(message);
+
+  it('tells requests, notifications, cancellations and answers apart, once, by the SDK guards', () => {
+    const ping = line({ jsonrpc: '2.0', id: 1, method: 'ping' });
+    expect(classify(ping)).toMatchObject({ kind: 'request', bytes: ping.length });
+    expect(classify(line({ jsonrpc: '2.0', method: 'notifications/initialized' })).kind).toBe('notification');
+    const cancel = { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 'a' } };
+    expect(classify(line(cancel))).toMatchObject({ kind: 'cancellation', requestId: 'a' });
+    expect(classify(line({ jsonrpc: '2.0', id: 2, result: {} })).kind).toBe('response');
+    expect(classify(line({ jsonrpc: '2.0', id: 3, error: { code: -1, message: 'x' } })).kind).toBe('response');
+  });
+
+  it('refuses what is no message, as refusalsOf words it', () => {
+    expect(classify('{"id":1.5,"method":"x"}')).toEqual({
+      kind: 'refused',
+      refusal: refusalsOf('{"id":1.5,"method":"x"}'),
+    });
+    expect(classify('nonsense')).toMatchObject({ kind: 'refused', refusal: { note: expect.stringMatching(/-32700/) } });
+  });
+});
+
 describe('ReadAhead', () => {
-  const request = (id: number) => ({ jsonrpc: '2.0' as const, id, method: 'ping' });
+  const request = (id: number): Waiting => ({
+    kind: 'request',
+    message: { jsonrpc: '2.0', id, method: 'ping' },
+    bytes: 1,
+  });
 
   it('keeps order and counts the bytes waiting', () => {
     const ahead = new ReadAhead();
-    ahead.push(request(1), 10);
-    ahead.push({ jsonrpc: '2.0', method: 'notifications/initialized' }, 5);
+    ahead.push({ ...request(1), bytes: 10 });
+    ahead.push({ kind: 'notification', message: { jsonrpc: '2.0', method: 'notifications/initialized' }, bytes: 5 });
     expect(ahead.bytes).toBe(15);
-    expect(ahead.peek()).toEqual(request(1));
+    expect(ahead.peek()?.message).toEqual(request(1).message);
     ahead.shift();
     expect(ahead.bytes).toBe(5);
     expect(ahead.length).toBe(1);
@@ -88,8 +114,8 @@ describe('ReadAhead', () => {
 
   it('drops a waiting request a cancellation names: skipped at its turn, not given back by clear', () => {
     const ahead = new ReadAhead();
-    ahead.push(request(1), 1);
-    ahead.push(request(2), 1);
+    ahead.push(request(1));
+    ahead.push(request(2));
     expect(ahead.drop(1)).toBe(true);
     expect(ahead.drop(9)).toBe(false);
     expect(ahead.peek()).toBeUndefined();
