@@ -2,27 +2,19 @@
  * The stdio wire for the SDK's `serveStdio` (its `transport` option): the SDK parses, answers and
  * serializes every message; this carries lines (stdio-lines.ts), answers those that are no message
  * (stdio-refusals.ts), and adds what StdioServerTransport lacks: at most `maxInFlight` requests
- * handed on at a time (slots.ts, the limiter HTTP mode uses too), later ones waiting in order
- * (stdio-read-ahead.ts) until `readAheadBytes`, where stdin pauses; cancellations and client answers pass at once; nothing handed on while
- * stdout is backed up; at the end of input every request read still answered (an error after
- * `endGraceMs` without one); on stopping(), requests not started refused.
- * Over 250 lines because those four share one state (what is waiting, running and owed) and each
- * event moves it as a whole; split further, each part would reach into the others' fields.
- * Upstream, they belong in StdioServerTransport; with them this file can go.
+ * handed on at a time (stdio-owed.ts), later ones waiting in order (stdio-read-ahead.ts) until
+ * `readAheadBytes`, where stdin pauses; cancellations and client answers pass at once; nothing
+ * handed on while stdout is backed up; at the end of input every request read still answered (an
+ * error after `endGraceMs` without one); on stopping(), requests not started refused.
+ * Upstream, they belong in StdioServerTransport; with them these files can go.
  */
 import type { Readable } from 'node:stream';
-import {
-  isJSONRPCResponse,
-  serializeMessage,
-  type JSONRPCMessage,
-  type RequestId,
-  type Transport,
-} from '@modelcontextprotocol/server';
+import { isJSONRPCResponse, serializeMessage, type JSONRPCMessage, type Transport } from '@modelcontextprotocol/server';
 import { condenseErrorMessage } from '../mcp/protocol-errors.js';
 import { rpcError, type ErrorAnswer } from '../lib/server-error.js';
-import { Slots, type Release } from '../lib/slots.js';
 import { LineSplitter } from './stdio-lines.js';
-import { classify, ReadAhead, type Waiting } from './stdio-read-ahead.js';
+import { Owed } from './stdio-owed.js';
+import { classify, ReadAhead } from './stdio-read-ahead.js';
 import { oversized, type Refusal } from './stdio-refusals.js';
 
 /** The way out to stdout: a plain write that says when the buffer is full, and its 'drain'. */
@@ -52,36 +44,21 @@ const MAX_LINE_BYTES = 10 * 1024 * 1024;
  */
 const READ_AHEAD_BYTES = 1024 * 1024;
 
-/**
- * `subscriptions/listen` stays open until the client cancels it, and the SDK bounds those itself
- * (maxSubscriptions): counted as a call, a few would hold every slot for good.
- */
-const LONG_LIVED = new Set(['subscriptions/listen']);
-
 export class LineTransport implements Transport {
   onclose?: () => void;
   onerror?: (error: Error) => void;
   onmessage?: (message: JSONRPCMessage) => void;
 
   private readonly waiting = new ReadAhead();
+  private readonly owing: Owed;
   private readonly lines: LineSplitter;
   private backedUp = false;
   private ended = false;
   private closed = false;
-  /** Requests handed on and not yet answered. */
-  private readonly unanswered = new Set<RequestId>();
-  /** Those of them that hold a slot (all but long-lived ones), with its release. */
-  private readonly running = new Map<RequestId, Release>();
-  /** The same limiter as HTTP mode's, with no queue of its own: requests wait in `waiting`, in order. */
-  private readonly slots: Slots;
   /** Set by stopping(): the text every request not yet started is answered with. */
   private refusal: string | undefined;
   private endTimer: NodeJS.Timeout | undefined;
   private handOnScheduled = false;
-  private settledWaiters: Array<() => void> = [];
-  /** Ids given an error by answerRemaining: the SDK's own answer, should it still come, is dropped. */
-  private readonly answeredHere = new Set<RequestId>();
-  private readonly maxLineBytes: number;
   private readonly readAheadBytes: number;
   /** Resolves when the transport has closed, for whoever must exit the process after it. */
   readonly closedPromise: Promise<void>;
@@ -92,22 +69,25 @@ export class LineTransport implements Transport {
     private readonly output: LineOutput,
     private readonly options: LineTransportOptions,
   ) {
-    this.maxLineBytes = options.maxLineBytes ?? MAX_LINE_BYTES;
-    this.slots = new Slots(options.maxInFlight ?? Number.POSITIVE_INFINITY, 0);
+    const maxLineBytes = options.maxLineBytes ?? MAX_LINE_BYTES;
+    this.owing = new Owed(options.maxInFlight ?? Number.POSITIVE_INFINITY);
     this.readAheadBytes = options.readAheadBytes ?? READ_AHEAD_BYTES;
     this.closedPromise = new Promise((resolve) => (this.resolveClosed = resolve));
     this.lines = new LineSplitter(
-      this.maxLineBytes,
+      maxLineBytes,
       (line) => {
         this.read(line);
         // Line by line, so what nothing holds back keeps the order it was written in.
         this.handOn();
       },
-      (length) => this.refused(oversized(this.maxLineBytes, length)),
+      (length) => this.refused(oversized(maxLineBytes, length)),
     );
   }
 
-  private readonly onData = (chunk: Buffer) => this.receive(chunk);
+  private readonly onData = (chunk: Buffer) => {
+    this.lines.push(chunk);
+    this.handOn();
+  };
   private readonly onEnd = () => this.endOfInput();
   private readonly onInputError = (error: Error) => this.onerror?.(error);
   private readonly onDrain = () => {
@@ -117,7 +97,7 @@ export class LineTransport implements Transport {
 
   /** Requests handed on and not answered yet (cancelled ones excepted: they get no answer). */
   get owed(): number {
-    return this.unanswered.size;
+    return this.owing.size;
   }
 
   async start(): Promise<void> {
@@ -130,11 +110,14 @@ export class LineTransport implements Transport {
     if (this.closed) throw new Error('the stdio transport is closed');
     if (!isJSONRPCResponse(message)) return this.write(serializeMessage(message));
     // Already answered with an error before exit; a second answer to one id would break the client.
-    if (message.id !== undefined && this.answeredHere.delete(message.id)) return;
+    if (this.owing.answeredAll) return;
     if ('error' in message)
       message = { ...message, error: { ...message.error, message: condenseErrorMessage(message.error.message) } };
     this.write(serializeMessage(message));
-    if (message.id !== undefined) this.answered(message.id);
+    if (message.id === undefined) return;
+    this.owing.ended(message.id);
+    if (this.ended) this.armEndTimer();
+    this.scheduleHandOn();
   }
 
   /**
@@ -149,25 +132,14 @@ export class LineTransport implements Transport {
 
   /** Resolves once no request handed on is owed an answer. */
   settled(): Promise<void> {
-    if (this.unanswered.size === 0) return Promise.resolve();
-    return new Promise((resolve) => this.settledWaiters.push(resolve));
-  }
-
-  private checkSettled(): void {
-    if (this.unanswered.size > 0 || this.settledWaiters.length === 0) return;
-    for (const resolve of this.settledWaiters.splice(0)) resolve();
+    return this.owing.settled();
   }
 
   /** Answers every request still owed with an error saying `why` (a backstop before exit). */
   answerRemaining(why: string): void {
-    for (const id of this.unanswered) {
-      this.refuse(rpcError(why, id));
-      this.answeredHere.add(id);
-    }
-    this.unanswered.clear();
-    this.releaseAll();
+    this.refusal ??= why;
+    for (const id of this.owing.answerAll()) this.refuse(rpcError(why, id));
     for (const request of this.waiting.clear()) this.refuse(rpcError(why, request.id));
-    this.checkSettled();
   }
 
   async close(): Promise<void> {
@@ -189,16 +161,15 @@ export class LineTransport implements Transport {
     this.output.once('drain', this.onDrain);
   }
 
+  private refuse(answer: ErrorAnswer): void {
+    this.write(`${JSON.stringify(answer)}\n`);
+  }
+
   /** Reads while nothing is backed up and the requests waiting for a slot stay under the read-ahead. */
   private updateReading(): void {
     if (this.ended || this.closed) return;
     if (this.backedUp || this.waiting.bytes >= this.readAheadBytes) this.input.pause();
     else if (this.input.isPaused()) this.input.resume();
-  }
-
-  private receive(chunk: Buffer): void {
-    this.lines.push(chunk);
-    this.handOn();
   }
 
   /**
@@ -209,27 +180,17 @@ export class LineTransport implements Transport {
     while (this.waiting.length > 0 && !this.backedUp && !this.closed) {
       const next = this.waiting.peek();
       const request = next?.kind === 'request' ? next.message : undefined;
-      if (request && this.refusal === undefined && !LONG_LIVED.has(request.method) && !this.slots.free) break;
+      if (request && this.refusal === undefined && !this.owing.mayStart(request)) break;
       this.waiting.shift();
       if (!next) continue;
-      if (request && this.refusal !== undefined) {
-        this.refuse(rpcError(this.refusal, request.id));
-        continue;
+      if (request && this.refusal !== undefined) this.refuse(rpcError(this.refusal, request.id));
+      else {
+        if (request) this.owing.started(request);
+        this.onmessage?.(next.message);
       }
-      this.handOnNow(next);
     }
     this.updateReading();
-    if (this.ended) this.closeWhenAnswered();
-  }
-
-  private handOnNow({ kind, message }: Waiting): void {
-    if (kind === 'request') {
-      this.unanswered.add(message.id);
-      // An id already running (a client's mistake) holds no second slot: its release would be lost.
-      const release = LONG_LIVED.has(message.method) || this.running.has(message.id) ? undefined : this.slots.tryTake();
-      if (release) this.running.set(message.id, release);
-    }
-    this.onmessage?.(message);
+    if (this.ended && this.waiting.length === 0 && this.owing.size === 0) void this.close();
   }
 
   /** One line read: refused, handed on at once (cancellations, answers), or queued in order. */
@@ -243,40 +204,15 @@ export class LineTransport implements Transport {
     if (read.kind !== 'cancellation') return this.waiting.push(read);
     // Never started: dropped here, and, like any cancelled request, never answered.
     if (this.waiting.drop(read.requestId)) return;
-    // A cancelled request is not answered (the SDK aborts it silently), so it is not waited
-    // for, and its slot is free at once.
-    this.unanswered.delete(read.requestId);
-    this.release(read.requestId);
+    // The SDK answers a cancelled request with nothing, so it is not waited for: its slot is free at once.
+    this.owing.ended(read.requestId);
     this.onmessage?.(read.message);
-    this.checkSettled();
     this.scheduleHandOn();
   }
 
   private refused({ answers, note }: Refusal): void {
     for (const answer of answers) this.refuse(answer);
     this.options.onRefused?.(note);
-  }
-
-  private refuse(answer: ErrorAnswer): void {
-    this.write(`${JSON.stringify(answer)}\n`);
-  }
-
-  private answered(id: RequestId): void {
-    this.unanswered.delete(id);
-    this.release(id);
-    this.checkSettled();
-    if (this.ended) this.armEndTimer();
-    this.scheduleHandOn();
-  }
-
-  private release(id: RequestId): void {
-    this.running.get(id)?.();
-    this.running.delete(id);
-  }
-
-  private releaseAll(): void {
-    for (const release of this.running.values()) release();
-    this.running.clear();
   }
 
   /** A slot came free: the next request waiting is handed on after the current answer is out. */
@@ -310,9 +246,5 @@ export class LineTransport implements Transport {
       void this.close();
     }, this.options.endGraceMs);
     this.endTimer.unref();
-  }
-
-  private closeWhenAnswered(): void {
-    if (this.waiting.length === 0 && this.unanswered.size === 0) void this.close();
   }
 }
