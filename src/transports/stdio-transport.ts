@@ -1,8 +1,8 @@
 /**
  * The stdio wire for the SDK's `serveStdio` (its `transport` option): the SDK parses, answers and
  * serializes every message; this carries lines (stdio-lines.ts), answers those that are no message
- * (stdio-refusals.ts), and adds what StdioServerTransport lacks: at most `maxInFlight` requests
- * handed on at a time (stdio-owed.ts), later ones waiting in order (stdio-read-ahead.ts) until
+ * (stdio-refusals.ts), and adds what StdioServerTransport lacks (stdio-requests.ts tracks each
+ * request): at most `maxInFlight` requests handed on at a time, later ones waiting in order until
  * `readAheadBytes`, where stdin pauses; cancellations and client answers pass at once; nothing
  * handed on while stdout is backed up; at the end of input every request read still answered (an
  * error after `endGraceMs` without one); on stopping(), requests not started refused.
@@ -13,8 +13,7 @@ import { isJSONRPCResponse, serializeMessage, type JSONRPCMessage, type Transpor
 import { condenseErrorMessage } from '../mcp/protocol-errors.js';
 import { rpcError, type ErrorAnswer } from '../lib/server-error.js';
 import { LineSplitter } from './stdio-lines.js';
-import { Owed } from './stdio-owed.js';
-import { classify, ReadAhead } from './stdio-read-ahead.js';
+import { classify, Requests } from './stdio-requests.js';
 import { oversized, type Refusal } from './stdio-refusals.js';
 
 /** The way out to stdout: a plain write that says when the buffer is full, and its 'drain'. */
@@ -49,8 +48,7 @@ export class LineTransport implements Transport {
   onerror?: (error: Error) => void;
   onmessage?: (message: JSONRPCMessage) => void;
 
-  private readonly waiting = new ReadAhead();
-  private readonly owing: Owed;
+  private readonly requests: Requests;
   private readonly lines: LineSplitter;
   private backedUp = false;
   private ended = false;
@@ -70,7 +68,7 @@ export class LineTransport implements Transport {
     private readonly options: LineTransportOptions,
   ) {
     const maxLineBytes = options.maxLineBytes ?? MAX_LINE_BYTES;
-    this.owing = new Owed(options.maxInFlight ?? Number.POSITIVE_INFINITY);
+    this.requests = new Requests(options.maxInFlight ?? Number.POSITIVE_INFINITY);
     this.readAheadBytes = options.readAheadBytes ?? READ_AHEAD_BYTES;
     this.closedPromise = new Promise((resolve) => (this.resolveClosed = resolve));
     this.lines = new LineSplitter(
@@ -97,7 +95,7 @@ export class LineTransport implements Transport {
 
   /** Requests handed on and not answered yet (cancelled ones excepted: they get no answer). */
   get owed(): number {
-    return this.owing.size;
+    return this.requests.owing;
   }
 
   async start(): Promise<void> {
@@ -109,13 +107,11 @@ export class LineTransport implements Transport {
   async send(message: JSONRPCMessage): Promise<void> {
     if (this.closed) throw new Error('the stdio transport is closed');
     if (!isJSONRPCResponse(message)) return this.write(serializeMessage(message));
-    // Already answered with an error before exit; a second answer to one id would break the client.
-    if (this.owing.answeredAll) return;
+    // Not after answerRemaining: a second answer to one id would break the client.
+    if (!this.requests.answered(message.id)) return;
     if ('error' in message)
       message = { ...message, error: { ...message.error, message: condenseErrorMessage(message.error.message) } };
     this.write(serializeMessage(message));
-    if (message.id === undefined) return;
-    this.owing.ended(message.id);
     if (this.ended) this.armEndTimer();
     this.scheduleHandOn();
   }
@@ -132,14 +128,13 @@ export class LineTransport implements Transport {
 
   /** Resolves once no request handed on is owed an answer. */
   settled(): Promise<void> {
-    return this.owing.settled();
+    return this.requests.settled();
   }
 
   /** Answers every request still owed with an error saying `why` (a backstop before exit). */
   answerRemaining(why: string): void {
     this.refusal ??= why;
-    for (const id of this.owing.answerAll()) this.refuse(rpcError(why, id));
-    for (const request of this.waiting.clear()) this.refuse(rpcError(why, request.id));
+    for (const id of this.requests.answerAll()) this.refuse(rpcError(why, id));
   }
 
   async close(): Promise<void> {
@@ -168,7 +163,7 @@ export class LineTransport implements Transport {
   /** Reads while nothing is backed up and the requests waiting for a slot stay under the read-ahead. */
   private updateReading(): void {
     if (this.ended || this.closed) return;
-    if (this.backedUp || this.waiting.bytes >= this.readAheadBytes) this.input.pause();
+    if (this.backedUp || this.requests.bytes >= this.readAheadBytes) this.input.pause();
     else if (this.input.isPaused()) this.input.resume();
   }
 
@@ -177,20 +172,14 @@ export class LineTransport implements Transport {
    * then decides whether to read on.
    */
   private handOn(): void {
-    while (this.waiting.length > 0 && !this.backedUp && !this.closed) {
-      const next = this.waiting.peek();
-      const request = next?.kind === 'request' ? next.message : undefined;
-      if (request && this.refusal === undefined && !this.owing.mayStart(request)) break;
-      this.waiting.shift();
-      if (!next) continue;
-      if (request && this.refusal !== undefined) this.refuse(rpcError(this.refusal, request.id));
-      else {
-        if (request) this.owing.started(request);
-        this.onmessage?.(next.message);
-      }
+    while (!this.backedUp && !this.closed) {
+      const next = this.requests.next(this.refusal !== undefined);
+      if (!next) break;
+      if (next.kind === 'request' && this.refusal !== undefined) this.refuse(rpcError(this.refusal, next.message.id));
+      else this.onmessage?.(next.message);
     }
     this.updateReading();
-    if (this.ended && this.waiting.length === 0 && this.owing.size === 0) void this.close();
+    if (this.ended && this.requests.done) void this.close();
   }
 
   /** One line read: refused, handed on at once (cancellations, answers), or queued in order. */
@@ -201,11 +190,9 @@ export class LineTransport implements Transport {
     if (read.kind === 'refused') return this.refused(read.refusal);
     // A client's answer to one of our requests starts no work and may be what a call waits on.
     if (read.kind === 'response') return this.onmessage?.(read.message);
-    if (read.kind !== 'cancellation') return this.waiting.push(read);
-    // Never started: dropped here, and, like any cancelled request, never answered.
-    if (this.waiting.drop(read.requestId)) return;
-    // The SDK answers a cancelled request with nothing, so it is not waited for: its slot is free at once.
-    this.owing.ended(read.requestId);
+    if (read.kind !== 'cancellation') return this.requests.push(read);
+    // One still waiting is dropped there, unstarted: the SDK need not hear of it.
+    if (this.requests.cancel(read.requestId)) return;
     this.onmessage?.(read.message);
     this.scheduleHandOn();
   }

@@ -1,7 +1,7 @@
-/** The stdio transport's role files on their own: cutting lines, refusing what is no message, classifying, the read-ahead. */
+/** The stdio transport's role files on their own: cutting lines, refusing what is no message, classifying and tracking requests. */
 import { describe, expect, it } from 'vitest';
 import { LineSplitter } from '../../../src/transports/stdio-lines.js';
-import { classify, ReadAhead, type Waiting } from '../../../src/transports/stdio-read-ahead.js';
+import { classify, Requests, type Waiting } from '../../../src/transports/stdio-requests.js';
 import { refusalsOf } from '../../../src/transports/stdio-refusals.js';
 
 function splitter(max = 16) {
@@ -94,32 +94,64 @@ describe('classify', () => {
   });
 });
 
-describe('ReadAhead', () => {
-  const request = (id: number): Waiting => ({
+describe('Requests', () => {
+  const request = (id: number, method = 'ping'): Waiting => ({
     kind: 'request',
-    message: { jsonrpc: '2.0', id, method: 'ping' },
+    message: { jsonrpc: '2.0', id, method },
     bytes: 1,
   });
+  const ids = (requests: Requests, refusing = false) => {
+    const out: unknown[] = [];
+    for (let next = requests.next(refusing); next; next = requests.next(refusing))
+      out.push('id' in next.message ? next.message.id : next.message.method);
+    return out;
+  };
 
-  it('keeps order and counts the bytes waiting', () => {
-    const ahead = new ReadAhead();
-    ahead.push({ ...request(1), bytes: 10 });
-    ahead.push({ kind: 'notification', message: { jsonrpc: '2.0', method: 'notifications/initialized' }, bytes: 5 });
-    expect(ahead.bytes).toBe(15);
-    expect(ahead.peek()?.message).toEqual(request(1).message);
-    ahead.shift();
-    expect(ahead.bytes).toBe(5);
-    expect(ahead.length).toBe(1);
+  it('hands on in order, counting the bytes waiting, until a request finds every slot taken', () => {
+    const requests = new Requests(1);
+    requests.push({ ...request(1), bytes: 10 });
+    requests.push({ kind: 'notification', message: { jsonrpc: '2.0', method: 'notifications/initialized' }, bytes: 5 });
+    requests.push(request(2));
+    expect(requests.bytes).toBe(16);
+    expect(ids(requests)).toEqual([1, 'notifications/initialized']);
+    expect(requests.bytes).toBe(1);
+    expect(requests.owing).toBe(1);
+    expect(requests.answered(1)).toBe(true);
+    expect(ids(requests)).toEqual([2]);
+    expect(requests.answered(2)).toBe(true);
+    expect(requests.done).toBe(true);
   });
 
-  it('drops a waiting request a cancellation names: skipped at its turn, not given back by clear', () => {
-    const ahead = new ReadAhead();
-    ahead.push(request(1));
-    ahead.push(request(2));
-    expect(ahead.drop(1)).toBe(true);
-    expect(ahead.drop(9)).toBe(false);
-    expect(ahead.peek()).toBeUndefined();
-    expect(ahead.clear().map((r) => r.id)).toEqual([2]);
-    expect(ahead.bytes).toBe(0);
+  it('takes no slot for subscriptions/listen, and none while refusing', () => {
+    const requests = new Requests(1);
+    for (const waiting of [request(1, 'subscriptions/listen'), request(2), request(3), request(4)])
+      requests.push(waiting);
+    expect(ids(requests)).toEqual([1, 2]);
+    expect(ids(requests, true)).toEqual([3, 4]);
+    expect(requests.owing).toBe(2);
+  });
+
+  it('drops a waiting request a cancellation names, and frees the slot of a running one', () => {
+    const requests = new Requests(1);
+    for (const id of [1, 2, 3]) requests.push(request(id));
+    expect(ids(requests)).toEqual([1]);
+    expect(requests.cancel(2)).toBe(true);
+    expect(requests.cancel(1)).toBe(false);
+    expect(requests.owing).toBe(0);
+    expect(ids(requests)).toEqual([3]);
+  });
+
+  it('answerAll gives every request owed, then every one waiting, and no answer is written after it', async () => {
+    const requests = new Requests(1);
+    for (const id of [1, 2, 3]) requests.push(request(id));
+    expect(ids(requests)).toEqual([1]);
+    requests.cancel(2);
+    let settled = false;
+    void requests.settled().then(() => (settled = true));
+    expect(requests.answerAll()).toEqual([1, 3]);
+    await Promise.resolve();
+    expect(settled).toBe(true);
+    expect(requests.done).toBe(true);
+    expect(requests.answered(1)).toBe(false);
   });
 });
