@@ -6,18 +6,13 @@
  */
 import type { ServerResponse } from 'node:http';
 import { isJSONRPCRequest, type RequestId } from '@modelcontextprotocol/server';
-import { sendJson, type Headers } from '../lib/http-reply.js';
-import { rpcError } from '../lib/server-error.js';
+import { sendRpcError, type Headers } from '../lib/http-reply.js';
 import { Slots, type Release } from '../lib/slots.js';
 
 /** The id a refusal names: null for a batch holding a request; undefined when no request is there. */
 function requestIdIn(parsed: unknown): RequestId | null | undefined {
   if (Array.isArray(parsed)) return parsed.some(isJSONRPCRequest) ? null : undefined;
   return isJSONRPCRequest(parsed) ? parsed.id : undefined;
-}
-
-function sendUnavailable(res: ServerResponse, message: string, id: RequestId | null, headers: Headers): void {
-  sendJson(res, 503, rpcError(message, id), { ...headers, 'retry-after': '1' });
 }
 
 export function admission(maxInFlight: number | undefined) {
@@ -31,17 +26,15 @@ export function admission(maxInFlight: number | undefined) {
     if (!slots) return 'none';
     const id = requestIdIn(parsed);
     if (id === undefined) return 'none';
+    const unavailable = (message: string) => sendRpcError(res, 503, message, { ...cors, 'retry-after': '1' }, id);
     const gone = new AbortController();
     const leave = () => gone.abort();
     res.once('close', leave);
     const taken = slots.take(gone.signal);
     if (!taken.ok) {
       res.off('close', leave);
-      sendUnavailable(
-        res,
+      unavailable(
         `Service Unavailable: ${slots.size} requests are being served and ${slots.queueSize} are waiting, the most this server takes (--max-in-flight ${slots.size}); retry after 1 s`,
-        id,
-        cors,
       );
       return undefined;
     }
@@ -52,7 +45,7 @@ export function admission(maxInFlight: number | undefined) {
       return undefined;
     }
     if (!release) {
-      sendUnavailable(res, 'Service Unavailable: the server is shutting down; the request was not started', id, cors);
+      unavailable('Service Unavailable: the server is shutting down; the request was not started');
       return undefined;
     }
     res.once('close', release);
