@@ -27,10 +27,7 @@ function recoverId(line: string): RequestId | null {
 }
 
 /** What a refused line is answered with, and a note for the log. */
-export interface Refusal {
-  answers: ErrorAnswer[];
-  note: string;
-}
+export type Refusal = { answers: ErrorAnswer[]; note: string };
 
 /** A line skipped unread for its length (stdio-lines.ts): its id cannot be known. */
 export function oversized(maxLineBytes: number, length: number): Refusal {
@@ -41,15 +38,14 @@ export function oversized(maxLineBytes: number, length: number): Refusal {
   };
 }
 
-/** A line that is not JSON, or JSON that is no JSON-RPC message by the SDK's guards. */
-export function refusalsOf(line: string): Refusal {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(line);
-  } catch {
-    const answer = rpcError('Parse error: the line is not valid JSON', recoverId(line), ProtocolErrorCode.ParseError);
-    return { answers: [answer], note: 'answered a line that is not JSON with -32700' };
-  }
+/** A line that is not JSON. */
+export function notJson(line: string): Refusal {
+  const answer = rpcError('Parse error: the line is not valid JSON', recoverId(line), ProtocolErrorCode.ParseError);
+  return { answers: [answer], note: 'answered a line that is not JSON with -32700' };
+}
+
+/** JSON that is no JSON-RPC message by the SDK's guards. */
+export function notAMessage(parsed: unknown): Refusal {
   const note = 'answered a line that is not a JSON-RPC message with -32600';
   if (Array.isArray(parsed)) {
     // MCP has no batches: each request in one is answered, so none is left waiting.

@@ -1,11 +1,9 @@
 /**
  * What the stdio transport has read, from the line to its answer: the one place a request is
- * tracked. Each line is classified once, by the SDK's guards, when it is read. What cannot be
- * handed on yet waits in order (while stdout is backed up, or while every one of the
- * --max-in-flight slots is taken: lib/slots.ts, the limiter HTTP mode uses too), its bytes counted
- * for the read-ahead bound. A request handed on is owed an answer and holds its slot until it is
- * answered or cancelled; the end of input and shutdown wait on those, and once answerAll has given
- * each an error before exit, the SDK's own late answers are not written.
+ * tracked. Each line is classified once, by the SDK's guards. What cannot be handed on yet waits in
+ * order, its bytes counted for the read-ahead bound (while stdout is backed up, or every one of the
+ * --max-in-flight slots of lib/slots.ts is taken); a request handed on holds its slot until it is
+ * answered or cancelled, and once answerAll has answered each before exit, none is answered again.
  */
 import {
   isJSONRPCNotification,
@@ -18,12 +16,11 @@ import {
   type RequestId,
 } from '@modelcontextprotocol/server';
 import { Slots, type Release } from '../lib/slots.js';
-import { refusalsOf, type Refusal } from './stdio-refusals.js';
+import { notAMessage, notJson, type Refusal } from './stdio-refusals.js';
 
 /** A message that waits its turn, with its line's length for the read-ahead bound. */
 export type Waiting = (
-  | { kind: 'request'; message: JSONRPCRequest }
-  | { kind: 'notification'; message: JSONRPCNotification }
+  { kind: 'request'; message: JSONRPCRequest } | { kind: 'notification'; message: JSONRPCNotification }
 ) & { bytes: number; dropped?: boolean };
 
 export type Read =
@@ -37,7 +34,7 @@ export function classify(line: string): Read {
   try {
     message = JSON.parse(line);
   } catch {
-    return { kind: 'refused', refusal: refusalsOf(line) };
+    return { kind: 'refused', refusal: notJson(line) };
   }
   if (isJSONRPCRequest(message)) return { kind: 'request', message, bytes: line.length };
   if (isJSONRPCNotification(message)) {
@@ -46,7 +43,7 @@ export function classify(line: string): Read {
     return { kind: 'cancellation', message, requestId };
   }
   if (isJSONRPCResponse(message)) return { kind: 'response', message };
-  return { kind: 'refused', refusal: refusalsOf(line) };
+  return { kind: 'refused', refusal: notAMessage(message) };
 }
 
 /**
@@ -57,7 +54,8 @@ const LONG_LIVED = new Set(['subscriptions/listen']);
 
 export class Requests {
   private waiting: Waiting[] = [];
-  private waitingBytes = 0;
+  /** Characters of the lines waiting. */
+  bytes = 0;
   /** Each request handed on and owed an answer, with its slot's release (none for a long-lived one). */
   private readonly owed = new Map<RequestId, Release | undefined>();
   /** No queue of its own: requests wait in `waiting`, in order. */
@@ -74,11 +72,6 @@ export class Requests {
     return this.owed.size;
   }
 
-  /** Characters of the lines waiting. */
-  get bytes(): number {
-    return this.waitingBytes;
-  }
-
   /** Nothing waits and nothing is owed. */
   get done(): boolean {
     return this.waiting.length === 0 && this.owed.size === 0;
@@ -86,7 +79,7 @@ export class Requests {
 
   push(waiting: Waiting): void {
     this.waiting.push(waiting);
-    this.waitingBytes += waiting.bytes;
+    this.bytes += waiting.bytes;
   }
 
   /**
@@ -99,7 +92,7 @@ export class Requests {
       const request = head.kind === 'request' && !head.dropped ? head.message : undefined;
       if (request && !refusing && !LONG_LIVED.has(request.method) && !this.slots.free) return undefined;
       this.waiting.shift();
-      this.waitingBytes -= head.bytes;
+      this.bytes -= head.bytes;
       if (head.dropped) continue;
       // An id already running (a client's mistake) holds no second slot: its release would be lost.
       if (request && !refusing && !this.owed.has(request.id))
@@ -136,7 +129,7 @@ export class Requests {
     for (const release of this.owed.values()) release?.();
     this.owed.clear();
     this.waiting = [];
-    this.waitingBytes = 0;
+    this.bytes = 0;
     this.allAnswered = true;
     this.checkSettled();
     return ids;

@@ -57,7 +57,6 @@ export class LineTransport implements Transport {
   private refusal: string | undefined;
   private endTimer: NodeJS.Timeout | undefined;
   private handOnScheduled = false;
-  private readonly readAheadBytes: number;
   /** Resolves when the transport has closed, for whoever must exit the process after it. */
   readonly closedPromise: Promise<void>;
   private resolveClosed!: () => void;
@@ -69,7 +68,6 @@ export class LineTransport implements Transport {
   ) {
     const maxLineBytes = options.maxLineBytes ?? MAX_LINE_BYTES;
     this.requests = new Requests(options.maxInFlight ?? Number.POSITIVE_INFINITY);
-    this.readAheadBytes = options.readAheadBytes ?? READ_AHEAD_BYTES;
     this.closedPromise = new Promise((resolve) => (this.resolveClosed = resolve));
     this.lines = new LineSplitter(
       maxLineBytes,
@@ -86,7 +84,12 @@ export class LineTransport implements Transport {
     this.lines.push(chunk);
     this.handOn();
   };
-  private readonly onEnd = () => this.endOfInput();
+  private readonly onEnd = () => {
+    this.ended = true;
+    this.lines.end();
+    this.armEndTimer();
+    this.handOn();
+  };
   private readonly onInputError = (error: Error) => this.onerror?.(error);
   private readonly onDrain = () => {
     this.backedUp = false;
@@ -163,7 +166,7 @@ export class LineTransport implements Transport {
   /** Reads while nothing is backed up and the requests waiting for a slot stay under the read-ahead. */
   private updateReading(): void {
     if (this.ended || this.closed) return;
-    if (this.backedUp || this.requests.bytes >= this.readAheadBytes) this.input.pause();
+    if (this.backedUp || this.requests.bytes >= (this.options.readAheadBytes ?? READ_AHEAD_BYTES)) this.input.pause();
     else if (this.input.isPaused()) this.input.resume();
   }
 
@@ -210,13 +213,6 @@ export class LineTransport implements Transport {
       this.handOnScheduled = false;
       this.handOn();
     });
-  }
-
-  private endOfInput(): void {
-    this.ended = true;
-    this.lines.end();
-    this.armEndTimer();
-    this.handOn();
   }
 
   /**

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { LineSplitter } from '../../../src/transports/stdio-lines.js';
 import { classify, Requests, type Waiting } from '../../../src/transports/stdio-requests.js';
-import { refusalsOf } from '../../../src/transports/stdio-refusals.js';
+import { notAMessage, notJson } from '../../../src/transports/stdio-refusals.js';
 
 function splitter(max = 16) {
   const lines: string[] = [];
@@ -43,32 +43,32 @@ describe('LineSplitter', () => {
   });
 });
 
-describe('refusalsOf', () => {
+describe('refusals', () => {
   it('answers a line that is not JSON with -32700, with an id when one can be read', () => {
-    expect(refusalsOf('{"jsonrpc":"2.0","id":7,"method":').answers).toEqual([
+    expect(notJson('{"jsonrpc":"2.0","id":7,"method":').answers).toEqual([
       { jsonrpc: '2.0', error: { code: -32700, message: expect.stringMatching(/^Parse error/) }, id: 7 },
     ]);
-    expect(refusalsOf('nonsense').answers[0]!.id).toBeNull();
+    expect(notJson('nonsense').answers[0]!.id).toBeNull();
   });
 
   it('answers each request of a batch with -32600, and a batch with none once', () => {
-    const batch = JSON.stringify([
+    const batch = [
       { jsonrpc: '2.0', id: 1, method: 'ping' },
       { jsonrpc: '2.0', method: 'notifications/initialized' },
       { jsonrpc: '2.0', id: 'b', method: 'ping' },
-    ]);
-    expect(refusalsOf(batch).answers.map((a) => [a.error.code, a.id])).toEqual([
+    ];
+    expect(notAMessage(batch).answers.map((a) => [a.error.code, a.id])).toEqual([
       [-32600, 1],
       [-32600, 'b'],
     ]);
-    expect(refusalsOf('[]').answers.map((a) => a.id)).toEqual([null]);
+    expect(notAMessage([]).answers.map((a) => a.id)).toEqual([null]);
   });
 
   it('says why JSON is no message, naming an id that is not a string or an integer', () => {
-    expect(refusalsOf('{"id":1.5,"method":"x"}').answers[0]!.error.message).toMatch(
+    expect(notAMessage({ id: 1.5, method: 'x' }).answers[0]!.error.message).toMatch(
       /an id must be a string or an integer/,
     );
-    expect(refusalsOf('{"hello":1}').answers[0]).toMatchObject({ error: { code: -32600 }, id: null });
+    expect(notAMessage({ hello: 1 }).answers[0]).toMatchObject({ error: { code: -32600 }, id: null });
   });
 });
 
@@ -85,10 +85,10 @@ describe('classify', () => {
     expect(classify(line({ jsonrpc: '2.0', id: 3, error: { code: -1, message: 'x' } })).kind).toBe('response');
   });
 
-  it('refuses what is no message, as refusalsOf words it', () => {
+  it('refuses what is no message, as the refusals word it', () => {
     expect(classify('{"id":1.5,"method":"x"}')).toEqual({
       kind: 'refused',
-      refusal: refusalsOf('{"id":1.5,"method":"x"}'),
+      refusal: notAMessage({ id: 1.5, method: 'x' }),
     });
     expect(classify('nonsense')).toMatchObject({ kind: 'refused', refusal: { note: expect.stringMatching(/-32700/) } });
   });
