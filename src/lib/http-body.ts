@@ -4,7 +4,8 @@
  * declares nothing and a declared length can understate.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { rpcError, sendJson, writeJson } from './http-reply.js';
+import { sendJson, writeJson } from './http-reply.js';
+import { rpcError } from './server-error.js';
 
 export const DEFAULT_BODY_LIMIT_BYTES = 1024 * 1024;
 

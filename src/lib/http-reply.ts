@@ -1,10 +1,11 @@
 /**
- * Small writers for the HTTP server's own answers. Every refusal carries a JSON-RPC error body
- * (id null), the shape MCP clients already parse for transport errors, so a 403 or 413 reads the
- * same as the SDK's own 400s and 406s.
+ * Small writers for the HTTP server's own answers. Every refusal carries a JSON-RPC error body (id
+ * null unless the request's was read), the shape MCP clients already parse for transport errors,
+ * so a 403 or 413 reads the same as the SDK's own 400s and 406s.
  */
 import type { ServerResponse } from 'node:http';
-import { SERVER_ERROR } from './server-error.js';
+import type { RequestId } from '@modelcontextprotocol/server';
+import { rpcError } from './server-error.js';
 
 export type Headers = Record<string, string>;
 
@@ -34,16 +35,12 @@ export function writeJson(res: ServerResponse, status: number, body: unknown, he
   return true;
 }
 
-export function rpcError(message: string, code = SERVER_ERROR) {
-  return { jsonrpc: '2.0', error: { code, message }, id: null };
-}
-
 export function sendRpcError(
   res: ServerResponse,
   status: number,
   message: string,
   headers: Headers = {},
-  code = SERVER_ERROR,
+  id: RequestId | null = null,
 ): void {
-  sendJson(res, status, rpcError(message, code), headers);
+  sendJson(res, status, rpcError(message, id), headers);
 }

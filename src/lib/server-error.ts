@@ -1,6 +1,16 @@
 /**
- * JSON-RPC's implementation-defined "server error" code, which both transports answer with when
- * they refuse a request themselves (HTTP: a limit or shutdown; stdio: shutdown or no answer in
- * time), as the SDK's own transport does for its HTTP-level refusals. The SDK exports no name for it.
+ * The JSON-RPC error answers this server writes itself, on both transports, when it refuses a line
+ * or a request before the SDK sees it (HTTP: a limit, a guard or shutdown; stdio: a line that is
+ * no message, shutdown, or no answer in time). SERVER_ERROR is JSON-RPC's implementation-defined
+ * "server error" code, as the SDK's own HTTP refusals use it; the SDK exports no name for it.
  */
-export const SERVER_ERROR = -32000;
+import { JSONRPC_VERSION, type JSONRPCErrorResponse, type RequestId } from '@modelcontextprotocol/server';
+
+const SERVER_ERROR = -32000;
+
+/** JSON-RPC 2.0 answers with a null id when the request's id cannot be read; the SDK's type has no null. */
+export type ErrorAnswer = Omit<JSONRPCErrorResponse, 'id'> & { id: RequestId | null };
+
+export function rpcError(message: string, id: RequestId | null = null, code = SERVER_ERROR): ErrorAnswer {
+  return { jsonrpc: JSONRPC_VERSION, error: { code, message }, id };
+}

@@ -3,8 +3,7 @@
  * eras) behind the checks every address it is served at shares: one target, Host and Origin,
  * the surface asked for, CORS, the body limit and Content-Encoding. `serve --http` mounts it at
  * /mcp and at the hosted path; `mock-api` mounts it at the hosted path beside the offline API.
- * Over 250 lines: every check a request passes before the SDK (target, Host, Origin, surface,
- * CORS, encoding, auth, body, slot) in the order it passes them, each short.
+ * The slot a request waits for is mcp-admission.ts's.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { toNodeHandler, type NodeIncomingMessageLike } from '@modelcontextprotocol/node';
@@ -16,9 +15,9 @@ import type { AuthCheck } from './auth/gate.js';
 import { callerOf } from './auth/caller.js';
 import { readRequestBody, refuseTooLarge, refuseUnread } from '../lib/http-body.js';
 import { checkHost, checkOrigin, checkSingleTarget, normalisedOrigin, type AccessPolicy } from './http-guard.js';
-import { rpcError, sendJson, sendRpcError, type Headers } from '../lib/http-reply.js';
-import { SERVER_ERROR } from '../lib/server-error.js';
-import { Slots, type Release } from '../lib/slots.js';
+import { sendRpcError, type Headers } from '../lib/http-reply.js';
+import { rpcError } from '../lib/server-error.js';
+import { admission } from './mcp-admission.js';
 
 /** The path the hosted service answers at (the spec's `POST /api/public/v1/mcp`). */
 export const HOSTED_MCP_PATH = '/api/public/v1/mcp';
@@ -58,8 +57,6 @@ export interface McpEndpointOptions {
   authenticate?: (req: IncomingMessage) => Promise<AuthCheck>;
 }
 
-type RequestId = string | number;
-
 /** The body as read, parsed once here; `undefined` when it is not JSON (the SDK words that refusal). */
 function parseBody(bytes: Buffer): unknown {
   try {
@@ -67,24 +64,6 @@ function parseBody(bytes: Buffer): unknown {
   } catch {
     return undefined;
   }
-}
-
-/** Whether a parsed body holds a request (which does work and takes a slot), and its id for a refusal. */
-function requestIn(parsed: unknown): { request: boolean; id: RequestId | null } {
-  const isRequest = (m: unknown) => typeof m === 'object' && m !== null && 'method' in m && 'id' in m;
-  if (Array.isArray(parsed)) return { request: parsed.some(isRequest), id: null };
-  if (!isRequest(parsed)) return { request: false, id: null };
-  const id = (parsed as { id: unknown }).id;
-  return { request: true, id: typeof id === 'string' || typeof id === 'number' ? id : null };
-}
-
-function sendUnavailable(res: ServerResponse, message: string, id: RequestId | null, headers: Headers): void {
-  sendJson(
-    res,
-    503,
-    { jsonrpc: '2.0', id, error: { code: SERVER_ERROR, message } },
-    { ...headers, 'retry-after': '1' },
-  );
 }
 
 /**
@@ -165,45 +144,7 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
   // 2026-07-28 clients that opened a subscriptions/listen stream hear of a change of the bridged
   // tools; stateless 2025 clients have no stream to hear on, and list again (docs/tools.md).
   const unfollow = backend.bridge?.onChange(() => mcpHandler.notify.toolsChanged());
-  // As many may wait as run: a burst of an agent's calls is served, a flood is turned away.
-  const slots = options.maxInFlight === undefined ? undefined : new Slots(options.maxInFlight, options.maxInFlight);
-
-  /**
-   * A slot for a request, once one is free; undefined when the request was answered here instead
-   * (503: the queue is full, or the server is shutting down) or its client left while it waited.
-   */
-  async function slotFor(res: ServerResponse, parsed: unknown, cors: Headers): Promise<Release | 'none' | undefined> {
-    if (!slots) return 'none';
-    const { request, id } = requestIn(parsed);
-    // Notifications and answers start no work: they never wait behind calls.
-    if (!request) return 'none';
-    const gone = new AbortController();
-    const leave = () => gone.abort();
-    res.once('close', leave);
-    const taken = slots.take(gone.signal);
-    if (!taken.ok) {
-      res.off('close', leave);
-      sendUnavailable(
-        res,
-        `Service Unavailable: ${slots.size} requests are being served and ${slots.queueSize} are waiting, the most this server takes (--max-in-flight ${slots.size}); retry after 1 s`,
-        id,
-        cors,
-      );
-      return undefined;
-    }
-    const release = await taken.slot;
-    res.off('close', leave);
-    if (res.destroyed || res.writableEnded) {
-      release?.();
-      return undefined;
-    }
-    if (!release) {
-      sendUnavailable(res, 'Service Unavailable: the server is shutting down; the request was not started', id, cors);
-      return undefined;
-    }
-    res.once('close', release);
-    return release;
-  }
+  const admit = admission(options.maxInFlight);
   const serveMcp = toNodeHandler(mcpHandler, {
     maxRequestBodySize: limits.bodyBytes,
     onerror: (error) => logger.error(`MCP HTTP handler failed: ${error.stack ?? error.message}`),
@@ -267,13 +208,13 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
       return;
     }
     const parsed = parseBody(body.bytes);
-    if ((await slotFor(res, parsed, cors)) === undefined) return;
+    if ((await admit.slotFor(res, parsed, cors)) === undefined) return;
     await serveMcp(withBody(req, body.bytes, who.auth), res, parsed);
   }
 
   return {
     serve,
-    refuseWaiting: () => slots?.clearQueue(),
+    refuseWaiting: admit.refuseWaiting,
     close: () => {
       unfollow?.();
       return mcpHandler.close();

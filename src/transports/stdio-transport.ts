@@ -1,31 +1,20 @@
 /**
  * The stdio wire for the SDK's `serveStdio` (its `transport` option): the SDK parses, answers and
  * serializes every message; this carries lines (stdio-lines.ts), answers those that are no message
- * (stdio-refusals.ts), and adds what StdioServerTransport lacks: at most `maxInFlight` requests
- * handed on at a time (slots.ts, the limiter HTTP mode uses too), later ones waiting in order
- * (stdio-read-ahead.ts) until `readAheadBytes`, where stdin pauses; cancellations and client answers pass at once; nothing handed on while
- * stdout is backed up; at the end of input every request read still answered (an error after
- * `endGraceMs` without one); on stopping(), requests not started refused.
- * Over 250 lines because those four share one state (what is waiting, running and owed) and each
- * event moves it as a whole; split further, each part would reach into the others' fields.
- * Upstream, they belong in StdioServerTransport; with them this file can go.
+ * (stdio-refusals.ts), and adds what StdioServerTransport lacks (stdio-requests.ts tracks each
+ * request): at most `maxInFlight` requests handed on at a time, later ones waiting in order until
+ * `readAheadBytes`, where stdin pauses; cancellations and client answers pass at once; nothing
+ * handed on while stdout is backed up; at the end of input every request read still answered (an
+ * error after `endGraceMs` without one); on stopping(), requests not started refused.
+ * Upstream, they belong in StdioServerTransport; with them these files can go.
  */
 import type { Readable } from 'node:stream';
-import {
-  deserializeMessage,
-  INVALID_REQUEST,
-  serializeMessage,
-  type JSONRPCMessage,
-  type RequestId,
-  type Transport,
-} from '@modelcontextprotocol/server';
-import { isRecord } from '../lib/is-record.js';
+import { isJSONRPCResponse, serializeMessage, type JSONRPCMessage, type Transport } from '@modelcontextprotocol/server';
 import { condenseErrorMessage } from '../mcp/protocol-errors.js';
-import { SERVER_ERROR } from '../lib/server-error.js';
-import { Slots, type Release } from '../lib/slots.js';
+import { rpcError, type ErrorAnswer } from '../lib/server-error.js';
 import { LineSplitter } from './stdio-lines.js';
-import { isRequest, ReadAhead } from './stdio-read-ahead.js';
-import { isRequestId, refusalsOf } from './stdio-refusals.js';
+import { classify, Requests } from './stdio-requests.js';
+import { oversized, type Refusal } from './stdio-refusals.js';
 
 /** The way out to stdout: a plain write that says when the buffer is full, and its 'drain'. */
 export interface LineOutput {
@@ -54,37 +43,20 @@ const MAX_LINE_BYTES = 10 * 1024 * 1024;
  */
 const READ_AHEAD_BYTES = 1024 * 1024;
 
-/**
- * `subscriptions/listen` stays open until the client cancels it, and the SDK bounds those itself
- * (maxSubscriptions): counted as a call, a few would hold every slot for good.
- */
-const LONG_LIVED = new Set(['subscriptions/listen']);
-
 export class LineTransport implements Transport {
   onclose?: () => void;
   onerror?: (error: Error) => void;
   onmessage?: (message: JSONRPCMessage) => void;
 
-  private readonly waiting = new ReadAhead();
+  private readonly requests: Requests;
   private readonly lines: LineSplitter;
   private backedUp = false;
   private ended = false;
   private closed = false;
-  /** Requests handed on and not yet answered. */
-  private readonly unanswered = new Set<RequestId>();
-  /** Those of them that hold a slot (all but long-lived ones), with its release. */
-  private readonly running = new Map<RequestId, Release>();
-  /** The same limiter as HTTP mode's, with no queue of its own: requests wait in `waiting`, in order. */
-  private readonly slots: Slots;
   /** Set by stopping(): the text every request not yet started is answered with. */
   private refusal: string | undefined;
   private endTimer: NodeJS.Timeout | undefined;
   private handOnScheduled = false;
-  private settledWaiters: Array<() => void> = [];
-  /** Ids given an error by answerRemaining: the SDK's own answer, should it still come, is dropped. */
-  private readonly answeredHere = new Set<RequestId>();
-  private readonly maxLineBytes: number;
-  private readonly readAheadBytes: number;
   /** Resolves when the transport has closed, for whoever must exit the process after it. */
   readonly closedPromise: Promise<void>;
   private resolveClosed!: () => void;
@@ -94,23 +66,30 @@ export class LineTransport implements Transport {
     private readonly output: LineOutput,
     private readonly options: LineTransportOptions,
   ) {
-    this.maxLineBytes = options.maxLineBytes ?? MAX_LINE_BYTES;
-    this.slots = new Slots(options.maxInFlight ?? Number.POSITIVE_INFINITY, 0);
-    this.readAheadBytes = options.readAheadBytes ?? READ_AHEAD_BYTES;
+    const maxLineBytes = options.maxLineBytes ?? MAX_LINE_BYTES;
+    this.requests = new Requests(options.maxInFlight ?? Number.POSITIVE_INFINITY);
     this.closedPromise = new Promise((resolve) => (this.resolveClosed = resolve));
     this.lines = new LineSplitter(
-      this.maxLineBytes,
+      maxLineBytes,
       (line) => {
         this.read(line);
         // Line by line, so what nothing holds back keeps the order it was written in.
         this.handOn();
       },
-      (length) => this.refuseOversized(length),
+      (length) => this.refused(oversized(maxLineBytes, length)),
     );
   }
 
-  private readonly onData = (chunk: Buffer) => this.receive(chunk);
-  private readonly onEnd = () => this.endOfInput();
+  private readonly onData = (chunk: Buffer) => {
+    this.lines.push(chunk);
+    this.handOn();
+  };
+  private readonly onEnd = () => {
+    this.ended = true;
+    this.lines.end();
+    this.armEndTimer();
+    this.handOn();
+  };
   private readonly onInputError = (error: Error) => this.onerror?.(error);
   private readonly onDrain = () => {
     this.backedUp = false;
@@ -119,7 +98,7 @@ export class LineTransport implements Transport {
 
   /** Requests handed on and not answered yet (cancelled ones excepted: they get no answer). */
   get owed(): number {
-    return this.unanswered.size;
+    return this.requests.owing;
   }
 
   async start(): Promise<void> {
@@ -130,16 +109,14 @@ export class LineTransport implements Transport {
 
   async send(message: JSONRPCMessage): Promise<void> {
     if (this.closed) throw new Error('the stdio transport is closed');
-    const answerTo =
-      'id' in message && ('result' in message || 'error' in message) && isRequestId(message.id)
-        ? message.id
-        : undefined;
-    // Already answered with an error before exit; a second answer to one id would break the client.
-    if (answerTo !== undefined && this.answeredHere.delete(answerTo)) return;
+    if (!isJSONRPCResponse(message)) return this.write(serializeMessage(message));
+    // Not after answerRemaining: a second answer to one id would break the client.
+    if (!this.requests.answered(message.id)) return;
     if ('error' in message)
       message = { ...message, error: { ...message.error, message: condenseErrorMessage(message.error.message) } };
     this.write(serializeMessage(message));
-    if (answerTo !== undefined) this.answered(answerTo);
+    if (this.ended) this.armEndTimer();
+    this.scheduleHandOn();
   }
 
   /**
@@ -154,25 +131,13 @@ export class LineTransport implements Transport {
 
   /** Resolves once no request handed on is owed an answer. */
   settled(): Promise<void> {
-    if (this.unanswered.size === 0) return Promise.resolve();
-    return new Promise((resolve) => this.settledWaiters.push(resolve));
-  }
-
-  private checkSettled(): void {
-    if (this.unanswered.size > 0 || this.settledWaiters.length === 0) return;
-    for (const resolve of this.settledWaiters.splice(0)) resolve();
+    return this.requests.settled();
   }
 
   /** Answers every request still owed with an error saying `why` (a backstop before exit). */
   answerRemaining(why: string): void {
-    for (const id of this.unanswered) {
-      this.refuse(SERVER_ERROR, why, id);
-      this.answeredHere.add(id);
-    }
-    this.unanswered.clear();
-    this.releaseAll();
-    for (const request of this.waiting.clear()) this.refuse(SERVER_ERROR, why, request.id);
-    this.checkSettled();
+    this.refusal ??= why;
+    for (const id of this.requests.answerAll()) this.refuse(rpcError(why, id));
   }
 
   async close(): Promise<void> {
@@ -194,27 +159,15 @@ export class LineTransport implements Transport {
     this.output.once('drain', this.onDrain);
   }
 
+  private refuse(answer: ErrorAnswer): void {
+    this.write(`${JSON.stringify(answer)}\n`);
+  }
+
   /** Reads while nothing is backed up and the requests waiting for a slot stay under the read-ahead. */
   private updateReading(): void {
     if (this.ended || this.closed) return;
-    if (this.backedUp || this.waiting.bytes >= this.readAheadBytes) this.input.pause();
+    if (this.backedUp || this.requests.bytes >= (this.options.readAheadBytes ?? READ_AHEAD_BYTES)) this.input.pause();
     else if (this.input.isPaused()) this.input.resume();
-  }
-
-  private receive(chunk: Buffer): void {
-    this.lines.push(chunk);
-    this.handOn();
-  }
-
-  private refuseOversized(length: number): void {
-    this.refuse(
-      INVALID_REQUEST,
-      `Invalid Request: a message of more than ${this.maxLineBytes} bytes cannot be read`,
-      null,
-    );
-    this.options.onRefused?.(
-      `dropped a message of ${length} bytes from stdin, over the ${this.maxLineBytes}-byte limit`,
-    );
   }
 
   /**
@@ -222,95 +175,34 @@ export class LineTransport implements Transport {
    * then decides whether to read on.
    */
   private handOn(): void {
-    while (this.waiting.length > 0 && !this.backedUp && !this.closed) {
-      const next = this.waiting.peek();
-      const request = next && isRequest(next) ? next : undefined;
-      if (request && this.refusal === undefined && !LONG_LIVED.has(request.method) && !this.slots.free) break;
-      this.waiting.shift();
-      if (!next) continue;
-      if (request && this.refusal !== undefined) {
-        this.refuse(SERVER_ERROR, this.refusal, request.id);
-        continue;
-      }
-      this.handOnNow(next);
+    while (!this.backedUp && !this.closed) {
+      const next = this.requests.next(this.refusal !== undefined);
+      if (!next) break;
+      if (next.kind === 'request' && this.refusal !== undefined) this.refuse(rpcError(this.refusal, next.message.id));
+      else this.onmessage?.(next.message);
     }
     this.updateReading();
-    if (this.ended) this.closeWhenAnswered();
-  }
-
-  private handOnNow(message: JSONRPCMessage): void {
-    if (isRequest(message)) {
-      this.unanswered.add(message.id);
-      // An id already running (a client's mistake) holds no second slot: its release would be lost.
-      const release = LONG_LIVED.has(message.method) || this.running.has(message.id) ? undefined : this.slots.tryTake();
-      if (release) this.running.set(message.id, release);
-    }
-    this.onmessage?.(message);
+    if (this.ended && this.requests.done) void this.close();
   }
 
   /** One line read: refused, handed on at once (cancellations, answers), or queued in order. */
   private read(raw: string): void {
     const line = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
     if (line.trim() === '') return;
-    let message: JSONRPCMessage;
-    try {
-      message = deserializeMessage(line);
-    } catch {
-      this.refuseLine(line);
-      return;
-    }
-    if (
-      'method' in message &&
-      message.method === 'notifications/cancelled' &&
-      isRecord(message.params) &&
-      isRequestId(message.params.requestId)
-    ) {
-      const id = message.params.requestId;
-      // Never started: dropped here, and, like any cancelled request, never answered.
-      if (this.waiting.drop(id)) return;
-      // A cancelled request is not answered (the SDK aborts it silently), so it is not waited
-      // for, and its slot is free at once.
-      this.unanswered.delete(id);
-      this.release(id);
-      this.handOnNow(message);
-      this.checkSettled();
-      this.scheduleHandOn();
-      return;
-    }
-    if (!('method' in message)) {
-      // A client's answer to one of our requests starts no work and may be what a call waits on.
-      this.handOnNow(message);
-      return;
-    }
-    this.waiting.push(message, line.length);
-  }
-
-  private refuseLine(line: string): void {
-    const { answers, note } = refusalsOf(line);
-    for (const { code, message, id } of answers) this.refuse(code, message, id);
-    this.options.onRefused?.(note);
-  }
-
-  private refuse(code: number, message: string, id: RequestId | null): void {
-    this.write(`${JSON.stringify({ jsonrpc: '2.0', id, error: { code, message } })}\n`);
-  }
-
-  private answered(id: RequestId): void {
-    this.unanswered.delete(id);
-    this.release(id);
-    this.checkSettled();
-    if (this.ended) this.armEndTimer();
+    const read = classify(line);
+    if (read.kind === 'refused') return this.refused(read.refusal);
+    // A client's answer to one of our requests starts no work and may be what a call waits on.
+    if (read.kind === 'response') return this.onmessage?.(read.message);
+    if (read.kind !== 'cancellation') return this.requests.push(read);
+    // One still waiting is dropped there, unstarted: the SDK need not hear of it.
+    if (this.requests.cancel(read.requestId)) return;
+    this.onmessage?.(read.message);
     this.scheduleHandOn();
   }
 
-  private release(id: RequestId): void {
-    this.running.get(id)?.();
-    this.running.delete(id);
-  }
-
-  private releaseAll(): void {
-    for (const release of this.running.values()) release();
-    this.running.clear();
+  private refused({ answers, note }: Refusal): void {
+    for (const answer of answers) this.refuse(answer);
+    this.options.onRefused?.(note);
   }
 
   /** A slot came free: the next request waiting is handed on after the current answer is out. */
@@ -321,13 +213,6 @@ export class LineTransport implements Transport {
       this.handOnScheduled = false;
       this.handOn();
     });
-  }
-
-  private endOfInput(): void {
-    this.ended = true;
-    this.lines.end();
-    this.armEndTimer();
-    this.handOn();
   }
 
   /**
@@ -344,9 +229,5 @@ export class LineTransport implements Transport {
       void this.close();
     }, this.options.endGraceMs);
     this.endTimer.unref();
-  }
-
-  private closeWhenAnswered(): void {
-    if (this.waiting.length === 0 && this.unanswered.size === 0) void this.close();
   }
 }

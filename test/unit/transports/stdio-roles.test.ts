@@ -1,8 +1,8 @@
-/** The stdio transport's role files on their own: cutting lines, refusing what is no message, the read-ahead. */
+/** The stdio transport's role files on their own: cutting lines, refusing what is no message, classifying and tracking requests. */
 import { describe, expect, it } from 'vitest';
 import { LineSplitter } from '../../../src/transports/stdio-lines.js';
-import { ReadAhead } from '../../../src/transports/stdio-read-ahead.js';
-import { refusalsOf } from '../../../src/transports/stdio-refusals.js';
+import { classify, Requests, type Waiting } from '../../../src/transports/stdio-requests.js';
+import { notAMessage, notJson } from '../../../src/transports/stdio-refusals.js';
 
 function splitter(max = 16) {
   const lines: string[] = [];
@@ -43,55 +43,115 @@ describe('LineSplitter', () => {
   });
 });
 
-describe('refusalsOf', () => {
+describe('refusals', () => {
   it('answers a line that is not JSON with -32700, with an id when one can be read', () => {
-    expect(refusalsOf('{"jsonrpc":"2.0","id":7,"method":').answers).toEqual([
-      { code: -32700, message: expect.stringMatching(/^Parse error/), id: 7 },
+    expect(notJson('{"jsonrpc":"2.0","id":7,"method":').answers).toEqual([
+      { jsonrpc: '2.0', error: { code: -32700, message: expect.stringMatching(/^Parse error/) }, id: 7 },
     ]);
-    expect(refusalsOf('nonsense').answers[0]!.id).toBeNull();
+    expect(notJson('nonsense').answers[0]!.id).toBeNull();
   });
 
   it('answers each request of a batch with -32600, and a batch with none once', () => {
-    const batch = JSON.stringify([
+    const batch = [
       { jsonrpc: '2.0', id: 1, method: 'ping' },
       { jsonrpc: '2.0', method: 'notifications/initialized' },
       { jsonrpc: '2.0', id: 'b', method: 'ping' },
-    ]);
-    expect(refusalsOf(batch).answers.map((a) => [a.code, a.id])).toEqual([
+    ];
+    expect(notAMessage(batch).answers.map((a) => [a.error.code, a.id])).toEqual([
       [-32600, 1],
       [-32600, 'b'],
     ]);
-    expect(refusalsOf('[]').answers.map((a) => a.id)).toEqual([null]);
+    expect(notAMessage([]).answers.map((a) => a.id)).toEqual([null]);
   });
 
   it('says why JSON is no message, naming an id that is not a string or an integer', () => {
-    expect(refusalsOf('{"id":1.5,"method":"x"}').answers[0]!.message).toMatch(/an id must be a string or an integer/);
-    expect(refusalsOf('{"hello":1}').answers[0]).toMatchObject({ code: -32600, id: null });
+    expect(notAMessage({ id: 1.5, method: 'x' }).answers[0]!.error.message).toMatch(
+      /an id must be a string or an integer/,
+    );
+    expect(notAMessage({ hello: 1 }).answers[0]).toMatchObject({ error: { code: -32600 }, id: null });
   });
 });
 
-describe('ReadAhead', () => {
-  const request = (id: number) => ({ jsonrpc: '2.0' as const, id, method: 'ping' });
+describe('classify', () => {
+  const line = (message: object) => JSON.stringify(message);
 
-  it('keeps order and counts the bytes waiting', () => {
-    const ahead = new ReadAhead();
-    ahead.push(request(1), 10);
-    ahead.push({ jsonrpc: '2.0', method: 'notifications/initialized' }, 5);
-    expect(ahead.bytes).toBe(15);
-    expect(ahead.peek()).toEqual(request(1));
-    ahead.shift();
-    expect(ahead.bytes).toBe(5);
-    expect(ahead.length).toBe(1);
+  it('tells requests, notifications, cancellations and answers apart, once, by the SDK guards', () => {
+    const ping = line({ jsonrpc: '2.0', id: 1, method: 'ping' });
+    expect(classify(ping)).toMatchObject({ kind: 'request', bytes: ping.length });
+    expect(classify(line({ jsonrpc: '2.0', method: 'notifications/initialized' })).kind).toBe('notification');
+    const cancel = { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 'a' } };
+    expect(classify(line(cancel))).toMatchObject({ kind: 'cancellation', requestId: 'a' });
+    expect(classify(line({ jsonrpc: '2.0', id: 2, result: {} })).kind).toBe('response');
+    expect(classify(line({ jsonrpc: '2.0', id: 3, error: { code: -1, message: 'x' } })).kind).toBe('response');
   });
 
-  it('drops a waiting request a cancellation names: skipped at its turn, not given back by clear', () => {
-    const ahead = new ReadAhead();
-    ahead.push(request(1), 1);
-    ahead.push(request(2), 1);
-    expect(ahead.drop(1)).toBe(true);
-    expect(ahead.drop(9)).toBe(false);
-    expect(ahead.peek()).toBeUndefined();
-    expect(ahead.clear().map((r) => r.id)).toEqual([2]);
-    expect(ahead.bytes).toBe(0);
+  it('refuses what is no message, as the refusals word it', () => {
+    expect(classify('{"id":1.5,"method":"x"}')).toEqual({
+      kind: 'refused',
+      refusal: notAMessage({ id: 1.5, method: 'x' }),
+    });
+    expect(classify('nonsense')).toMatchObject({ kind: 'refused', refusal: { note: expect.stringMatching(/-32700/) } });
+  });
+});
+
+describe('Requests', () => {
+  const request = (id: number, method = 'ping'): Waiting => ({
+    kind: 'request',
+    message: { jsonrpc: '2.0', id, method },
+    bytes: 1,
+  });
+  const ids = (requests: Requests, refusing = false) => {
+    const out: unknown[] = [];
+    for (let next = requests.next(refusing); next; next = requests.next(refusing))
+      out.push('id' in next.message ? next.message.id : next.message.method);
+    return out;
+  };
+
+  it('hands on in order, counting the bytes waiting, until a request finds every slot taken', () => {
+    const requests = new Requests(1);
+    requests.push({ ...request(1), bytes: 10 });
+    requests.push({ kind: 'notification', message: { jsonrpc: '2.0', method: 'notifications/initialized' }, bytes: 5 });
+    requests.push(request(2));
+    expect(requests.bytes).toBe(16);
+    expect(ids(requests)).toEqual([1, 'notifications/initialized']);
+    expect(requests.bytes).toBe(1);
+    expect(requests.owing).toBe(1);
+    expect(requests.answered(1)).toBe(true);
+    expect(ids(requests)).toEqual([2]);
+    expect(requests.answered(2)).toBe(true);
+    expect(requests.done).toBe(true);
+  });
+
+  it('takes no slot for subscriptions/listen, and none while refusing', () => {
+    const requests = new Requests(1);
+    for (const waiting of [request(1, 'subscriptions/listen'), request(2), request(3), request(4)])
+      requests.push(waiting);
+    expect(ids(requests)).toEqual([1, 2]);
+    expect(ids(requests, true)).toEqual([3, 4]);
+    expect(requests.owing).toBe(2);
+  });
+
+  it('drops a waiting request a cancellation names, and frees the slot of a running one', () => {
+    const requests = new Requests(1);
+    for (const id of [1, 2, 3]) requests.push(request(id));
+    expect(ids(requests)).toEqual([1]);
+    expect(requests.cancel(2)).toBe(true);
+    expect(requests.cancel(1)).toBe(false);
+    expect(requests.owing).toBe(0);
+    expect(ids(requests)).toEqual([3]);
+  });
+
+  it('answerAll gives every request owed, then every one waiting, and no answer is written after it', async () => {
+    const requests = new Requests(1);
+    for (const id of [1, 2, 3]) requests.push(request(id));
+    expect(ids(requests)).toEqual([1]);
+    requests.cancel(2);
+    let settled = false;
+    void requests.settled().then(() => (settled = true));
+    expect(requests.answerAll()).toEqual([1, 3]);
+    await Promise.resolve();
+    expect(settled).toBe(true);
+    expect(requests.done).toBe(true);
+    expect(requests.answered(1)).toBe(false);
   });
 });
