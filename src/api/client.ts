@@ -10,8 +10,9 @@ import { DeployedCatalog, operationOf, type CatalogCheck } from './deployed-cata
 import { contractError, decodeHealth, envelopeSchema, parseJson, validate } from './decode.js';
 import { ApiError } from '../contract/errors.js';
 import { OPERATIONS, type OperationId } from '../contract/operations.js';
+import { jobListShape } from '../contract/params.js';
 import type { InterviewBriefParams, JobListParams, MarketMapParams, SearchJobsParams } from '../contract/params.js';
-import { buildQuery, LIST_KEYS } from './query.js';
+import { buildQuery } from './query.js';
 import { RequestPolicy, type GetOptions, type RequestPolicyOptions } from './request-policy.js';
 import { abortError, type CallOptions } from './send-loop.js';
 import type { ApiResult, ClientState } from './result.js';
@@ -140,7 +141,7 @@ export class ApiClient {
 
   listJobs(params: JobListParams = {}, options?: CallOptions): Promise<ApiResult<JobListData>> {
     // Only its own: a search object handed here never sends the search-only filters to the list.
-    const own = Object.fromEntries(LIST_KEYS.map((key) => [key, params[key]]));
+    const own = Object.fromEntries(Object.keys(jobListShape).map((key) => [key, params[key as keyof JobListParams]]));
     return this.getEnvelope('listPublicJobs', buildQuery(own), JobListDataSchema, options);
   }
 
