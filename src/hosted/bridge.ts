@@ -15,8 +15,9 @@ import type { RetryAfterGate } from '../api/retry-after-gate.js';
 import { silentLogger, type Logger } from '../obs/log.js';
 import { orAfter } from '../lib/abort.js';
 import { oneLine } from '../lib/text.js';
+import type { ServerState } from '../contract/server-state.js';
 import { PACKAGE_NAME, VERSION } from '../contract/version.js';
-import { admitTools, type Admission, type HostedTool, type SkippedTool } from './admit.js';
+import { admitTools, type Admission, type HostedTool } from './admit.js';
 import { HOSTED_CAPS, LIST_RETRY_MS, LIST_TTL_MS } from './caps.js';
 import { guardedFetch, withCallOptions, type WebFetch } from './guarded-fetch.js';
 
@@ -46,18 +47,6 @@ export interface HostedBridgeOptions {
   logger?: Logger;
   store?: SharedListStore | undefined;
   now?: () => number;
-}
-
-export interface BridgeStatus {
-  endpoint?: string | undefined;
-  /** Why the endpoint is not the one health named, when it is not. */
-  endpoint_note?: string | undefined;
-  state: 'not_read' | 'reading' | 'ready' | 'failed';
-  era?: string | undefined;
-  read_at?: string | undefined;
-  failure?: string | undefined;
-  bridged: string[];
-  skipped: SkippedTool[];
 }
 
 export interface HostedAnswer {
@@ -117,7 +106,7 @@ export class HostedBridge {
     return () => this.listeners.delete(listener);
   }
 
-  status(): BridgeStatus {
+  status(): ServerState['bridge'] {
     const iso = (ms: number | undefined) => (ms === undefined ? undefined : new Date(ms).toISOString());
     const state =
       this.reading && this.readAt === undefined
