@@ -15,7 +15,7 @@ import {
 } from './documents.js';
 import { withValidators } from './conditional.js';
 import { applyFaults } from './fault-answers.js';
-import { type FaultController, type FaultRule, FaultSet } from './faults.js';
+import { type FaultRule, FaultSet } from './faults.js';
 import { interviewResponse } from './interview.js';
 import { describeFilters, jobQueryFrom, projectJob, runJobQuery } from './jobs-query.js';
 import { marketMapResponse } from './market-map.js';
@@ -31,6 +31,7 @@ import {
 } from './params.js';
 import { bytesResponse, errorResponse, jsonResponse, prefersMarkdown, successResponse } from './responses.js';
 import { parseParams, type ParamValues } from './validate-params.js';
+import { messageOf } from '../lib/cause-chain.js';
 
 export interface OfflineEngine {
   handle(request: Request): Promise<Response>;
@@ -39,7 +40,7 @@ export interface OfflineEngine {
    * answers it: for the handlers mounted beside the engine (mock-api's hosted tool endpoint).
    */
   intercept(request: Request): Promise<Response | undefined>;
-  faults: FaultController;
+  faults: FaultSet;
   dataset: Dataset;
 }
 
@@ -224,11 +225,7 @@ async function handleRequest(dataset: Dataset, request: Request, hosted: HostedH
     response = await withValidators(request, new URL(request.url).pathname, route(dataset, request));
   } catch (error) {
     // A bug in the engine must still look like an HTTP answer, not a dropped connection.
-    response = errorResponse(
-      500,
-      'internal_error',
-      `offline engine error: ${error instanceof Error ? error.message : String(error)}`,
-    );
+    response = errorResponse(500, 'internal_error', `offline engine error: ${messageOf(error)}`);
   }
   if (request.method.toUpperCase() === 'HEAD')
     return new Response(null, { status: response.status, headers: response.headers });

@@ -32,20 +32,6 @@ export interface FaultRule {
   times?: number;
 }
 
-export interface FaultController {
-  add(rule: FaultRule): void;
-  /** Replaces every rule. */
-  set(rules: FaultRule[]): void;
-  clear(): void;
-  /** The rules, with `times` showing what is left of each. */
-  list(): FaultRule[];
-  /** Requests seen by the engine for a path (same matching as rules), or in total. */
-  hits(path?: string): number;
-  /** Requests seen, per exact pathname. */
-  stats(): Record<string, number>;
-  resetHits(): void;
-}
-
 const FaultRuleSchema = z.strictObject({
   path: z.string().refine((p) => p.startsWith('/') || p === '*', 'path must start with / (or be * for every path)'),
   kind: z.enum(FAULT_KINDS),
@@ -81,7 +67,7 @@ function pathMatches(pattern: string, pathname: string): boolean {
   return pattern.endsWith('*') ? pathname.startsWith(pattern.slice(0, -1)) : pattern === pathname;
 }
 
-export class FaultSet implements FaultController {
+export class FaultSet {
   private rules: FaultRule[] = [];
   private readonly seen = new Map<string, number>();
 
@@ -93,6 +79,7 @@ export class FaultSet implements FaultController {
     this.rules.push(parseFaultRules(rule)[0]!);
   }
 
+  /** Replaces every rule. */
   set(rules: FaultRule[]): void {
     this.rules = parseFaultRules(rules);
   }
@@ -101,16 +88,19 @@ export class FaultSet implements FaultController {
     this.rules = [];
   }
 
+  /** The rules, with `times` showing what is left of each. */
   list(): FaultRule[] {
     return this.rules.map((rule) => ({ ...rule }));
   }
 
+  /** Requests seen by the engine for a path (same matching as rules), or in total. */
   hits(path?: string): number {
     let total = 0;
     for (const [pathname, count] of this.seen) if (path === undefined || pathMatches(path, pathname)) total += count;
     return total;
   }
 
+  /** Requests seen, per exact pathname. */
   stats(): Record<string, number> {
     return Object.fromEntries(this.seen);
   }

@@ -3,7 +3,7 @@
  * search over the snapshot. Dataset order is response order (most recently seen first).
  */
 import type { Pagination, PublicJob } from '../contract/schemas.js';
-import type { Dataset, StoredJob } from './dataset.js';
+import { PER_YEAR, type Dataset, type StoredJob } from './dataset.js';
 import type { ParamValues } from './validate-params.js';
 
 export interface JobQuery {
@@ -44,8 +44,6 @@ export function jobQueryFrom(values: ParamValues): JobQuery {
   };
 }
 
-const PERIOD_FACTOR = { year: 1, month: 12, hour: 2080 } as const;
-
 /**
  * The job's salary as an annualized USD range [low, high], or null when there is no usable
  * salary: none at all, a predicted one the caller did not ask for, no amounts, or a currency
@@ -63,7 +61,7 @@ function annualUsdRange(
   const low = salary.min ?? salary.max;
   const high = salary.max ?? salary.min;
   if (rate === undefined || low === null || high === null) return null;
-  const factor = rate * PERIOD_FACTOR[stored.salary_period];
+  const factor = rate * PER_YEAR[stored.salary_period];
   return [low * factor, high * factor];
 }
 

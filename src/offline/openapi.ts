@@ -12,17 +12,12 @@ type Schema = Record<string, unknown>;
 
 const ref = (name: string): Schema => ({ $ref: `#/components/schemas/${name}` });
 const nullable = (type: string, extra: Schema = {}): Schema => ({ type: [type, 'null'], ...extra });
-const closed = (properties: Record<string, Schema>, required: string[] = Object.keys(properties)): Schema => ({
-  type: 'object',
-  properties,
-  required,
-  additionalProperties: false,
-});
-const open = (properties: Record<string, Schema>, required: string[]): Schema => ({
+const open = (properties: Record<string, Schema>, required: string[] = Object.keys(properties)): Schema => ({
   type: 'object',
   properties,
   required,
 });
+const closed = (properties: Record<string, Schema>): Schema => ({ ...open(properties), additionalProperties: false });
 const freeObject: Schema = { type: 'object', additionalProperties: true };
 
 function envelope(data: Schema, description: string): Schema {
@@ -33,6 +28,28 @@ function envelope(data: Schema, description: string): Schema {
     required: ['success', 'data', 'meta'],
   };
 }
+
+/** The members of a job the spec requires; its evidence members (below, in PublicJob) are optional. */
+const JOB_REQUIRED: Record<string, Schema> = {
+  job_id: { type: 'string', description: 'Stable public identifier.' },
+  title: { type: 'string' },
+  company: ref('PublicJobCompany'),
+  role: ref('PublicJobRole'),
+  salary: {
+    oneOf: [ref('PublicJobSalary'), { type: 'null' }],
+    description: 'Kept only when its source class is allowed by include_predicted_salaries.',
+  },
+  freshness: { type: 'string', description: 'Read-model lifecycle label, normally live or active.' },
+  last_seen: nullable('string', { description: 'Latest source observation, ISO date or date-time.' }),
+  location_text: nullable('string'),
+  location_country: nullable('string'),
+  remote_status: nullable('string'),
+  seniority_level: nullable('string'),
+  skills: { type: 'array', items: { type: 'string' } },
+  url: nullable('string', { format: 'uri' }),
+  domain_id: { type: 'string', enum: ['ai', 'web3'] },
+  domain_assignment: { type: 'string', enum: ['explicit', 'classified'] },
+};
 
 const SCHEMAS: Record<string, Schema> = {
   ResponseMeta: {
@@ -75,46 +92,13 @@ const SCHEMAS: Record<string, Schema> = {
   }),
   PublicJob: open(
     {
-      job_id: { type: 'string', description: 'Stable public identifier.' },
-      title: { type: 'string' },
-      company: ref('PublicJobCompany'),
-      role: ref('PublicJobRole'),
-      salary: {
-        oneOf: [ref('PublicJobSalary'), { type: 'null' }],
-        description: 'Kept only when its source class is allowed by include_predicted_salaries.',
-      },
-      freshness: { type: 'string', description: 'Read-model lifecycle label, normally live or active.' },
-      last_seen: nullable('string', { description: 'Latest source observation, ISO date or date-time.' }),
-      location_text: nullable('string'),
-      location_country: nullable('string'),
-      remote_status: nullable('string'),
-      seniority_level: nullable('string'),
-      skills: { type: 'array', items: { type: 'string' } },
-      url: nullable('string', { format: 'uri' }),
-      domain_id: { type: 'string', enum: ['ai', 'web3'] },
-      domain_assignment: { type: 'string', enum: ['explicit', 'classified'] },
+      ...JOB_REQUIRED,
       requirements: freeObject,
       operating_expectations: { type: 'array', items: freeObject },
       proof_signals: { type: 'array', items: freeObject },
       evidence_quality: freeObject,
     },
-    [
-      'job_id',
-      'title',
-      'company',
-      'role',
-      'salary',
-      'freshness',
-      'last_seen',
-      'location_text',
-      'location_country',
-      'remote_status',
-      'seniority_level',
-      'skills',
-      'url',
-      'domain_id',
-      'domain_assignment',
-    ],
+    Object.keys(JOB_REQUIRED),
   ),
   Pagination: closed({
     page: { type: 'integer', minimum: 1 },
@@ -124,25 +108,15 @@ const SCHEMAS: Record<string, Schema> = {
     has_next: { type: 'boolean' },
     has_prev: { type: 'boolean' },
   }),
-  JobListData: open({ jobs: { type: 'array', items: ref('PublicJob') }, pagination: ref('Pagination') }, [
-    'jobs',
-    'pagination',
-  ]),
-  DiscoveryData: open(
-    {
-      endpoints: {
-        type: 'array',
-        items: open({ path: { type: 'string' }, method: { type: 'string' }, description: { type: 'string' } }, [
-          'path',
-          'method',
-          'description',
-        ]),
-      },
-      auth: { type: 'object', additionalProperties: { type: 'string' } },
-      envelopes: { type: 'object', additionalProperties: { type: 'string' } },
+  JobListData: open({ jobs: { type: 'array', items: ref('PublicJob') }, pagination: ref('Pagination') }),
+  DiscoveryData: open({
+    endpoints: {
+      type: 'array',
+      items: open({ path: { type: 'string' }, method: { type: 'string' }, description: { type: 'string' } }),
     },
-    ['endpoints', 'auth', 'envelopes'],
-  ),
+    auth: { type: 'object', additionalProperties: { type: 'string' } },
+    envelopes: { type: 'object', additionalProperties: { type: 'string' } },
+  }),
   HealthProbe: open(
     {
       name: { type: 'string' },

@@ -2,7 +2,6 @@
  * The operations of the public read API and their query parameters, described once. The 400
  * rules (validate-params.ts), the OpenAPI document (openapi.ts) and the discovery catalog
  * (documents.ts) are all derived from this table, so they cannot drift apart.
- * Over 250 lines: the table is the spec's parameter list, one entry per parameter.
  */
 import { OPERATIONS as CONTRACT_OPERATIONS, type OperationId } from '../contract/operations.js';
 import { COUNTRY_PATTERN, DOMAINS, MARKET_MAP_STATUSES, SKILL_MATCHES, SLUG_PATTERN } from '../contract/schemas.js';
@@ -182,17 +181,9 @@ export const SEARCH_PARAMS: readonly ParamSpec[] = [
   perPage,
   includePredicted,
 ];
-export const LIST_PARAMS: readonly ParamSpec[] = [
-  q,
-  domain,
-  skills,
-  seniority,
-  remoteOnly,
-  country,
-  page,
-  perPage,
-  includePredicted,
-];
+/** The job list takes search's parameters but the search-only filters, in the same order. */
+const SEARCH_ONLY: readonly ParamSpec[] = [skillMatch, companyType, minSalary, maxSalary];
+export const LIST_PARAMS = SEARCH_PARAMS.filter((spec) => !SEARCH_ONLY.includes(spec));
 export const DETAIL_PARAMS: readonly ParamSpec[] = [includePredicted];
 export const MARKET_MAP_PARAMS: readonly ParamSpec[] = [status, layer];
 export const INTERVIEW_PARAMS: readonly ParamSpec[] = [companyId, slug, name];

@@ -3,9 +3,7 @@
  * annualized USD by role, seniority and evidence class. Classes are never pooled: a disclosed
  * median and a predicted one are two rows, so a reader cannot quote a model's estimate as pay.
  */
-import type { Dataset, SalaryPeriod } from '../dataset.js';
-
-const PER_YEAR: Record<SalaryPeriod, number> = { year: 1, month: 12, hour: 2_080 };
+import { PER_YEAR, type Dataset } from '../dataset.js';
 
 export interface BenchmarkQuery {
   role?: string | undefined;
