@@ -31,8 +31,7 @@ export async function startBackend(
   { redisWaitMs }: { redisWaitMs?: number } = {},
 ): Promise<Backend> {
   if (config.redisUrl === undefined) return assembleBackend(config, logger);
-  const offline = config.offline || config.baseUrl === undefined;
-  if (offline) {
+  if (config.offline) {
     logger.warn(
       '--redis-url is ignored: the embedded offline API is answered in-process, with no rate limit or cache to share',
     );
