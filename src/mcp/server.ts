@@ -16,26 +16,19 @@ import { capabilitiesFor, SERVER_INFO } from './capabilities.js';
 import { instructionsFor } from './instructions.js';
 import { PROMPT_NAMES, registerPrompts } from './prompts.js';
 import { registerResources } from './resources.js';
-import { followBridge, registerTools } from './tools.js';
+import { registerTools, type CallScope } from './tools.js';
 import { nameToolsOnUnknown } from './unknown-tool.js';
 import { telemetry } from '../obs/telemetry-hooks.js';
 
-export interface CreateServerOptions {
+export interface CreateServerOptions extends CallScope {
   backend: Backend;
   logger?: Logger;
-  /**
-   * Aborted when the process stops and its grace period is over: tool calls still running end at
-   * once with an error result, so their clients get an answer before the process exits.
-   */
-  stopping?: AbortSignal;
   /** Offer the tools bridged from the deployment's hosted surface beside ours (when the backend has a bridge). */
   bridged?: boolean;
   /** Keep the bridged tools in step with the hosted list while connected (stdio's one long-lived server). */
   follow?: boolean;
   /** Tools of a surface of its own besides ours (the offline deployment's hosted market surface). */
   extend?: (mcp: McpServer) => void;
-  /** Who is calling (HTTP mode): tool calls, bridged ones too, go on this caller's share of upstream requests. */
-  caller?: string | undefined;
 }
 
 export function createServer({
@@ -57,8 +50,7 @@ export function createServer({
   });
   // The names metric labels and the unknown-tool answer know: kept in step with the bridge's list.
   const names = new Set(tools.map((tool) => tool.name));
-  const registered = registerTools(mcp, backend, tools, logger, { stopping, caller });
-  if (bridge && follow) followBridge(mcp, backend, { registered, names }, logger, { stopping, caller });
+  registerTools(mcp, backend, tools, logger, { stopping, caller }, bridge && follow ? names : undefined);
   extend?.(mcp);
   registerResources(mcp, client, mode);
   registerAppResources(mcp);
