@@ -12,6 +12,7 @@ import {
 import { VERSION } from '../../contract/version.js';
 import { readResult, type Json, type ReadResult } from './data.js';
 import { h, replaceChildren } from './dom.js';
+import { messageOf } from '../../lib/cause-chain.js';
 
 export interface ViewContext {
   app: App;
@@ -44,12 +45,7 @@ export function startView(name: string, show: (result: ReadResult, context: View
   app.onteardown = () => ({});
   app.connect().then(
     () => followHost(app.getHostContext()),
-    (error: unknown) =>
-      showStatus(
-        root,
-        `Could not connect to the host: ${error instanceof Error ? error.message : String(error)}`,
-        'error',
-      ),
+    (error: unknown) => showStatus(root, `Could not connect to the host: ${messageOf(error)}`, 'error'),
   );
   return app;
 }
