@@ -11,8 +11,9 @@
  *   redirect interceptor, as undici requires from 8.13 (compose() refuses the other order): it
  *   then sees each answer's redirect history and keeps an answer under the URL asked for only when
  *   every hop stayed on that origin, so another origin can never plant an entry under ours;
- * - the fair-share check (budget-interceptor.ts, with --per-client-rate in HTTP mode): inside the
- *   cache, so only a request about to be sent takes from its caller's share, a hit never does;
+ * - the fair-share check (with --per-client-rate in HTTP mode): inside the cache, so only a request
+ *   about to be sent takes from its caller's share, a hit never does, and one refused is never sent.
+ *   The caller rides on the dispatch options under a symbol of ours, so it never reaches the API;
  * - redirect: up to 20 hops, as fetch; undici refuses a Location that is not http or https. It
  *   hands the caller the hops it took (`context.history`), the last being the URL that answered;
  * - decompress: gzip and br, each stage's decoded size capped; inside the cache, so a hit is not
@@ -24,8 +25,7 @@ import { CACHE_LIMITS, markingStore, type CacheStore } from './cache.js';
 import { DEFAULT_MAX_BODY_BYTES } from './body.js';
 import { raceAbort } from '../lib/abort.js';
 import type { FetchLike } from './fetch-like.js';
-import { budgetInterceptor, CALLER } from './budget-interceptor.js';
-import type { UpstreamBudget } from './fair-share.js';
+import { takeShare, type UpstreamBudget } from './fair-share.js';
 
 /** fetch's redirect limit. */
 const MAX_REDIRECTIONS = 20;
@@ -45,6 +45,43 @@ export interface DispatcherOptions {
   store?: (memory: CacheStore) => CacheStore;
   /** Each caller's share of the requests sent (--per-client-rate); requests that name no caller pass. */
   budget?: UpstreamBudget | undefined;
+}
+
+/** Where dispatcherFetch puts the caller's name on the dispatch options. */
+const CALLER = Symbol('service-mcp.caller');
+
+type Options = Dispatcher.DispatchOptions & { [CALLER]?: string };
+
+/** Fails a request without dispatching it, as undici's cache does for `only-if-cached`. */
+function refuse(handler: Dispatcher.DispatchHandler, error: Error): void {
+  const controller = {
+    aborted: false,
+    paused: false,
+    reason: null,
+    rawHeaders: [],
+    rawTrailers: [],
+    pause() {},
+    resume() {},
+    abort() {},
+  };
+  try {
+    handler.onRequestStart?.(controller, null);
+  } finally {
+    handler.onResponseError?.(controller, error);
+  }
+}
+
+function budgetInterceptor(budget: UpstreamBudget): Dispatcher.DispatcherComposeInterceptor {
+  return (dispatch) => (opts: Options, handler) => {
+    const caller = opts[CALLER];
+    // Requests of the server's own (the catalog read) and of stdio or `call` have no caller.
+    if (caller === undefined) return dispatch(opts, handler);
+    void takeShare(budget, caller, String(opts.path)).then((refusal) => {
+      if (refusal) refuse(handler, refusal);
+      else dispatch(opts, handler);
+    });
+    return true;
+  };
 }
 
 /** The keep-alive agent, behind the proxy the environment names: requests are capped at `maxBodyBytes` as sent. */

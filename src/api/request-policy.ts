@@ -45,7 +45,7 @@ export class RequestPolicy extends SendLoop {
   private readonly random: () => number;
 
   constructor(options: RequestPolicyOptions) {
-    // Not on the loop: REST takes each share inside undici (budget-interceptor.ts), where a cache hit takes none.
+    // Not on the loop: REST takes each share inside undici (dispatcher.ts), where a cache hit takes none.
     super({ ...options, budget: undefined });
     this.baseUrl = options.baseUrl;
     this.origin = new URL(options.baseUrl).origin;
