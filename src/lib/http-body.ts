@@ -8,17 +8,11 @@ import { rpcError, sendJson, writeJson } from './http-reply.js';
 
 export const DEFAULT_BODY_LIMIT_BYTES = 1024 * 1024;
 
-export type BodyResult =
-  { ok: true; bytes: Buffer } | { ok: false; reason: 'too_large' } | { ok: false; reason: 'aborted' };
-
-/** True when the declared length alone is over the limit (so nothing need be read). */
-function declaredTooLarge(req: IncomingMessage, limit: number): boolean {
-  const declared = req.headers['content-length'];
-  return declared !== undefined && Number(declared) > limit;
-}
+export type BodyResult = { ok: true; bytes: Buffer } | { ok: false; reason: 'too_large' | 'aborted' };
 
 export function readRequestBody(req: IncomingMessage, limit: number): Promise<BodyResult> {
-  if (declaredTooLarge(req, limit)) return Promise.resolve({ ok: false, reason: 'too_large' });
+  // Over the limit by its declared length alone: nothing need be read.
+  if (Number(req.headers['content-length'] ?? 0) > limit) return Promise.resolve({ ok: false, reason: 'too_large' });
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -51,17 +45,8 @@ const DRAIN_AFTER_413_LIMITS = 4;
  * (refuseUnread).
  */
 export function refuseTooLarge(req: IncomingMessage, res: ServerResponse, limit: number, drainMs: number): void {
-  refuseUnread(
-    req,
-    res,
-    413,
-    rpcError(`Payload Too Large: the request body must not exceed ${limit} bytes`),
-    {},
-    {
-      limit,
-      drainMs,
-    },
-  );
+  const answer = rpcError(`Payload Too Large: the request body must not exceed ${limit} bytes`);
+  refuseUnread(req, res, 413, answer, {}, { limit, drainMs });
 }
 
 /**

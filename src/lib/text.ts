@@ -65,6 +65,7 @@ const isQuoteLike = (c: number) =>
   (c >= 0x201c && c <= 0x201f) || c === 0x2033 || c === 0x2036 || (c >= 0x301d && c <= 0x301f) || c === 0xff02;
 
 const escapeCode = (unit: number) => `\\u${unit.toString(16).toUpperCase().padStart(4, '0')}`;
+const escapeUnits = (c: string) => Array.from({ length: c.length }, (_, i) => escapeCode(c.charCodeAt(i))).join('');
 
 function quoteLine(line: string): string {
   // Most text has none of these characters, and a scan is far cheaper than a replace that finds nothing.
@@ -128,11 +129,7 @@ const NOT_PLAIN =
 export function visible(text: string, max = 40): string {
   const points = Array.from(text);
   const head = points.length > max ? points.slice(0, max).join('') : text;
-  const body = head.replace(NOT_PLAIN, (c) =>
-    c === '"' || c === '\\'
-      ? `\\${c}`
-      : Array.from({ length: c.length }, (_, i) => escapeCode(c.charCodeAt(i))).join(''),
-  );
+  const body = head.replace(NOT_PLAIN, (c) => (c === '"' || c === '\\' ? `\\${c}` : escapeUnits(c)));
   return `"${body}"${points.length > max ? '…' : ''}`;
 }
 
@@ -150,11 +147,7 @@ const HIDDEN_RUN = /(?:(?![\n\r\t])[\p{Cc}\p{Cf}\p{Co}\p{Cn}\p{Cs}\u2028\u2029])
 export function escapeInvisible(text: string): string {
   return text
     .replace(HIDDEN_RUN, (run) => `[${Array.from(run).length} hidden characters]`)
-    .replace(INVISIBLE, (c) =>
-      c === '\n' || c === '\r' || c === '\t'
-        ? c
-        : Array.from({ length: c.length }, (_, i) => escapeCode(c.charCodeAt(i))).join(''),
-    );
+    .replace(INVISIBLE, (c) => (c === '\n' || c === '\r' || c === '\t' ? c : escapeUnits(c)));
 }
 
 /** Returns a deep copy of a JSON value with every string sanitized (keys too). */
