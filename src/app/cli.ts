@@ -7,7 +7,7 @@ import { ConfigError } from '../config/config.js';
 import { DEFAULTS } from '../config/defaults.js';
 import { OPTION_TABLE } from '../config/options.js';
 import { PACKAGE_NAME, VERSION } from '../contract/version.js';
-import { authGateFor, backendFor, configFrom, listedTools, ONE_CALL_REDIS_WAIT_MS, telemetryFor } from './modes.js';
+import { authGateFor, configFrom, listedTools, ONE_CALL_REDIS_WAIT_MS, telemetryFor } from './modes.js';
 import {
   EXIT_OK,
   EXIT_TOOL_ERROR,
@@ -53,7 +53,7 @@ export function buildProgram(): Command {
       import('../transports/stdio.js'),
       import('./start-backend.js'),
     ]);
-    const backend = await backendFor(startBackend, config, logger);
+    const backend = await startBackend(config, logger);
     await telemetryFor(config, logger, backend);
     // After stdin ends, a wait as long as one request may take, with no answer, means a call is stuck.
     runStdio({ backend, logger, endGraceMs: config.timeoutMs, maxInFlight: config.maxInFlight });
@@ -94,11 +94,7 @@ export function buildProgram(): Command {
       ]);
       const args = parseJsonArgs(jsonArgs);
       // One call: Redis gets a quarter second to connect, not a server's start-up wait.
-      const backend = await backendFor(
-        (c, l) => startBackend(c, l, { redisWaitMs: ONE_CALL_REDIS_WAIT_MS }),
-        config,
-        logger,
-      );
+      const backend = await startBackend(config, logger, { redisWaitMs: ONE_CALL_REDIS_WAIT_MS });
       // A name that is not ours may be a bridged tool's: known once the hosted list is read.
       if (!backend.tools.some((t) => t.name === name)) await backend.bridge?.settled(config.timeoutMs);
       const tools = exposedTools(backend);
@@ -109,12 +105,8 @@ export function buildProgram(): Command {
         );
       const controller = new AbortController();
       process.once('SIGINT', () => controller.abort(new Error('interrupted')));
-      const result = await runTool(tool, args, {
-        client: backend.client,
-        mode: backend.mode,
-        bridge: backend.bridge,
-        signal: controller.signal,
-      });
+      const { client, mode, bridge } = backend;
+      const result = await runTool(tool, args, { client, mode, bridge, signal: controller.signal });
       const text = result.content.map((c) => (c.type === 'text' ? c.text : '')).join('\n');
       await print(options.json ? JSON.stringify(result, null, 2) : text);
       process.exit(result.isError ? EXIT_TOOL_ERROR : EXIT_OK);
@@ -175,7 +167,7 @@ export function buildProgram(): Command {
             import('../transports/auth/gate.js'),
           ]);
         const auth = await authGateFor(createAuthGate, config, logger);
-        const backend = await backendFor(startBackend, config, logger);
+        const backend = await startBackend(config, logger);
         await telemetryFor(config, logger, backend);
         let running;
         try {

@@ -7,6 +7,7 @@ import type { Logger } from '../obs/log.js';
 import type { OfflineEngine } from '../offline/engine.js';
 import type { Backend } from '../tools/backend.js';
 import { createBackend, type BackendOptions } from './backend.js';
+import { UsageError } from './usage.js';
 
 /** The embedded offline deployment: its API and its hosted market surface, in-process. */
 async function loadDeployment(config: Config, logger: Logger): Promise<OfflineEngine> {
@@ -44,6 +45,9 @@ export async function startBackend(
     requestTimeoutMs: config.timeoutMs,
     logger,
     ...(redisWaitMs === undefined ? {} : { connectWaitMs: redisWaitMs }),
+  }).catch((error: unknown) => {
+    // A refused login is reported as bad usage (exit 2), like any wrong option.
+    throw (error as Error).name === 'RedisAuthError' ? new UsageError((error as Error).message) : error;
   });
   return {
     ...assembleBackend(config, logger, {
