@@ -126,7 +126,7 @@ export const OPTION_TABLE = OPTIONS.map((option) => ({
   env: `SERVICE_MCP_${option.flag.split(' ')[0]!.slice(2).toUpperCase().replaceAll('-', '_')}`,
 }));
 
-export type OptionKey = (typeof OPTION_TABLE)[number]['key'];
+type OptionKey = (typeof OPTION_TABLE)[number]['key'];
 
 /** Raw values as commander hands them over: strings, numbers, or booleans for switches (`--no-cache` sets `cache: false`). */
 export type RawOptions = { [K in OptionKey]?: string | number | boolean | undefined };

@@ -25,7 +25,7 @@ export interface HostedTool {
   output?: z.ZodType;
 }
 
-export interface SkippedTool {
+interface SkippedTool {
   /** As listed, cleaned and cut: a hostile name is data too. */
   name: string;
   reason: string;
