@@ -18,9 +18,7 @@ export type GetResult = NonNullable<Awaited<ReturnType<CacheStore['get']>>>;
 
 /** Small on purpose: the cache is for repeated questions within a conversation, not a mirror. */
 export const CACHE_LIMITS = {
-  /** Most responses kept. */
   maxCount: 256,
-  /** Most body bytes kept in all. */
   maxSize: 8 * 1024 * 1024,
   /** A larger body is not cached at all. */
   maxEntrySize: 1024 * 1024,

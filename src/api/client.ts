@@ -6,7 +6,7 @@ import type * as z from 'zod';
 import { isRecord } from '../lib/is-record.js';
 import { Answers } from './answers.js';
 import { silentLogger, type Logger } from '../obs/log.js';
-import { DeployedCatalog, operationOf, type CatalogCheck } from './deployed-catalog.js';
+import { DeployedCatalog, operationOf, type CatalogCheck, type CatalogRead } from './deployed-catalog.js';
 import { contractError, decodeHealth, envelopeSchema, parseJson, validate } from './decode.js';
 import { ApiError } from '../contract/errors.js';
 import { OPERATIONS, type OperationId } from '../contract/operations.js';
@@ -15,7 +15,7 @@ import type { InterviewBriefParams, JobListParams, MarketMapParams, SearchJobsPa
 import { buildQuery } from './query.js';
 import { RequestPolicy, type GetOptions, type RequestPolicyOptions } from './request-policy.js';
 import { abortError, type CallOptions } from './send-loop.js';
-import type { ApiResult, ClientState } from './result.js';
+import type { ApiResult } from './result.js';
 import { RetryAfterGate } from './retry-after-gate.js';
 import type { ShareState, UpstreamBudget } from './fair-share.js';
 import {
@@ -85,7 +85,8 @@ export class ApiClient {
           });
   }
 
-  state(): ClientState {
+  /** What the client knows of its own state, for check_api_health: times in epoch ms, never a secret. */
+  state() {
     return {
       coolDownUntil: this.policy.gate.coolDownUntil(),
       lastRateLimit: this.policy.lastRateLimit,
@@ -119,7 +120,7 @@ export class ApiClient {
    * gate without waiting (a cool-down another replica shares through Redis holds it too), but its
    * own 429 holds only its own gate, never the tools.
    */
-  private async readCatalog(): Promise<{ data: DiscoveryData; headers: Pick<Headers, 'get'> }> {
+  private async readCatalog(): Promise<CatalogRead> {
     const ticket = this.policy.gate.open() ?? (await this.policy.gate.pass({ maxWaitS: 0 }));
     try {
       const { result, headers } = await this.getEnvelopeWithHeaders(
@@ -194,7 +195,6 @@ export class ApiClient {
     }
   }
 
-  /** The OpenAPI 3.1 description, as JSON. */
   async getOpenApi(options?: CallOptions): Promise<Record<string, unknown>> {
     const path = `${this.basePath}/openapi.json`;
     const body = parseJson(await this.policy.get(path, 'application/json', options), path);
@@ -202,7 +202,6 @@ export class ApiClient {
     return body;
   }
 
-  /** The agent index, as text. */
   async getLlmsTxt(options?: CallOptions): Promise<string> {
     return (await this.policy.get(`${this.basePath}/llms.txt`, 'text/plain, text/markdown;q=0.9', options)).body;
   }

@@ -21,10 +21,7 @@ export const CATALOG_RETRY_S = 30;
 /** Most endpoints named in a not_deployed error; the rest are counted. */
 const LISTED_IN_ERROR = 12;
 
-interface Endpoint {
-  method: string;
-  path: string;
-}
+type Endpoint = Pick<DiscoveryData['endpoints'][number], 'method' | 'path'>;
 
 /**
  * A path as compared: no origin, query or trailing slash, the base URL's own path removed, every path

@@ -103,7 +103,6 @@ function createAgent(options: DispatcherOptions, maxBodyBytes: number): Dispatch
 function createDispatcher(options: DispatcherOptions): Dispatcher {
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const agent = createAgent(options, maxBodyBytes);
-  // compose() wraps in order: the first interceptor listed sits next to the agent.
   return agent.compose([
     // Error bodies too: a compressed error envelope still names the error.
     interceptors.decompress({ maxSize: maxBodyBytes, skipErrorResponses: false }),
@@ -167,7 +166,6 @@ export function createHostedFetch(options: { timeoutMs: number; maxBodyBytes?: n
     undiciFetch(url, { ...(init as Parameters<typeof undiciFetch>[1]), dispatcher }) as unknown as Promise<Response>;
 }
 
-/** The production FetchLike: `dispatcherFetch` over `createDispatcher(options)`. */
 export const createApiFetch = (options: DispatcherOptions): FetchLike => dispatcherFetch(createDispatcher(options));
 
 /**

@@ -34,7 +34,6 @@ export function parseRetryAfter(value: string | null, now: number = Date.now()):
 
 export interface GateWaitInfo {
   seconds: number;
-  reason: 'rate_limited';
 }
 
 export interface GatePassOptions {
@@ -45,7 +44,6 @@ export interface GatePassOptions {
 }
 
 export interface GateTicket {
-  /** Milliseconds spent waiting at the gate. */
   readonly waitedMs: number;
   /** Must be called once the request this ticket let through has its status. */
   settle(): void;
@@ -114,7 +112,7 @@ export class RetryAfterGate {
             { status: 429, retryAfterS: seconds },
           );
         }
-        options.onWait?.({ seconds, reason: 'rate_limited' });
+        options.onWait?.({ seconds });
         telemetry().retryAfterWait(seconds);
         await sleep(waitMs, undefined, { signal: options.signal });
         continue;
