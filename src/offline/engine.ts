@@ -103,17 +103,10 @@ function jobsMeta(dataset: Dataset, includePredicted: boolean): Record<string, u
 function jobList(searchOnly: boolean): Handler {
   return withParams(searchOnly ? SEARCH_PARAMS : LIST_PARAMS, ({ dataset }, values) => {
     const query = jobQueryFrom(values);
-    if (
-      query.minSalaryUsd !== undefined &&
-      query.maxSalaryUsd !== undefined &&
-      query.minSalaryUsd > query.maxSalaryUsd
-    ) {
-      return errorResponse(
-        400,
-        'invalid_parameter',
-        `min_salary_usd (${query.minSalaryUsd}) must not exceed max_salary_usd (${query.maxSalaryUsd})`,
-        { parameter: 'min_salary_usd' },
-      );
+    const { minSalaryUsd: min, maxSalaryUsd: max } = query;
+    if (min !== undefined && max !== undefined && min > max) {
+      const message = `min_salary_usd (${min}) must not exceed max_salary_usd (${max})`;
+      return errorResponse(400, 'invalid_parameter', message, { parameter: 'min_salary_usd' });
     }
     const { jobs, pagination } = runJobQuery(dataset, query);
     return successResponse(
@@ -140,12 +133,8 @@ const ROUTES: Record<string, Handler> = {
   [API_PREFIX]: ({ dataset }) => successResponse(discoveryData(dataset), { ...dataset.snapshot }),
   [`${API_PREFIX}/search/jobs`]: jobList(true),
   [`${API_PREFIX}/jobs`]: jobList(false),
-  [`${API_PREFIX}/market-map`]: withParams(MARKET_MAP_PARAMS, ({ dataset }, values) =>
-    marketMapResponse(dataset, values),
-  ),
-  [`${API_PREFIX}/interview/company`]: withParams(INTERVIEW_PARAMS, ({ dataset }, values) =>
-    interviewResponse(dataset, values),
-  ),
+  [`${API_PREFIX}/market-map`]: withParams(MARKET_MAP_PARAMS, marketMapResponse),
+  [`${API_PREFIX}/interview/company`]: withParams(INTERVIEW_PARAMS, interviewResponse),
   [`${API_PREFIX}/mcp/health`]: ({ dataset, url }) => jsonResponse(200, healthBody(dataset, url.origin)),
   '/openapi.json': ({ url }) => jsonResponse(200, buildOpenApi(url.origin)),
   '/llms.txt': ({ dataset }) => bytesResponse(200, llmsTxt(dataset), 'text/plain; charset=utf-8'),
