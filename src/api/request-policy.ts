@@ -55,10 +55,7 @@ export class RequestPolicy extends SendLoop {
     this.random = options.random ?? Math.random;
   }
 
-  /**
-   * One logical GET of `path` (the base URL's own path included): sent on the send loop, a 503
-   * retried a bounded number of times, and every other non-2xx turned into an ApiError.
-   */
+  /** One logical GET of `path` (the base URL's own path included). */
   async get(path: string, accept: string, options: CallOptions = {}, how: GetOptions = {}): Promise<RawResponse> {
     const { acceptStatus, lookup = false, gate, quickMs, unconfirmedBase, operation = 'other' } = how;
     const maxRetryWaitS = quickMs === undefined ? this.maxRetryWaitS : 0;

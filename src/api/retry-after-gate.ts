@@ -1,6 +1,7 @@
 /**
- * The client-wide Retry-After cool-down: while it lasts no request goes upstream, and when it ends
- * one probes before the others follow. Also how a Retry-After value is read.
+ * The client-wide Retry-After cool-down: while it lasts no request of any kind goes upstream, and
+ * when it ends one request probes while the others wait for its status, so a burst of callers sends
+ * one upstream request per window, not one each. Also how a Retry-After value is read.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { raceAbort } from '../lib/abort.js';
@@ -58,11 +59,6 @@ export function heldRetryAfter(value: string | null): number | undefined {
 /** The ticket of a pass through an open gate: nothing waited, nothing to settle. */
 const OPEN_TICKET: GateTicket = Object.freeze({ waitedMs: 0, settle: () => {} });
 
-/**
- * The client-wide Retry-After cool-down. While it lasts, no request of any kind goes upstream.
- * When it ends, one request goes first (the probe); the others wait for its status, so a burst
- * of callers produces one upstream request per window, not one each.
- */
 export class RetryAfterGate {
   private until = 0;
   private halfOpen = false;

@@ -107,10 +107,7 @@ export class SendLoop {
     this.upstream = options.upstream ?? 'the API';
   }
 
-  /**
-   * Sends one logical request until it has an answer that is not a 429: waits at the Retry-After
-   * gate, sends, and waits out a 429 within `maxWaitS` (beyond it, `rate_limited`).
-   */
+  /** Sends one logical request until its answer is not a 429 (or `maxWaitS` runs out: `rate_limited`). */
   async send<A extends HttpAnswer>(sending: Sending<A>): Promise<Answer<A>> {
     const { path, call, gate = this.gate, maxWaitS = this.maxRetryWaitS, timeoutMs = this.timeoutMs } = sending;
     const what = `${sending.method} ${path}`;
@@ -220,10 +217,6 @@ export class SendLoop {
   }
 }
 
-/**
- * What a failed exchange is, for the caller: a refusal as it is, else a timeout, a cancellation, a
- * network failure or a defect.
- */
 function exchangeError(
   what: string,
   path: string,

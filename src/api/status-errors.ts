@@ -17,7 +17,6 @@ const BASE_URL_HINT =
   'Check the base URL: it is the origin only (no /api/public/v1 in it), and any proxy in between must pass /api/public/v1 through.';
 
 /**
- * The typed error for a non-2xx status, from the status first and the body only for detail.
  * `notARecord` is the base URL when the request asked for no record: the API answers 404 only for
  * a job or company that is absent, so a 404 there means the address is wrong, not the data.
  */
