@@ -169,9 +169,8 @@ export function buildProgram(): Command {
         const auth = await authGateFor(createAuthGate, config, logger);
         const backend = await startBackend(config, logger);
         await telemetryFor(config, logger, backend);
-        let running;
-        try {
-          running = await http.startHttpServer({
+        const running = await http
+          .startHttpServer({
             backend,
             logger,
             host: options.host,
@@ -180,14 +179,14 @@ export function buildProgram(): Command {
             allowedOrigins: splitList(options.allowedOrigins),
             maxInFlight: config.maxInFlight,
             auth,
+          })
+          .catch((error: unknown) => {
+            if (error instanceof HttpOptionError) throw new UsageError(error.message);
+            // A taken port or an address this machine does not have is the caller's to change.
+            if (isBindError(error))
+              throw new UsageError(`cannot listen on ${options.host}:${options.port}: ${(error as Error).message}`);
+            throw error;
           });
-        } catch (error) {
-          if (error instanceof HttpOptionError) throw new UsageError(error.message);
-          // A taken port or an address this machine does not have is the caller's to change.
-          if (isBindError(error))
-            throw new UsageError(`cannot listen on ${options.host}:${options.port}: ${(error as Error).message}`);
-          throw error;
-        }
         http.stopOnSignals(running, logger);
         if (auth.required) reloadOnHangup(auth, logger);
         await print(`${PACKAGE_NAME} HTTP listening on ${running.url}`);
@@ -197,6 +196,8 @@ export function buildProgram(): Command {
 
   return program;
 }
+
+const HELP_OR_VERSION = ['commander.helpDisplayed', 'commander.version', 'commander.help'];
 
 export async function main(argv: readonly string[] = process.argv): Promise<void> {
   // `service-mcp call … | head` closes the pipe early: that is the reader's choice, not a crash.
@@ -210,13 +211,7 @@ export async function main(argv: readonly string[] = process.argv): Promise<void
   } catch (error) {
     if (error instanceof CommanderError) {
       // Help and version are successes; every other parse failure is bad usage.
-      process.exit(
-        error.code === 'commander.helpDisplayed' ||
-          error.code === 'commander.version' ||
-          error.code === 'commander.help'
-          ? EXIT_OK
-          : EXIT_USAGE,
-      );
+      process.exit(HELP_OR_VERSION.includes(error.code) ? EXIT_OK : EXIT_USAGE);
     }
     // An unknown --tools name is found where the registry is loaded (tools/index.ts): bad usage all the same.
     if (
