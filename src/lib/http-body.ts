@@ -40,10 +40,7 @@ export function readRequestBody(req: IncomingMessage, limit: number): Promise<Bo
 /** After a refusal (413, 401), how much of the unread body is read and thrown away, in body limits. */
 const DRAIN_AFTER_413_LIMITS = 4;
 
-/**
- * Answers 413 and closes the connection once the rest of the body has been read and thrown away
- * (refuseUnread).
- */
+/** Answers 413, as refuseUnread answers. */
 export function refuseTooLarge(req: IncomingMessage, res: ServerResponse, limit: number, drainMs: number): void {
   const answer = rpcError(`Payload Too Large: the request body must not exceed ${limit} bytes`);
   refuseUnread(req, res, 413, answer, {}, { limit, drainMs });
