@@ -63,18 +63,12 @@ function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): Tool['inputSchem
 }
 
 /**
- * The view link, as ext-apps' registerAppTool writes it: the nested `ui.resourceUri` and the flat
- * key older hosts read. Every client gets it: a host that renders no views ignores it, and the list
- * stays the same for everyone (so its cache hint can say `public`).
+ * Our tool's entry. Its view link is written as ext-apps' registerAppTool writes it: the nested
+ * `ui.resourceUri` and the flat key older hosts read. Every client gets it: a host that renders no
+ * views ignores it, and the list stays the same for everyone (so its cache hint can say `public`).
  */
-function viewMeta(tool: AnyTool): Tool['_meta'] {
-  if (!tool.view) return undefined;
-  const resourceUri = tool.view.uri;
-  return { ui: { resourceUri }, [RESOURCE_URI_META_KEY]: resourceUri };
-}
-
 function describeTool(tool: AnyTool): Tool {
-  const meta = viewMeta(tool);
+  const resourceUri = tool.view?.uri;
   return {
     name: tool.name,
     title: tool.title,
@@ -82,7 +76,7 @@ function describeTool(tool: AnyTool): Tool {
     inputSchema: jsonSchema(tool.input, 'input'),
     outputSchema: jsonSchema(outputSchemaOf(tool), 'output') as Tool['outputSchema'],
     annotations: { title: tool.title, ...TOOL_ANNOTATIONS },
-    ...(meta ? { _meta: meta } : {}),
+    ...(resourceUri ? { _meta: { ui: { resourceUri }, [RESOURCE_URI_META_KEY]: resourceUri } } : {}),
   };
 }
 
