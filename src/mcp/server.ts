@@ -1,9 +1,7 @@
 /**
  * createServer: the one MCP server definition, built per connection (stdio) or per request (HTTP)
- * by the SDK's serving entries, and used by nothing else that speaks the protocol. Tools, prompts
- * and resources all go through McpServer's registries (tools: mcp/tools.ts); the views' `ui://`
- * documents are registered with ext-apps' registerAppResource (mcp/app-resources.ts). The tools
- * bridged from the deployment's hosted surface join ours when `bridged` (src/hosted/).
+ * by the SDK's serving entries. Tools, prompts and resources all go through McpServer's registries;
+ * the tools bridged from the deployment's hosted surface join ours when `bridged` (src/hosted/).
  */
 import { McpServer, type AuthInfo, type McpServerFactory } from '@modelcontextprotocol/server';
 import { exposedTools, type Backend } from '../tools/backend.js';

@@ -1,11 +1,8 @@
 /**
- * The tools, registered on McpServer: it answers tools/list and tools/call, unknown and disabled
- * tools included. Each tool's schemas are the JSON Schemas converted once per process
- * (tools/tools-list.ts), handed over through the SDK's fromJsonSchema with a validator that accepts
- * every value: arguments are validated once, in tools/run.ts, the boundary every surface shares,
- * so a bad one is an `invalid_argument` result that names it and sends nothing; and the
- * structuredContent we build is ours, made from data the API client has already validated.
- * Tools with an MCP Apps view are registered through ext-apps' registerAppTool, which links it.
+ * The tools, registered on McpServer (those with an MCP Apps view through ext-apps'
+ * registerAppTool). Their JSON Schemas (tools/tools-list.ts) go to the SDK's fromJsonSchema with a
+ * validator that accepts every value: arguments are validated once, in tools/run.ts, so a bad one is
+ * an `invalid_argument` result that names it and sends nothing.
  */
 import { registerAppTool } from '@modelcontextprotocol/ext-apps/server';
 import {
