@@ -6,32 +6,16 @@ import type { Pagination, PublicJob } from '../contract/schemas.js';
 import { PER_YEAR, type Dataset, type StoredJob } from './dataset.js';
 import type { ParamValues } from './validate-params.js';
 
-export interface JobQuery {
-  q?: string | undefined;
-  domain?: string | undefined;
-  skills?: string[] | undefined;
-  skillMatch: 'any' | 'all';
-  companyType?: string | undefined;
-  seniorityLevel?: string | undefined;
-  remoteOnly: boolean;
-  locationCountry?: string | undefined;
-  minSalaryUsd?: number | undefined;
-  maxSalaryUsd?: number | undefined;
-  includePredicted: boolean;
-  page: number;
-  perPage: number;
-}
-
 const str = (value: unknown) => (typeof value === 'string' ? value : undefined);
 const num = (value: unknown) => (typeof value === 'number' ? value : undefined);
 
 /** Builds a query from validated parameters; absent search-only members mean "no filter". */
-export function jobQueryFrom(values: ParamValues): JobQuery {
+export function jobQueryFrom(values: ParamValues) {
   return {
     q: str(values.q),
     domain: str(values.domain),
     skills: Array.isArray(values.skills) ? values.skills : undefined,
-    skillMatch: values.skill_match === 'all' ? 'all' : 'any',
+    skillMatch: values.skill_match === 'all' ? ('all' as const) : ('any' as const),
     companyType: str(values.company_type),
     seniorityLevel: str(values.seniority_level),
     remoteOnly: values.remote_only === true,
@@ -43,6 +27,7 @@ export function jobQueryFrom(values: ParamValues): JobQuery {
     perPage: num(values.per_page) ?? 20,
   };
 }
+type JobQuery = ReturnType<typeof jobQueryFrom>;
 
 /**
  * The job's salary as an annualized USD range [low, high], or null when there is no usable
