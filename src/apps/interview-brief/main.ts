@@ -38,10 +38,10 @@ const COMPANY_LAID_OUT = [
 const section = (title: string, ...body: Array<Node | string | null>) =>
   h('section', { 'data-section': title.toLowerCase().replace(/\W+/g, '-') }, h('h2', {}, title), ...body);
 
-const list = (items: string[], ordered = false) =>
+const list = (items: string[]) =>
   items.length === 0
     ? h('p', { class: 'hint' }, 'None in this brief.')
-    : h(ordered ? 'ol' : 'ul', {}, ...items.map((item) => h('li', {}, item)));
+    : h('ul', {}, ...items.map((item) => h('li', {}, item)));
 
 const chips = (items: string[], label: string) =>
   items.length === 0

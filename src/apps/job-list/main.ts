@@ -114,10 +114,7 @@ function listView(
       h(
         'tr',
         {},
-        h('th', { scope: 'col' }, 'Title'),
-        h('th', { scope: 'col' }, 'Company'),
-        h('th', { scope: 'col' }, 'Location and remote'),
-        h('th', { scope: 'col' }, 'Freshness'),
+        ...['Title', 'Company', 'Location and remote', 'Freshness'].map((text) => h('th', { scope: 'col' }, text)),
         sortButton(state, 'last_seen', 'Last seen', redraw),
         sortButton(state, 'salary', 'Salary (evidence class)', redraw),
       ),
