@@ -31,11 +31,6 @@ interface SkippedTool {
   reason: string;
 }
 
-export interface Admission {
-  tools: HostedTool[];
-  skipped: SkippedTool[];
-}
-
 /** The spec's tool-name rules (2025-11-25): 1 to 128 of ASCII letters, digits, `_`, `-` and `.`. */
 const TOOL_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
 
@@ -131,7 +126,7 @@ export function listingBytes(tool: Pick<HostedTool, 'name' | 'title' | 'descript
 }
 
 /** Sorts a hosted list into the tools offered and the ones skipped, each with its reason. */
-export function admitTools(listed: readonly unknown[], ours: ReadonlySet<string>): Admission {
+export function admitTools(listed: readonly unknown[], ours: ReadonlySet<string>) {
   const tools: HostedTool[] = [];
   const skipped: SkippedTool[] = [];
   const seen = new Set<string>();
@@ -165,3 +160,5 @@ export function admitTools(listed: readonly unknown[], ours: ReadonlySet<string>
   if (unnamed > 0) skipped.push({ name: `(${unnamed} more)`, reason: 'skipped too; not named one by one' });
   return { tools, skipped };
 }
+
+export type Admission = ReturnType<typeof admitTools>;
