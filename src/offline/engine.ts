@@ -48,7 +48,6 @@ export interface OfflineEngine {
 type HostedHandler = (request: Request) => Promise<Response>;
 
 export interface OfflineEngineOptions {
-  /** Defaults to the bundled snapshot. */
   dataset?: Dataset;
   faults?: FaultRule[];
   /**

@@ -26,7 +26,6 @@ export interface FaultRule {
   kind: FaultKind;
   /** Seconds, for rate_limit (default 1) and unavailable (header sent only when set). */
   retryAfter?: number;
-  /** For delay. */
   delayMs?: number;
   /** How many matching requests the rule applies to; unlimited when absent. */
   times?: number;

@@ -26,7 +26,6 @@ function lengthRule(spec: { minLength?: number; maxLength?: number }): string {
   return minLength === 1 ? 'non-empty' : `at least ${minLength} characters long`;
 }
 
-/** Returns the parsed value, or the rule it breaks. */
 function parseOne(spec: ParamSpec, raw: string): { value: ParamValue } | { message: string } {
   const fail = (rule: string) => ({ message: `${spec.name} must be ${rule} (got ${shown(raw)})` });
   switch (spec.type) {
