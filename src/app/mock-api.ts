@@ -20,9 +20,7 @@ import { createMcpEndpoint, HOSTED_MCP_PATH } from '../transports/mcp-endpoint.j
 export interface MockApiOptions {
   config: Config;
   logger: Logger;
-  /** Default 127.0.0.1. */
   host?: string;
-  /** Default 0: an ephemeral port. */
   port?: number;
 }
 
