@@ -149,18 +149,8 @@ export const INTERVIEW_PARAMS: readonly ParamSpec[] = [companyId, slug, name];
 
 export type SuccessShape = 'discovery' | 'job_list' | 'job' | 'market_map' | 'interview' | 'health';
 
-export interface OperationSpec {
-  operationId: OperationId;
-  path: string;
-  summary: string;
-  description: string;
-  query: readonly ParamSpec[];
-  success: SuccessShape;
-  errors: readonly number[];
-}
-
 /** What the offline API adds to the contract's table: the query each operation reads and the shape of its answer. */
-const SERVED: Record<OperationId, Pick<OperationSpec, 'query' | 'success'>> = {
+const SERVED: Record<OperationId, { query: readonly ParamSpec[]; success: SuccessShape }> = {
   discoverPublicApi: { query: [], success: 'discovery' },
   searchPublicJobs: { query: SEARCH_PARAMS, success: 'job_list' },
   listPublicJobs: { query: LIST_PARAMS, success: 'job_list' },
@@ -170,7 +160,7 @@ const SERVED: Record<OperationId, Pick<OperationSpec, 'query' | 'success'>> = {
   getHostedMcpHealth: { query: [], success: 'health' },
 };
 
-export const OPERATIONS: readonly OperationSpec[] = (Object.keys(SERVED) as OperationId[]).map((operationId) => ({
+export const OPERATIONS = (Object.keys(SERVED) as OperationId[]).map((operationId) => ({
   operationId,
   ...CONTRACT_OPERATIONS[operationId],
   ...SERVED[operationId],
