@@ -4,20 +4,17 @@
  */
 import type { Config } from '../config/config.js';
 import type { Logger } from '../obs/log.js';
-import type { OfflineEngine } from '../offline/engine.js';
 import type { Backend } from '../tools/backend.js';
 import { createBackend, type BackendOptions } from './backend.js';
 import { UsageError } from './usage.js';
 
-/** The embedded offline deployment: its API and its hosted market surface, in-process. */
-async function loadDeployment(config: Config, logger: Logger): Promise<OfflineEngine> {
-  const { createOfflineDeployment } = await import('./offline-deployment.js');
-  return createOfflineDeployment(config, logger);
-}
-
-/** A backend that loads the offline deployment itself when the config asks for the offline API. */
+/**
+ * A backend that loads the offline deployment itself (its API and its hosted market surface,
+ * in-process) when the config asks for the offline API.
+ */
 export function assembleBackend(config: Config, logger: Logger, options: BackendOptions = {}): Backend {
-  return createBackend(config, logger, { deployment: () => loadDeployment(config, logger), ...options });
+  const deployment = () => import('./offline-deployment.js').then((m) => m.createOfflineDeployment(config, logger));
+  return createBackend(config, logger, { deployment, ...options });
 }
 
 /**
