@@ -1,17 +1,11 @@
 /**
- * Builds the API client the configuration asks for: the hosted API through undici, or the
- * embedded offline API dispatched in-process; and the bridge to the deployment's hosted surface.
- * Both are loaded on first use, so start-up does no I/O and loads neither undici nor the snapshot
- * until a tool is called.
- *
- * The response cache (unless --no-cache) and the sharing of identical requests in flight sit on
- * the undici dispatcher (api/dispatcher.ts), so they serve the hosted API and mock-api. The
- * in-process offline API has neither: it answers from memory in microseconds, and a cache in
- * front of it would only hold a second copy of the snapshot.
- *
- * The bridge reads the endpoint the health response names when it is on the base URL's origin,
- * else the base URL's own hosted path, and sends through the undici agent (proxies, caps) for a
- * live deployment, the embedded offline API in-process for the offline one (no socket at all).
+ * Builds the API client the configuration asks for (the hosted API through undici, or the embedded
+ * offline API in-process) and the bridge to the deployment's hosted surface, each loaded on first
+ * use, so start-up does no I/O. The response cache and the sharing of identical requests in flight
+ * sit on the undici dispatcher (api/dispatcher.ts); the in-process offline API has neither: it
+ * answers from memory in microseconds, and a cache would only hold a second copy of the snapshot.
+ * The bridge reads the endpoint health names when it is on the base URL's origin, else the base
+ * URL's own hosted path, through undici for a live deployment and in-process for the offline one.
  */
 import { ApiClient } from '../api/client.js';
 import type { FetchLike } from '../api/fetch-like.js';
