@@ -72,16 +72,13 @@ export function internalError(what: string, cause: unknown, path?: string): ApiE
   return new ApiError(
     'internal',
     `internal: ${what} failed inside ${USER_AGENT} on Node.js ${process.version}: ${described}`,
-    { ...(path === undefined ? {} : { path }), cause },
+    { path, cause },
   );
 }
 
 /** A request its caller cancelled: `what` names it (`GET <path>`, `tools/call <name>`), `reason` is the signal's. */
 export function cancelledError(what: string, reason: unknown, path?: string): ApiError {
-  return new ApiError('cancelled', `cancelled: ${what} was cancelled by the caller`, {
-    ...(path === undefined ? {} : { path }),
-    cause: reason,
-  });
+  return new ApiError('cancelled', `cancelled: ${what} was cancelled by the caller`, { path, cause: reason });
 }
 
 /** Kind for a non-2xx status; the caller has already handled health's 503. */
