@@ -40,10 +40,7 @@ const CATALOG_TIMEOUT_MS = 5_000;
 type How = GetOptions & { operation?: OperationId };
 
 export interface ApiClientOptions extends RequestPolicyOptions {
-  /**
-   * Check each operation against the deployed catalog (deployed-catalog.ts) before calling it. The backend
-   * turns it on; off, every request the client sends is one its caller asked for (request-level tests).
-   */
+  /** Check each operation against the deployed catalog first; off, the client sends only what it is asked. */
   checkCatalog?: boolean;
   /** The clock a result's retrievedAt (and so every age in it) reads: generated docs pass a fixed one. */
   now?: () => number;

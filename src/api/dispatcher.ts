@@ -156,9 +156,8 @@ function dispatcherFetch(dispatcher: Dispatcher): FetchLike {
 }
 
 /**
- * The fetch the bridge's MCP client posts through (hosted/guarded-fetch.ts): undici's own fetch on
- * an agent of its own, with the same proxy and timeouts, capped at the hosted answer cap as sent.
- * No cache or sharing: every POST is a call. Redirects are the SDK transport's to allow (same origin only).
+ * The fetch the bridge's MCP client posts through: undici's fetch on an agent of its own, with the
+ * same proxy and timeouts. No cache or sharing: every POST is a call; redirects are the SDK's to allow.
  */
 export function createHostedFetch(options: { timeoutMs: number; maxBodyBytes?: number }) {
   const dispatcher = createAgent(options, options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES);

@@ -1,10 +1,9 @@
 /**
- * The one send loop, for the REST client's GETs (request-policy.ts) and the bridge's POSTs to the
- * deployment's hosted surface (hosted/guarded-fetch.ts): a request waits at the Retry-After gate,
- * is bounded by the per-request deadline and its caller's cancellation, goes on the caller's fair
- * share, and a 429 shuts the gate and is waited out within the caller's budget. Each exchange is
- * written into the call's log and told to telemetry as it ends, and every failure is one ApiError
- * by kind. Any other status is the sender's to judge: each treats a 502, 503 or 504 its own way.
+ * The one send loop, for the REST client's GETs (request-policy.ts) and the bridge's POSTs
+ * (hosted/guarded-fetch.ts): a request waits at the Retry-After gate, is bounded by the deadline
+ * and its caller's cancellation, goes on the caller's fair share, and a 429 shuts the gate and is
+ * waited out within the caller's budget. Each exchange is written into the call's log and told to
+ * telemetry as it ends; every failure is one ApiError by kind. Other statuses are the sender's.
  */
 import { DEFAULTS } from '../config/defaults.js';
 import { silentLogger, type Logger, type LogSink } from '../obs/log.js';
@@ -161,10 +160,9 @@ export class SendLoop {
   }
 
   /**
-   * One HTTP exchange, bounded by the deadline and the caller's signal, which end it with a
-   * RequestEnded of its own. A request that fails with another call's RequestEnded, or with another
-   * caller's fair-share refusal, was shared with that call (identical GETs in flight are sent once)
-   * and is sent again.
+   * One HTTP exchange, ended by the deadline or the caller's signal with a RequestEnded of its own.
+   * One that fails with another call's RequestEnded, or another caller's fair-share refusal, was
+   * shared with that call (identical GETs in flight are sent once) and is sent again.
    */
   private async exchange<A extends HttpAnswer>(
     { url, path, operation, method, call, send }: Sending<A>,
