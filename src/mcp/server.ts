@@ -68,11 +68,9 @@ export interface FactoryRules {
 
 /**
  * The factory the serving entries call. With a bridge, a server waits for the first hosted list at
- * most FIRST_LIST_WAIT_MS (so the first tools/list can hold the bridged tools), and then answers
- * with whatever is known. A request from a bridge (ours, here or elsewhere) gets no bridged tools
- * and never waits: a deployment pointed at its own endpoint must not loop. Neither does a request
- * `ownOnly` picks. Every call the server makes, to our API or to a bridged tool, goes on the share
- * of the caller `callerOf` names.
+ * most FIRST_LIST_WAIT_MS, then answers with whatever is known. A request from a bridge (ours, here
+ * or elsewhere), or one `ownOnly` picks, gets no bridged tools and never waits: a deployment pointed
+ * at its own endpoint must not loop. Every call goes on the share of the caller `callerOf` names.
  */
 export function serverFactory(
   options: Omit<CreateServerOptions, 'bridged' | 'caller'>,
