@@ -1,9 +1,8 @@
 /**
  * Which tools of a hosted list are offered beside ours, and why each other one is not. A tool is
- * admitted when its name follows the spec's tool-name rules and is not one of ours, it is annotated
- * read-only, and its schemas are small, shallow JSON Schemas of an object; its title and
- * description are cut and cleaned as upstream text, and its description is quoted as the
- * deployment's words, so nothing in it reads as ours.
+ * admitted when its name follows the spec's rules and is not one of ours, it is annotated read-only,
+ * and its schemas are small, shallow JSON Schemas of an object; its title and description are cleaned
+ * and cut as upstream text, the description quoted as the deployment's words.
  */
 import * as z from 'zod';
 import type { Tool } from '@modelcontextprotocol/server';

@@ -1,8 +1,6 @@
 /**
- * What a failed exchange with the hosted surface was, as one of our error kinds. The guarded
- * fetch throws ApiErrors of its own (429, 503, timeout, network, an answer too large or not JSON),
- * which reach here as the cause of the SDK's error; the SDK's own errors are its protocol's (a
- * JSON-RPC error from the surface, a result it could not read, its timeout).
+ * What a failed exchange with the hosted surface was, as one of our error kinds: the guarded fetch's
+ * own ApiErrors reach here as the cause of the SDK's error; the SDK's own errors are its protocol's.
  */
 import { ProtocolError, ProtocolErrorCode, SdkError, SdkErrorCode, SdkHttpError } from '@modelcontextprotocol/client';
 import { ApiError, cancelledError, internalError, type ApiErrorDetails, type ErrorKind } from '../contract/errors.js';
