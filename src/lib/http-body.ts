@@ -47,14 +47,12 @@ export function refuseTooLarge(req: IncomingMessage, res: ServerResponse, limit:
 }
 
 /**
- * Answers a request whose body is not read (413, or a caller refused before any work: 401, 403)
- * once the rest of the body has been read and thrown away, closing the connection unless `keepAlive`.
- * Node closes a `Connection: close` response's socket as soon as the response ends, and closing a
- * socket whose input is unread resets it: a client still writing its body then gets EPIPE or
- * ECONNRESET, often before it has read the answer. So the whole answer is written at once (its
- * length declared, the client can read it at once) and the response ended only when the body has
- * come in. The wait is bounded: a client that sends more than DRAIN_AFTER_413_LIMITS times `limit`
- * after the refusal, or is still sending `drainMs` after it, is cut off.
+ * Answers a request whose body is not read (413, or a caller refused before any work: 401, 403),
+ * closing the connection unless `keepAlive`. Closing a socket whose input is unread resets it, and a
+ * client still writing then gets EPIPE or ECONNRESET, often before it has read the answer; so the
+ * whole answer is written at once (its length declared) and the response ended only once the body
+ * has come in and been thrown away. A client that sends more than DRAIN_AFTER_413_LIMITS times
+ * `limit` after the refusal, or is still sending `drainMs` after it, is cut off.
  */
 export function refuseUnread(
   req: IncomingMessage,
