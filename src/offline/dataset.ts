@@ -1,8 +1,7 @@
 /**
- * The shape of the embedded snapshot (src/offline/snapshot.json, written by
- * scripts/generate-snapshot.ts). Jobs are stored exactly as the API projects them, plus the few
- * facts the engine needs and the API never shows (whether a job is still active, and the period
- * its salary is quoted in, which the annualized USD thresholds depend on).
+ * The shape of the embedded snapshot (snapshot.json, written by scripts/generate-snapshot.ts). Jobs
+ * are stored as the API projects them, plus what the engine needs and the API never shows: whether
+ * a job is still active, and the period its salary is quoted in (for the annualized thresholds).
  */
 import type { PublicJob } from '../contract/schemas.js';
 

@@ -1,8 +1,7 @@
 /**
- * Deterministic fault injection for the offline engine: rules keyed by request path make the
- * engine answer the way a failing upstream would, so the client's handling of every failure can
- * be tested and demonstrated without a real outage. See README.md beside this file.
- * The answers each kind gives are in fault-answers.ts.
+ * Deterministic fault injection for the offline engine: rules keyed by request path make the engine
+ * answer as a failing upstream would, so every failure can be tested and shown without an outage
+ * (README.md beside this file). The answers each kind gives are in fault-answers.ts.
  */
 import * as z from 'zod';
 

@@ -1,8 +1,7 @@
 /**
- * The 400 rules: parses a query string against an operation's parameter table. Every message
- * names the parameter, the rule and the value received, because that text is all a model calling
- * through the MCP layer will see. Parameters an operation does not define are ignored, as the
- * hosted API does.
+ * The 400 rules: parses a query string against an operation's parameter table. Every message names
+ * the parameter, the rule and the value received: that text is all a model calling through the MCP
+ * layer will see. Parameters an operation does not define are ignored, as the hosted API does.
  */
 import type { ParamSpec } from './params.js';
 
