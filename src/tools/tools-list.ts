@@ -2,7 +2,6 @@
  * The tools/list entries, converted from the zod schemas: the zod object is the only schema. The
  * build converts them once (scripts/tool-catalog.ts runs this file) and injects the result, so a
  * start converts nothing; unbuilt (tests, the build itself) each is converted once per process.
- * tools/list is answered from this cache rather than re-converted per request.
  */
 import { RESOURCE_URI_META_KEY } from '@modelcontextprotocol/ext-apps/server';
 import type { Tool } from '@modelcontextprotocol/server';
