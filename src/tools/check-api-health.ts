@@ -13,12 +13,9 @@ import { callsInFlight } from './calls-in-flight.js';
 
 const iso = (ms: number | undefined) => (ms === undefined ? undefined : new Date(ms).toISOString());
 
-/** The bridge's side, with no member that has nothing to say. */
-function bridgeState(bridge: HostedBridge | undefined): ServerState['bridge'] {
-  if (!bridge) return { state: 'off', bridged: [], skipped: [] };
-  const status = bridge.status();
-  return Object.fromEntries(Object.entries(status).filter(([, value]) => value !== undefined)) as ServerState['bridge'];
-}
+/** `value` without the members that have nothing to say. */
+const defined = <T extends object>(value: T) =>
+  Object.fromEntries(Object.entries(value).filter(([, member]) => member !== undefined)) as T;
 
 /** The caller's own share, in counts: how many callers this process holds buckets for is not theirs to know. */
 function fairShare({ rate, callers: _callers, ...counts }: ShareState): ServerState['fair_share'] {
@@ -31,28 +28,25 @@ function serverState(client: ApiClient, bridge: HostedBridge | undefined, share:
     version: VERSION,
     node: process.version,
     calls_in_flight: callsInFlight(),
-    rate_limit: {
-      ...(state.coolDownUntil === undefined ? {} : { cool_down_until: iso(state.coolDownUntil) }),
-      ...(state.lastRateLimit
-        ? { last_429_at: iso(state.lastRateLimit.at), last_retry_after_s: state.lastRateLimit.retryAfterS }
-        : {}),
-    },
-    ...(state.catalog
-      ? {
-          catalog: {
-            checked: state.catalog.read,
-            ...(state.catalog.at === undefined ? {} : { at: iso(state.catalog.at) }),
-            ...(state.catalog.failure ? { failure: state.catalog.failure } : {}),
-          },
-        }
-      : {}),
+    rate_limit: defined({
+      cool_down_until: iso(state.coolDownUntil),
+      last_429_at: iso(state.lastRateLimit?.at),
+      last_retry_after_s: state.lastRateLimit?.retryAfterS,
+    }),
+    ...(state.catalog && {
+      catalog: defined({
+        checked: state.catalog.read,
+        at: iso(state.catalog.at),
+        failure: state.catalog.failure || undefined,
+      }),
+    }),
     cache: {
       answers: state.answers,
       hits: state.cacheHits,
       ...(state.answers > 0 ? { hit_ratio: Math.round((state.cacheHits / state.answers) * 1000) / 1000 } : {}),
     },
     ...(state.redisConnected === undefined ? {} : { redis: { connected: state.redisConnected } }),
-    bridge: bridgeState(bridge),
+    bridge: bridge ? defined(bridge.status()) : { state: 'off', bridged: [], skipped: [] },
     ...(share ? { fair_share: fairShare(share) } : {}),
   };
 }
