@@ -1,8 +1,7 @@
 /**
- * The interview brief view (get_company_interview_brief): the company, the likely stages, the
- * topics, questions to ask and preparation tips, and every piece of evidence with its date and
- * source, under the brief's own freshness. The package is free-form upstream data, so members this
- * view does not lay out are listed as they came.
+ * The interview brief view (get_company_interview_brief): the company, stages, topics, questions to
+ * ask, preparation tips and dated evidence, under the brief's own freshness. The package is
+ * free-form upstream data, so members this view does not lay out are listed as they came.
  */
 import type { App } from '@modelcontextprotocol/ext-apps';
 import { isRecord, num, records, str, strings, type Json } from '../shared/data.js';

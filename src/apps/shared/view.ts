@@ -1,7 +1,6 @@
 /**
- * What every view does around its own drawing: it talks to the host through ext-apps' App (the
- * view side of the MCP Apps protocol), takes the tool's arguments and result from it, follows the
- * host's theme and style variables, and says plainly when there is nothing to show yet.
+ * What every view does around its own drawing: it talks to the host through ext-apps' App, takes
+ * the tool's arguments and result from it, and follows the host's theme and style variables.
  */
 import {
   App,
