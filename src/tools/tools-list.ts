@@ -80,10 +80,9 @@ function describeTool(tool: AnyTool): Tool {
 }
 
 /**
- * A bridged tool's entry: its cleaned listing (hosted/admit.ts), read-only as it was admitted. Its
- * outputSchema is not relisted: a listed schema obliges every answer to carry a structure that fits
- * (the spec's MUST, which the SDK enforces), and a hosted answer may not. We check each answer
- * against it instead (hosted/answer.ts) and pass structuredContent on only when it fits.
+ * A bridged tool's entry: its cleaned listing (hosted/admit.ts). Its outputSchema is not relisted: a
+ * listed schema obliges every answer to fit it (the spec's MUST, which the SDK enforces), and a
+ * hosted answer may not; render/hosted-answer.ts passes structuredContent on only when it fits.
  */
 function describeHosted(tool: HostedTool): Tool {
   return {
