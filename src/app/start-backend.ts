@@ -19,9 +19,8 @@ export function assembleBackend(config: Config, logger: Logger, options: Backend
 
 /**
  * The backend of a command that calls the API: with --redis-url, connected first to the shared
- * cool-down and cache (loaded only then). A wrong password fails here, before anything is served;
- * an unreachable Redis does not (state stays per process until it is back). A one-shot command
- * waits `redisWaitMs` at most for the first connection, since its one call is over long before.
+ * state. A wrong password fails here, before anything is served; an unreachable Redis does not
+ * (state stays per process until it is back). A one-shot command waits `redisWaitMs` at most.
  */
 export async function startBackend(
   config: Config,
