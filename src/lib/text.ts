@@ -139,10 +139,9 @@ const INVISIBLE = /[\p{Cc}\p{Cf}\p{Co}\p{Cn}\p{Cs}\u2028\u2029]/gu;
 const HIDDEN_RUN = /(?:(?![\n\r\t])[\p{Cc}\p{Cf}\p{Co}\p{Cn}\p{Cs}\u2028\u2029]){4,}/gu;
 
 /**
- * Text with every control, format or otherwise invisible character written as its `\uXXXX` escape
- * (line breaks and tabs left to fold), and a run of four or more counted instead: for error
- * messages, which echo what was asked for, so that an id that failed because of a zero-width space
- * shows it.
+ * Text with every invisible character written as its `\uXXXX` escape (line breaks and tabs left to
+ * fold), a run of four or more counted instead: for error messages, so that an id that failed
+ * because of a zero-width space shows it.
  */
 export function escapeInvisible(text: string): string {
   return text
