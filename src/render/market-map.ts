@@ -59,14 +59,11 @@ function isPlainCoverage(value: unknown): value is Member {
 const isSuppression = (value: unknown): value is { field: string; reason: string } =>
   isRecord(value) && Object.keys(value).length === 2 && isText(value.field) && isText(value.reason);
 
-interface DimensionText {
-  line: string;
-  /** Members not shown on the line, for the fenced data. */
-  rest: Member;
-}
-
-/** One dimension as a line; `sharedWindow` is the coverage window said once for all, if any. */
-function renderDimension(d: Member, sharedWindow: string | undefined): DimensionText {
+/**
+ * One dimension as a line, and the members not shown on it (for the fenced data); `sharedWindow` is
+ * the coverage window said once for all, if any.
+ */
+function renderDimension(d: Member, sharedWindow: string | undefined): { line: string; rest: Member } {
   const used = new Set<string>(['layer']);
   const take = <T>(key: string, value: T): T => (used.add(key), value);
   const name = pick(d, NAME_KEYS);
