@@ -15,14 +15,12 @@ import { buildPolicy, type AccessPolicy } from '../transports/http-guard.js';
 import { sendRpcError } from '../lib/http-reply.js';
 import { createMcpEndpoint, HOSTED_MCP_PATH } from '../transports/mcp-endpoint.js';
 
-export interface MockApiOptions {
+export async function startMockApi(options: {
   config: Config;
   logger: Logger;
   host?: string;
   port?: number;
-}
-
-export async function startMockApi(options: MockApiOptions): Promise<OfflineServer> {
+}): Promise<OfflineServer> {
   const { config, logger, host = '127.0.0.1' } = options;
   // The hosted path is mounted beside the engine, so the engine itself serves no hosted surface: the
   // surface over HTTP, behind the same guards as serve --http, a server of its own tools, never a bridge.
