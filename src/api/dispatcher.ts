@@ -1,23 +1,20 @@
 /**
- * The production HTTP stack: one keep-alive undici Agent for the process (an EnvHttpProxyAgent,
- * which honours HTTPS_PROXY / HTTP_PROXY / NO_PROXY, when a proxy variable is set) composed with
- * undici's own interceptors, and the FetchLike the client calls over it (`dispatcher.request()`).
- * Loaded on first use (backend.ts), so offline mode, `--help` and the stdio start-up never load undici.
+ * The production HTTP stack: one keep-alive undici Agent for the process (an EnvHttpProxyAgent when
+ * a proxy variable is set) composed with undici's own interceptors, and the FetchLike over it.
+ * Loaded on first use, so offline mode, `--help` and the stdio start-up never load undici.
  *
- * A request passes, outermost first (undici's compose() wraps in array order, so the list in
- * createDispatcher reads innermost first):
+ * A request passes, outermost first (compose() wraps in array order, so createDispatcher's list
+ * reads innermost first):
  * - deduplicate: identical GETs in flight share one request (a caller that leaves: send-loop.ts);
- * - cache (unless --no-cache): RFC 9111 on a bounded memory store (cache.ts). It sits outside the
- *   redirect interceptor, as undici requires from 8.13 (compose() refuses the other order): it
- *   then sees each answer's redirect history and keeps an answer under the URL asked for only when
+ * - cache (unless --no-cache): RFC 9111 on a bounded memory store (cache.ts), outside the redirect
+ *   interceptor as undici requires from 8.13: it keeps an answer under the URL asked for only when
  *   every hop stayed on that origin, so another origin can never plant an entry under ours;
- * - the fair-share check (with --per-client-rate in HTTP mode): inside the cache, so only a request
- *   about to be sent takes from its caller's share, a hit never does, and one refused is never sent.
- *   The caller rides on the dispatch options under a symbol of ours, so it never reaches the API;
- * - redirect: up to 20 hops, as fetch; undici refuses a Location that is not http or https. It
- *   hands the caller the hops it took (`context.history`), the last being the URL that answered;
+ * - the fair-share check (--per-client-rate): inside the cache, so only a request about to be sent
+ *   takes from its caller's share; the caller rides on the dispatch options under a symbol of ours;
+ * - redirect: up to 20 hops, as fetch; undici refuses a Location that is not http or https, and
+ *   hands the caller the hops it took (`context.history`);
  * - decompress: gzip and br, each stage's decoded size capped; inside the cache, so a hit is not
- *   decoded again, and it drops Content-Encoding, so nothing above it decodes twice;
+ *   decoded again;
  * - the agent: headers and body timeouts, and the cap on the body as sent (`maxResponseSize`).
  */
 import { Agent, cacheStores, EnvHttpProxyAgent, fetch as undiciFetch, interceptors, type Dispatcher } from 'undici';

@@ -1,9 +1,8 @@
 /**
- * The Redis connection behind --redis-url, through the official client (`@redis/client`, loaded
- * only when a URL is given). Redis is shared state, never a dependency of a call: every command
- * is bounded by a short timeout and fails fast while disconnected (no offline queue), a caller
- * that gets no answer uses its own process's state, the client reconnects by itself, and an
- * outage is logged once when it starts and once when it ends, not once per call.
+ * The Redis connection behind --redis-url (`@redis/client`, loaded only then). Redis is shared
+ * state, never a dependency of a call: every command is bounded by a short timeout and fails fast
+ * while disconnected, a caller that gets no answer uses its own process's state, the client
+ * reconnects by itself, and an outage is logged once when it starts and once when it ends.
  */
 import type { Logger } from '../../obs/log.js';
 import { orAfter, raceAbort } from '../../lib/abort.js';

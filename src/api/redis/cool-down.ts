@@ -1,9 +1,8 @@
 /**
- * One Retry-After cool-down for every replica: the process's own gate (retry-after-gate.ts), with Redis
- * consulted before each request. A 429 seen anywhere holds every replica for its window, and when
- * the window ends exactly one request across the replicas probes (it holds a lock) while the
- * others poll until it has its status. Waiting itself stays local, so it is cancellable and sends
- * progress as before; when Redis does not answer in time, the local gate alone decides.
+ * One Retry-After cool-down for every replica: the process's own gate, with Redis consulted before
+ * each request. A 429 seen anywhere holds every replica for its window, and when it ends exactly one
+ * request across the replicas probes (it holds a lock) while the others poll. Waiting stays local
+ * (cancellable, with progress); when Redis does not answer in time, the local gate alone decides.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { RetryAfterGate, type GatePassOptions, type GateTicket } from '../retry-after-gate.js';
