@@ -1,9 +1,8 @@
 /**
- * The market map's data is free-form in the spec. When dimensions come as a list they are grouped by
- * layer, one line each: readiness, then the figures (job and company counts, median salary with the
- * class it was computed from, trend, top skills, coverage, suppressions, a note or an error). A
- * member the renderer does not know, or one of a shape it does not expect, goes with the rest of the
- * map into the fenced upstream data, so nothing the API sent is left out of the text.
+ * The market map's data is free-form in the spec. Dimensions that come as a list are grouped by
+ * layer, one line each: readiness, then the figures it knows (counts, median salary with its class,
+ * trend, skills, coverage, suppressions, note, error). A member it does not know, or of a shape it
+ * does not expect, goes into the fenced upstream data, so nothing the API sent is left out.
  */
 import { ageSeconds, cadenceSeconds } from '../contract/age.js';
 import { timezoneState } from '../api/provenance-record.js';
