@@ -1,9 +1,8 @@
 /**
- * The bridge: an SDK v2 client inside our server, reading the deployment's hosted market surface
- * over stateless Streamable HTTP in whichever era it speaks, through guarded-fetch.ts. It keeps the
- * admitted list for LIST_TTL_MS (in Redis too, with --redis-url, so replicas read it once), reads
- * it again when that has passed, and tells its listeners when the set of bridged tools changes.
- * A surface that fails leaves ours untouched: the list is simply empty, and status() says why.
+ * The bridge: an SDK v2 client inside our server, reading the deployment's hosted market surface in
+ * whichever era it speaks, through guarded-fetch.ts. It keeps the admitted list for LIST_TTL_MS (in
+ * Redis too, so replicas read it once) and tells its listeners when the bridged tools change. A
+ * surface that fails leaves ours untouched: the list is simply empty, and status() says why.
  */
 import type { CallToolResult, Client } from '@modelcontextprotocol/client';
 import { ACCEPT_ALL } from '../lib/accept-all-validator.js';
