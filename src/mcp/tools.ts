@@ -101,10 +101,9 @@ export interface CallScope {
 }
 
 /**
- * Registers `tools` (the backend's own, and any bridged). Given `names` (what labels and the
- * unknown-tool answer know), keeps a long-lived server's bridged tools in step with the hosted
- * list: the old ones removed, the new ones registered, each change announced by the SDK with
- * notifications/tools/list_changed, and `names` made the exposed names again.
+ * Registers `tools` (ours, and any bridged). Given `names` (what labels and the unknown-tool answer
+ * know), keeps a long-lived server's bridged tools in step with the hosted list, each change
+ * announced by the SDK with notifications/tools/list_changed, and `names` with them.
  */
 export function registerTools(
   mcp: McpServer,
