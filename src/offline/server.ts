@@ -1,8 +1,7 @@
 /**
- * The node:http adapter: serves the engine over real HTTP on loopback (the `mock-api` command,
- * end-to-end tests, benchmarks). Bodies are streamed, so the oversized and reset faults reach
- * the client as a real server would send them: chunked without a length, or a socket destroyed
- * mid-body. Only this adapter has the /__mock/* control routes; the in-process engine has none.
+ * The node:http adapter: serves the engine over real HTTP (`mock-api`, end-to-end tests, benchmarks).
+ * Bodies are streamed, so the oversized and reset faults reach the client as a real server would
+ * send them. Only this adapter has the /__mock/* control routes; the in-process engine has none.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
