@@ -1,8 +1,7 @@
 /**
- * Upstream text reaches a model, so it is treated as data: control and invisible characters
- * (zero-width, bidi overrides, other format characters) are removed before anything is shown, and
- * single-line fields are quoted so that a title can never pass for an instruction (fenced blocks
- * of upstream prose and data: fence.ts).
+ * Upstream text reaches a model, so it is treated as data: control and invisible characters are
+ * removed before anything is shown, and single-line fields are quoted so that a title can never
+ * pass for an instruction (fenced blocks of upstream prose and data: fence.ts).
  */
 
 // C0/C1 controls except tab and newline, plus Unicode format characters (Cf: zero-width, bidi
@@ -87,10 +86,9 @@ export function quote(text: string, max = 160): string {
 const isAlphanumeric = (c: number) => (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a);
 
 /**
- * One word from a closed ASCII alphabet (letters, digits, `_ . + / -`): with no space, colon,
- * quote, bracket, bar, comma or semicolon in it, it cannot pass for a field, a separator, a salary
- * label or an instruction, so it may stay bare (job ids, labels such as ai_lab or remote, paths).
- * A loop, not a pattern: it runs for most fields of every job.
+ * One word from a closed ASCII alphabet (letters, digits, `_ . + / -`): it cannot pass for a field,
+ * a separator, a salary label or an instruction, so it may stay bare (job ids, labels such as
+ * ai_lab, paths). A loop, not a pattern: it runs for most fields of every job.
  */
 function isBareWord(line: string): boolean {
   if (line === '') return false;
