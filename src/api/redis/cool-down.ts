@@ -46,18 +46,15 @@ export interface SharedGateOptions {
 
 export class SharedRetryAfterGate extends RetryAfterGate {
   private readonly redis: SharedRedis;
-  private readonly keys: { window: string; due: string; lock: string };
+  /** KEYS of the scripts: the cool-down window, the "a probe is due" mark, the probe lock. */
+  private readonly keys: string[];
   private readonly lockMs: number;
   private blocks = 0;
 
   constructor(options: SharedGateOptions) {
     super(options.now);
     this.redis = options.redis;
-    this.keys = {
-      window: `${options.prefix}:cooldown`,
-      due: `${options.prefix}:probe-due`,
-      lock: `${options.prefix}:probe-lock`,
-    };
+    this.keys = ['cooldown', 'probe-due', 'probe-lock'].map((name) => `${options.prefix}:${name}`);
     this.lockMs = options.requestTimeoutMs + LOCK_SLACK_MS;
   }
 
@@ -75,11 +72,8 @@ export class SharedRetryAfterGate extends RetryAfterGate {
     for (;;) {
       const local = await super.pass({ ...options, maxWaitS: options.maxWaitS - (Date.now() - started) / 1000 });
       const token = `${process.pid}:${Math.random().toString(36).slice(2)}`;
-      const state = (await this.redis.eval(
-        CHECK,
-        [this.keys.window, this.keys.due, this.keys.lock],
-        [token, String(this.lockMs)],
-      )) as [number, number] | undefined;
+      const state = (await this.redis.eval(CHECK, this.keys, [token, String(this.lockMs)])) as
+        [number, number] | undefined;
       if (state === undefined || state[0] === 3) return local;
       if (state[0] === 0) {
         // Another replica's window: wait it out here, with this caller's budget, progress and signal.
@@ -98,7 +92,7 @@ export class SharedRetryAfterGate extends RetryAfterGate {
         settle: () => {
           local.settle();
           // A 429 to the probe already freed the lock and set the next window (block, below).
-          if (this.blocks === blocksBefore) void this.redis.eval(OPEN, [this.keys.due, this.keys.lock], [token]);
+          if (this.blocks === blocksBefore) void this.redis.eval(OPEN, this.keys.slice(1), [token]);
         },
       };
     }
@@ -107,10 +101,6 @@ export class SharedRetryAfterGate extends RetryAfterGate {
   override block(seconds: number): void {
     super.block(seconds);
     this.blocks++;
-    void this.redis.eval(
-      BLOCK,
-      [this.keys.window, this.keys.due, this.keys.lock],
-      [String(Math.ceil(seconds * 1000)), String(PROBE_DUE_MS)],
-    );
+    void this.redis.eval(BLOCK, this.keys, [String(Math.ceil(seconds * 1000)), String(PROBE_DUE_MS)]);
   }
 }
