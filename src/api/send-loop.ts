@@ -43,15 +43,6 @@ export interface CallOptions {
   log?: ExchangeLog | undefined;
 }
 
-/** The call's onWait, writing each Retry-After wait into its log first (when it keeps one). */
-function onWaitLogged({ log, onWait }: CallOptions): CallOptions['onWait'] {
-  if (log === undefined) return onWait;
-  return (info) => {
-    log.waitsS.push(info.seconds);
-    onWait?.(info);
-  };
-}
-
 export interface SendLoopOptions {
   timeoutMs?: number;
   maxRetryWaitS?: number;
@@ -112,7 +103,11 @@ export class SendLoop {
     const what = `${sending.method} ${path}`;
     const started = Date.now();
     const leftS = () => maxWaitS - (Date.now() - started) / 1000;
-    const onWait = onWaitLogged(call);
+    // Each Retry-After wait is written into the call's log before the caller hears of it.
+    const onWait = (info: GateWaitInfo) => {
+      call.log?.waitsS.push(info.seconds);
+      call.onWait?.(info);
+    };
     for (;;) {
       const ticket =
         gate.open() ??
