@@ -36,9 +36,6 @@ import { statusError } from './status-errors.js';
 /** How long a tool call may wait for the catalog read before it: discovery is one small document. */
 const CATALOG_TIMEOUT_MS = 5_000;
 
-/** A GET as the client asks for it: how it is sent, and the operation checked against the deployed catalog first. */
-type How = GetOptions & { operation?: OperationId };
-
 export interface ApiClientOptions extends RequestPolicyOptions {
   /** Check each operation against the deployed catalog first; off, the client sends only what it is asked. */
   checkCatalog?: boolean;
@@ -219,7 +216,7 @@ export class ApiClient {
     relative: string,
     dataSchema: T,
     options: CallOptions = {},
-    how: How = {},
+    how: GetOptions & { operation?: OperationId } = {},
   ) {
     const path = `${this.basePath}${relative}`;
     const catalog = how.operation && this.catalog ? await this.checkCatalog(how.operation, path, options) : undefined;
