@@ -1,8 +1,6 @@
 /**
- * Every answer the client reads becomes an ApiResult here: its data and meta with the status,
- * path and time of retrieval, whether the response cache gave it, whether an origin other than
- * the base URL's did, and whether the API has said (now or in an earlier answer) that its data is
- * fictional; and the counts check_api_health reports.
+ * Every answer the client reads becomes an ApiResult here, remembering whether the API has ever
+ * said its data is fictional; and the counts check_api_health reports.
  */
 import type { CatalogCheck } from './deployed-catalog.js';
 import { sourceSaysFictional } from './provenance-record.js';

@@ -22,13 +22,7 @@ export async function readAnswerBody(answer: HttpAnswer, maxBytes: number, path:
   const declared = Number(answer.headers.get('content-length'));
   if (Number.isFinite(declared) && declared > maxBytes) {
     cancel(answer.body);
-    throw bodyTooLarge(
-      answer.status,
-      path,
-      maxBytes,
-      `${formatBytes(declared)} (Content-Length)`,
-      'refused without reading it',
-    );
+    throw bodyTooLarge(answer.status, path, maxBytes, declared);
   }
   if (!answer.body) return '';
   const decoder = new TextDecoder();
@@ -38,35 +32,28 @@ export async function readAnswerBody(answer: HttpAnswer, maxBytes: number, path:
     // Leaving the loop early (the throw below) cancels the body.
     for await (const chunk of answer.body) {
       total += chunk.byteLength;
-      if (total > maxBytes) throw readPastCap(answer.status, path, maxBytes);
+      if (total > maxBytes) throw bodyTooLarge(answer.status, path, maxBytes);
       text += decoder.decode(chunk, { stream: true });
     }
   } catch (error) {
-    if ((error as { code?: unknown }).code === UNDICI_OVER_SIZE) throw readPastCap(answer.status, path, maxBytes);
+    if ((error as { code?: unknown }).code === UNDICI_OVER_SIZE) throw bodyTooLarge(answer.status, path, maxBytes);
     throw error;
   }
   return text + decoder.decode();
 }
 
-/** Ends a body that will not be read: a Fetch body is cancelled, a Node stream destroyed. */
 function cancel(body: HttpAnswer['body']): void {
   const stream = body as { cancel?: () => Promise<void>; destroy?: () => void } | null;
   if (stream?.destroy) stream.destroy();
   else stream?.cancel?.().catch(() => {}); // nothing to report: the body was refused already
 }
 
-function readPastCap(status: number, path: string, maxBytes: number): ApiError {
-  return bodyTooLarge(
-    status,
-    path,
-    maxBytes,
-    `more than ${formatBytes(maxBytes)}`,
-    'reading stopped at the cap and the body was discarded',
-  );
-}
-
-/** The refusal of a body over the cap; `size` and `how` say what was seen and what was done. */
-function bodyTooLarge(status: number, path: string, maxBytes: number, size: string, how: string): ApiError {
+/** The refusal of a body over the cap: by its Content-Length (`declared`), or as read. */
+function bodyTooLarge(status: number, path: string, maxBytes: number, declared?: number): ApiError {
+  const [size, how] =
+    declared === undefined
+      ? [`more than ${formatBytes(maxBytes)}`, 'reading stopped at the cap and the body was discarded']
+      : [`${formatBytes(declared)} (Content-Length)`, 'refused without reading it'];
   return new ApiError(
     'upstream_contract',
     `upstream_contract: the response to ${path} is ${size}, over the ${formatBytes(maxBytes)} cap; ${how}`,

@@ -1,11 +1,9 @@
 /**
- * The store behind undici's cache interceptor (RFC 9111: Cache-Control, Expires, ETag
- * revalidation): a bounded MemoryCacheStore, seen through undici's CacheStore contract so that
+ * The store behind undici's cache interceptor (RFC 9111): a bounded MemoryCacheStore, seen so that
  * - an error response (4xx, 5xx, 429 included) is never kept: RFC 9111 lets a cache keep one that
- *   carries explicit freshness (a CDN's cached 404 or 503 page), and a tool must never answer from it;
- * - every response the store hands back carries a marker header, so the client can tell a hit of
- *   this cache from a network answer. Undici's `Age` header alone would not do: a CDN in front of
- *   the API sends one too. The marker's value is drawn per process, so no API can forge a hit.
+ *   carries explicit freshness (a CDN's cached 503 page), and a tool must never answer from it;
+ * - every response it hands back carries a marker header, so the client can tell a hit of this cache
+ *   from a network answer (a CDN sends `Age` too); drawn per process, so no API can forge a hit.
  * Upstream, an option to keep errors out and a documented sign of a hit would retire this wrapper.
  */
 import { randomUUID } from 'node:crypto';
@@ -18,9 +16,7 @@ export type GetResult = NonNullable<Awaited<ReturnType<CacheStore['get']>>>;
 
 /** Small on purpose: the cache is for repeated questions within a conversation, not a mirror. */
 export const CACHE_LIMITS = {
-  /** Most responses kept. */
   maxCount: 256,
-  /** Most body bytes kept in all. */
   maxSize: 8 * 1024 * 1024,
   /** A larger body is not cached at all. */
   maxEntrySize: 1024 * 1024,

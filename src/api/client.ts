@@ -6,15 +6,16 @@ import type * as z from 'zod';
 import { isRecord } from '../lib/is-record.js';
 import { Answers } from './answers.js';
 import { silentLogger, type Logger } from '../obs/log.js';
-import { DeployedCatalog, operationOf, type CatalogCheck } from './deployed-catalog.js';
+import { DeployedCatalog, operationOf, type CatalogCheck, type CatalogRead } from './deployed-catalog.js';
 import { contractError, decodeHealth, envelopeSchema, parseJson, validate } from './decode.js';
 import { ApiError } from '../contract/errors.js';
 import { OPERATIONS, type OperationId } from '../contract/operations.js';
+import { jobListShape } from '../contract/params.js';
 import type { InterviewBriefParams, JobListParams, MarketMapParams, SearchJobsParams } from '../contract/params.js';
-import { buildQuery, LIST_KEYS } from './query.js';
+import { buildQuery } from './query.js';
 import { RequestPolicy, type GetOptions, type RequestPolicyOptions } from './request-policy.js';
 import { abortError, type CallOptions } from './send-loop.js';
-import type { ApiResult, ClientState } from './result.js';
+import type { ApiResult } from './result.js';
 import { RetryAfterGate } from './retry-after-gate.js';
 import type { ShareState, UpstreamBudget } from './fair-share.js';
 import {
@@ -35,14 +36,8 @@ import { statusError } from './status-errors.js';
 /** How long a tool call may wait for the catalog read before it: discovery is one small document. */
 const CATALOG_TIMEOUT_MS = 5_000;
 
-/** A GET as the client asks for it: how it is sent, and the operation checked against the deployed catalog first. */
-type How = GetOptions & { operation?: OperationId };
-
 export interface ApiClientOptions extends RequestPolicyOptions {
-  /**
-   * Check each operation against the deployed catalog (deployed-catalog.ts) before calling it. The backend
-   * turns it on; off, every request the client sends is one its caller asked for (request-level tests).
-   */
+  /** Check each operation against the deployed catalog first; off, the client sends only what it is asked. */
   checkCatalog?: boolean;
   /** The clock a result's retrievedAt (and so every age in it) reads: generated docs pass a fixed one. */
   now?: () => number;
@@ -84,7 +79,8 @@ export class ApiClient {
           });
   }
 
-  state(): ClientState {
+  /** What the client knows of its own state, for check_api_health: times in epoch ms, never a secret. */
+  state() {
     return {
       coolDownUntil: this.policy.gate.coolDownUntil(),
       lastRateLimit: this.policy.lastRateLimit,
@@ -118,7 +114,7 @@ export class ApiClient {
    * gate without waiting (a cool-down another replica shares through Redis holds it too), but its
    * own 429 holds only its own gate, never the tools.
    */
-  private async readCatalog(): Promise<{ data: DiscoveryData; headers: Pick<Headers, 'get'> }> {
+  private async readCatalog(): Promise<CatalogRead> {
     const ticket = this.policy.gate.open() ?? (await this.policy.gate.pass({ maxWaitS: 0 }));
     try {
       const { result, headers } = await this.getEnvelopeWithHeaders(
@@ -140,7 +136,7 @@ export class ApiClient {
 
   listJobs(params: JobListParams = {}, options?: CallOptions): Promise<ApiResult<JobListData>> {
     // Only its own: a search object handed here never sends the search-only filters to the list.
-    const own = Object.fromEntries(LIST_KEYS.map((key) => [key, params[key]]));
+    const own = Object.fromEntries(Object.keys(jobListShape).map((key) => [key, params[key as keyof JobListParams]]));
     return this.getEnvelope('listPublicJobs', buildQuery(own), JobListDataSchema, options);
   }
 
@@ -193,7 +189,6 @@ export class ApiClient {
     }
   }
 
-  /** The OpenAPI 3.1 description, as JSON. */
   async getOpenApi(options?: CallOptions): Promise<Record<string, unknown>> {
     const path = `${this.basePath}/openapi.json`;
     const body = parseJson(await this.policy.get(path, 'application/json', options), path);
@@ -201,7 +196,6 @@ export class ApiClient {
     return body;
   }
 
-  /** The agent index, as text. */
   async getLlmsTxt(options?: CallOptions): Promise<string> {
     return (await this.policy.get(`${this.basePath}/llms.txt`, 'text/plain, text/markdown;q=0.9', options)).body;
   }
@@ -222,7 +216,7 @@ export class ApiClient {
     relative: string,
     dataSchema: T,
     options: CallOptions = {},
-    how: How = {},
+    how: GetOptions & { operation?: OperationId } = {},
   ) {
     const path = `${this.basePath}${relative}`;
     const catalog = how.operation && this.catalog ? await this.checkCatalog(how.operation, path, options) : undefined;

@@ -1,7 +1,6 @@
 /**
- * Reading an answer's body: JSON refused when nested too deep to handle safely (body.ts), then
- * validated against the operation's schema, a failure naming the JSON path of the first member
- * that breaks the contract.
+ * Reading an answer's body: JSON refused when nested too deep (body.ts), then validated against the
+ * operation's schema, a failure naming the JSON path of the first member that breaks the contract.
  */
 import type * as z from 'zod';
 import { passes } from '../lib/compiled.js';

@@ -1,9 +1,8 @@
 /**
  * The deployed catalog: the spec says to call discovery before assuming an endpoint exists. The
- * client reads it once, keeps it as long as the API's cache headers say, and refuses at once an
- * operation it does not list, instead of sending a request that can only 404. Reading it never
- * holds a tool up for long: when discovery fails, is rate limited, or the API is cooling down
- * after a 429, tools carry on unchecked (and say so), and discovery is not asked again for a while.
+ * client reads it, keeps it as long as its cache headers say, and refuses at once an operation it
+ * does not list. Reading it never holds a tool up for long: when discovery fails or the API is
+ * cooling down, tools carry on unchecked (and say so), and discovery is not asked again for a while.
  */
 import { ApiError } from '../contract/errors.js';
 import { raceAbort } from '../lib/abort.js';
@@ -21,10 +20,7 @@ export const CATALOG_RETRY_S = 30;
 /** Most endpoints named in a not_deployed error; the rest are counted. */
 const LISTED_IN_ERROR = 12;
 
-interface Endpoint {
-  method: string;
-  path: string;
-}
+type Endpoint = Pick<DiscoveryData['endpoints'][number], 'method' | 'path'>;
 
 /**
  * A path as compared: no origin, query or trailing slash, the base URL's own path removed, every path

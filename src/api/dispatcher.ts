@@ -1,22 +1,20 @@
 /**
- * The production HTTP stack: one keep-alive undici Agent for the process (an EnvHttpProxyAgent,
- * which honours HTTPS_PROXY / HTTP_PROXY / NO_PROXY, when a proxy variable is set) composed with
- * undici's own interceptors, and the FetchLike the client calls over it (`dispatcher.request()`).
- * Loaded on first use (backend.ts), so offline mode, `--help` and the stdio start-up never load undici.
+ * The production HTTP stack: one keep-alive undici Agent for the process (an EnvHttpProxyAgent when
+ * a proxy variable is set) composed with undici's own interceptors, and the FetchLike over it.
+ * Loaded on first use, so offline mode, `--help` and the stdio start-up never load undici.
  *
- * A request passes, outermost first (undici's compose() wraps in array order, so the list in
- * createDispatcher reads innermost first):
+ * A request passes, outermost first (compose() wraps in array order, so createDispatcher's list
+ * reads innermost first):
  * - deduplicate: identical GETs in flight share one request (a caller that leaves: send-loop.ts);
- * - cache (unless --no-cache): RFC 9111 on a bounded memory store (cache.ts). It sits outside the
- *   redirect interceptor, as undici requires from 8.13 (compose() refuses the other order): it
- *   then sees each answer's redirect history and keeps an answer under the URL asked for only when
+ * - cache (unless --no-cache): RFC 9111 on a bounded memory store (cache.ts), outside the redirect
+ *   interceptor as undici requires from 8.13: it keeps an answer under the URL asked for only when
  *   every hop stayed on that origin, so another origin can never plant an entry under ours;
- * - the fair-share check (budget-interceptor.ts, with --per-client-rate in HTTP mode): inside the
- *   cache, so only a request about to be sent takes from its caller's share, a hit never does;
- * - redirect: up to 20 hops, as fetch; undici refuses a Location that is not http or https. It
- *   hands the caller the hops it took (`context.history`), the last being the URL that answered;
+ * - the fair-share check (--per-client-rate): inside the cache, so only a request about to be sent
+ *   takes from its caller's share; the caller rides on the dispatch options under a symbol of ours;
+ * - redirect: up to 20 hops, as fetch; undici refuses a Location that is not http or https, and
+ *   hands the caller the hops it took (`context.history`);
  * - decompress: gzip and br, each stage's decoded size capped; inside the cache, so a hit is not
- *   decoded again, and it drops Content-Encoding, so nothing above it decodes twice;
+ *   decoded again;
  * - the agent: headers and body timeouts, and the cap on the body as sent (`maxResponseSize`).
  */
 import { Agent, cacheStores, EnvHttpProxyAgent, fetch as undiciFetch, interceptors, type Dispatcher } from 'undici';
@@ -24,8 +22,7 @@ import { CACHE_LIMITS, markingStore, type CacheStore } from './cache.js';
 import { DEFAULT_MAX_BODY_BYTES } from './body.js';
 import { raceAbort } from '../lib/abort.js';
 import type { FetchLike } from './fetch-like.js';
-import { budgetInterceptor, CALLER } from './budget-interceptor.js';
-import type { UpstreamBudget } from './fair-share.js';
+import { takeShare, type UpstreamBudget } from './fair-share.js';
 
 /** fetch's redirect limit. */
 const MAX_REDIRECTIONS = 20;
@@ -47,6 +44,43 @@ export interface DispatcherOptions {
   budget?: UpstreamBudget | undefined;
 }
 
+/** Where dispatcherFetch puts the caller's name on the dispatch options. */
+const CALLER = Symbol('service-mcp.caller');
+
+type Options = Dispatcher.DispatchOptions & { [CALLER]?: string };
+
+/** Fails a request without dispatching it, as undici's cache does for `only-if-cached`. */
+function refuse(handler: Dispatcher.DispatchHandler, error: Error): void {
+  const controller = {
+    aborted: false,
+    paused: false,
+    reason: null,
+    rawHeaders: [],
+    rawTrailers: [],
+    pause() {},
+    resume() {},
+    abort() {},
+  };
+  try {
+    handler.onRequestStart?.(controller, null);
+  } finally {
+    handler.onResponseError?.(controller, error);
+  }
+}
+
+function budgetInterceptor(budget: UpstreamBudget): Dispatcher.DispatcherComposeInterceptor {
+  return (dispatch) => (opts: Options, handler) => {
+    const caller = opts[CALLER];
+    // Requests of the server's own (the catalog read) and of stdio or `call` have no caller.
+    if (caller === undefined) return dispatch(opts, handler);
+    void takeShare(budget, caller, String(opts.path)).then((refusal) => {
+      if (refusal) refuse(handler, refusal);
+      else dispatch(opts, handler);
+    });
+    return true;
+  };
+}
+
 /** The keep-alive agent, behind the proxy the environment names: requests are capped at `maxBodyBytes` as sent. */
 function createAgent(options: DispatcherOptions, maxBodyBytes: number): Dispatcher {
   const agentOptions = {
@@ -66,7 +100,6 @@ function createAgent(options: DispatcherOptions, maxBodyBytes: number): Dispatch
 function createDispatcher(options: DispatcherOptions): Dispatcher {
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const agent = createAgent(options, maxBodyBytes);
-  // compose() wraps in order: the first interceptor listed sits next to the agent.
   return agent.compose([
     // Error bodies too: a compressed error envelope still names the error.
     interceptors.decompress({ maxSize: maxBodyBytes, skipErrorResponses: false }),
@@ -120,9 +153,8 @@ function dispatcherFetch(dispatcher: Dispatcher): FetchLike {
 }
 
 /**
- * The fetch the bridge's MCP client posts through (hosted/guarded-fetch.ts): undici's own fetch on
- * an agent of its own, with the same proxy and timeouts, capped at the hosted answer cap as sent.
- * No cache or sharing: every POST is a call. Redirects are the SDK transport's to allow (same origin only).
+ * The fetch the bridge's MCP client posts through: undici's fetch on an agent of its own, with the
+ * same proxy and timeouts. No cache or sharing: every POST is a call; redirects are the SDK's to allow.
  */
 export function createHostedFetch(options: { timeoutMs: number; maxBodyBytes?: number }) {
   const dispatcher = createAgent(options, options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES);
@@ -130,7 +162,6 @@ export function createHostedFetch(options: { timeoutMs: number; maxBodyBytes?: n
     undiciFetch(url, { ...(init as Parameters<typeof undiciFetch>[1]), dispatcher }) as unknown as Promise<Response>;
 }
 
-/** The production FetchLike: `dispatcherFetch` over `createDispatcher(options)`. */
 export const createApiFetch = (options: DispatcherOptions): FetchLike => dispatcherFetch(createDispatcher(options));
 
 /**

@@ -1,10 +1,8 @@
 /**
  * Each caller's fair share of the requests sent to the API: a token bucket per caller (so many a
- * minute, with a burst), taken from only when a request is about to leave the process (a cache
- * hit takes nothing: budget-interceptor.ts). A caller is an opaque name handed down by whoever
- * calls the client (HTTP mode: the token's name or subject, or the client's address); this file
- * knows nothing of where it came from. With --redis-url the buckets live in Redis
- * (redis/fair-share.ts), so a caller has one share across replicas.
+ * minute, with a burst), taken from only when a request is about to leave the process (a cache hit
+ * takes nothing: dispatcher.ts). A caller is an opaque name (HTTP mode: the token's name or subject,
+ * or the client's address). With --redis-url the buckets live in Redis (redis/fair-share.ts).
  */
 import { ApiError } from '../contract/errors.js';
 import { telemetry } from '../obs/telemetry-hooks.js';

@@ -24,10 +24,7 @@ export interface RawResponse {
   cache?: CacheHit | undefined;
 }
 
-/**
- * The fetch the client calls, with a GET. Injectable, so msw (which patches globalThis.fetch) and
- * the offline API can stand in; each must end the request, body included, when `init.signal` aborts.
- */
+/** The fetch the client GETs with; each must end the request, body included, when `init.signal` aborts. */
 export type FetchLike = (url: string, init: FetchInit) => Promise<HttpAnswer>;
 
 interface FetchInit extends RequestInit {

@@ -1,8 +1,7 @@
 /**
- * Where every number comes from and how old it is: the API's own source and timestamps, their age
- * at retrieval (against the cadence the API states, when it states one), whether the generation
- * time states a timezone, how the API was reached, whether its data is fictional (two facts, kept
- * apart: mock-api is reached over HTTP and serves fictional data), and when it was retrieved.
+ * Where every number comes from and how old it is: the API's source and timestamps, their age at
+ * retrieval (against its stated cadence), whether the generation time names its timezone, how the
+ * API was reached and whether its data is fictional (two facts: mock-api is http and fictional).
  */
 import { ageSeconds, cadenceSeconds } from '../contract/age.js';
 import type { Provenance } from '../contract/provenance.js';

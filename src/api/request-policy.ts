@@ -37,30 +37,18 @@ export interface RequestPolicyOptions extends SendLoopOptions {
 }
 
 export class RequestPolicy extends SendLoop {
-  private readonly baseUrl: string;
   private readonly origin: string;
-  private readonly fetchImpl: FetchLike;
-  private readonly unavailableRetries: number;
-  private readonly unavailableBudgetMs: number;
-  private readonly random: () => number;
 
-  constructor(options: RequestPolicyOptions) {
-    // Not on the loop: REST takes each share inside undici (budget-interceptor.ts), where a cache hit takes none.
-    super({ ...options, budget: undefined });
-    this.baseUrl = options.baseUrl;
-    this.origin = new URL(options.baseUrl).origin;
-    this.fetchImpl = options.fetch;
-    this.unavailableRetries = options.unavailableRetries ?? 2;
-    this.unavailableBudgetMs = options.unavailableBudgetMs ?? 5_000;
-    this.random = options.random ?? Math.random;
+  constructor(private readonly settings: RequestPolicyOptions) {
+    // Not on the loop: REST takes each share inside undici (dispatcher.ts), where a cache hit takes none.
+    super({ ...settings, budget: undefined });
+    this.origin = new URL(settings.baseUrl).origin;
   }
 
-  /**
-   * One logical GET of `path` (the base URL's own path included): sent on the send loop, a 503
-   * retried a bounded number of times, and every other non-2xx turned into an ApiError.
-   */
+  /** One logical GET of `path` (the base URL's own path included). */
   async get(path: string, accept: string, options: CallOptions = {}, how: GetOptions = {}): Promise<RawResponse> {
     const { acceptStatus, lookup = false, gate, quickMs, unconfirmedBase, operation = 'other' } = how;
+    const { unavailableRetries = 2, unavailableBudgetMs = 5_000 } = this.settings;
     const maxRetryWaitS = quickMs === undefined ? this.maxRetryWaitS : 0;
     const url = this.origin + path;
     const started = Date.now();
@@ -77,7 +65,7 @@ export class RequestPolicy extends SendLoop {
         maxWaitS: maxRetryWaitS - (Date.now() - started) / 1000,
         timeoutMs: quickMs,
         send: (signal) =>
-          this.fetchImpl(url, {
+          this.settings.fetch(url, {
             method: 'GET',
             headers: { accept, 'user-agent': USER_AGENT },
             signal,
@@ -94,12 +82,12 @@ export class RequestPolicy extends SendLoop {
         const elapsed = Date.now() - started;
         if (
           quickMs === undefined &&
-          unavailableAttempts < this.unavailableRetries &&
-          elapsed + backoffMs <= this.unavailableBudgetMs
+          unavailableAttempts < unavailableRetries &&
+          elapsed + backoffMs <= unavailableBudgetMs
         ) {
           unavailableAttempts++;
           this.logger.info(
-            `${status} on ${path}; retry ${unavailableAttempts} of ${this.unavailableRetries} in ${backoffMs} ms`,
+            `${status} on ${path}; retry ${unavailableAttempts} of ${unavailableRetries} in ${backoffMs} ms`,
             undefined,
             options.logSink,
           );
@@ -114,7 +102,7 @@ export class RequestPolicy extends SendLoop {
         response,
         path,
         unavailableAttempts,
-        lookup ? undefined : this.baseUrl,
+        lookup ? undefined : this.settings.baseUrl,
         undefined,
         unconfirmedBase,
       );
@@ -123,6 +111,6 @@ export class RequestPolicy extends SendLoop {
 
   private backoffMs(attempt: number): number {
     const base = 250 * 2 ** attempt;
-    return Math.round(base / 2 + this.random() * (base / 2));
+    return Math.round(base / 2 + (this.settings.random ?? Math.random)() * (base / 2));
   }
 }

@@ -1,7 +1,5 @@
-/**
- * What the API client hands back: a call's validated data with what is known of its answer, and
- * the client's own state for check_api_health.
- */
+/** What the API client hands back: a call's validated data with what is known of its answer. */
+import type { CacheHit } from './cache.js';
 import type { CatalogCheck } from './deployed-catalog.js';
 import type { OperationId } from '../contract/operations.js';
 import type { ResponseMeta } from '../contract/schemas.js';
@@ -16,7 +14,7 @@ export interface ApiResult<T> {
   /** When this client received the response (ISO 8601, UTC). */
   retrievedAt: string;
   /** Set when the response came from the response cache. */
-  cache?: { hit: boolean; ageS: number } | undefined;
+  cache?: CacheHit | undefined;
   /** The origin that answered, when redirects led away from the base URL's. */
   answeredBy?: string | undefined;
   /** Whether the deployed catalog was read and lists the operation (absent for discovery itself). */
@@ -28,15 +26,4 @@ export interface ApiResult<T> {
   fictional?: boolean | undefined;
   /** Discovery only: which operation of this client each catalog endpoint is, in the catalog's order. */
   endpointOperations?: Array<OperationId | undefined> | undefined;
-}
-
-/** What the client knows of its own state, for check_api_health: times in epoch ms, never a secret. */
-export interface ClientState {
-  coolDownUntil: number | undefined;
-  lastRateLimit: { at: number; retryAfterS: number } | undefined;
-  catalog: { read: boolean; at?: number; failure?: string } | undefined;
-  answers: number;
-  cacheHits: number;
-  /** With --redis-url: whether Redis answers right now. */
-  redisConnected: boolean | undefined;
 }

@@ -1,6 +1,7 @@
 /**
- * The client-wide Retry-After cool-down: while it lasts no request goes upstream, and when it ends
- * one probes before the others follow. Also how a Retry-After value is read.
+ * The client-wide Retry-After cool-down: while it lasts no request of any kind goes upstream, and
+ * when it ends one request probes while the others wait for its status, so a burst of callers sends
+ * one upstream request per window, not one each. Also how a Retry-After value is read.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { raceAbort } from '../lib/abort.js';
@@ -34,7 +35,6 @@ export function parseRetryAfter(value: string | null, now: number = Date.now()):
 
 export interface GateWaitInfo {
   seconds: number;
-  reason: 'rate_limited';
 }
 
 export interface GatePassOptions {
@@ -45,7 +45,6 @@ export interface GatePassOptions {
 }
 
 export interface GateTicket {
-  /** Milliseconds spent waiting at the gate. */
   readonly waitedMs: number;
   /** Must be called once the request this ticket let through has its status. */
   settle(): void;
@@ -60,11 +59,6 @@ export function heldRetryAfter(value: string | null): number | undefined {
 /** The ticket of a pass through an open gate: nothing waited, nothing to settle. */
 const OPEN_TICKET: GateTicket = Object.freeze({ waitedMs: 0, settle: () => {} });
 
-/**
- * The client-wide Retry-After cool-down. While it lasts, no request of any kind goes upstream.
- * When it ends, one request goes first (the probe); the others wait for its status, so a burst
- * of callers produces one upstream request per window, not one each.
- */
 export class RetryAfterGate {
   private until = 0;
   private halfOpen = false;
@@ -114,7 +108,7 @@ export class RetryAfterGate {
             { status: 429, retryAfterS: seconds },
           );
         }
-        options.onWait?.({ seconds, reason: 'rate_limited' });
+        options.onWait?.({ seconds });
         telemetry().retryAfterWait(seconds);
         await sleep(waitMs, undefined, { signal: options.signal });
         continue;

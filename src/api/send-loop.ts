@@ -1,10 +1,9 @@
 /**
- * The one send loop, for the REST client's GETs (request-policy.ts) and the bridge's POSTs to the
- * deployment's hosted surface (hosted/guarded-fetch.ts): a request waits at the Retry-After gate,
- * is bounded by the per-request deadline and its caller's cancellation, goes on the caller's fair
- * share, and a 429 shuts the gate and is waited out within the caller's budget. Each exchange is
- * written into the call's log and told to telemetry as it ends, and every failure is one ApiError
- * by kind. Any other status is the sender's to judge: each treats a 502, 503 or 504 its own way.
+ * The one send loop, for the REST client's GETs (request-policy.ts) and the bridge's POSTs
+ * (hosted/guarded-fetch.ts): a request waits at the Retry-After gate, is bounded by the deadline
+ * and its caller's cancellation, goes on the caller's fair share, and a 429 shuts the gate and is
+ * waited out within the caller's budget. Each exchange is written into the call's log and told to
+ * telemetry as it ends; every failure is one ApiError by kind. Other statuses are the sender's.
  */
 import { DEFAULTS } from '../config/defaults.js';
 import { silentLogger, type Logger, type LogSink } from '../obs/log.js';
@@ -42,15 +41,6 @@ export interface CallOptions {
   caller?: string | undefined;
   /** Where this call's exchanges and waits are written down as they happen. */
   log?: ExchangeLog | undefined;
-}
-
-/** The call's onWait, writing each Retry-After wait into its log first (when it keeps one). */
-function onWaitLogged({ log, onWait }: CallOptions): CallOptions['onWait'] {
-  if (log === undefined) return onWait;
-  return (info) => {
-    log.waitsS.push(info.seconds);
-    onWait?.(info);
-  };
 }
 
 export interface SendLoopOptions {
@@ -107,16 +97,17 @@ export class SendLoop {
     this.upstream = options.upstream ?? 'the API';
   }
 
-  /**
-   * Sends one logical request until it has an answer that is not a 429: waits at the Retry-After
-   * gate, sends, and waits out a 429 within `maxWaitS` (beyond it, `rate_limited`).
-   */
+  /** Sends one logical request until its answer is not a 429 (or `maxWaitS` runs out: `rate_limited`). */
   async send<A extends HttpAnswer>(sending: Sending<A>): Promise<Answer<A>> {
     const { path, call, gate = this.gate, maxWaitS = this.maxRetryWaitS, timeoutMs = this.timeoutMs } = sending;
     const what = `${sending.method} ${path}`;
     const started = Date.now();
     const leftS = () => maxWaitS - (Date.now() - started) / 1000;
-    const onWait = onWaitLogged(call);
+    // Each Retry-After wait is written into the call's log before the caller hears of it.
+    const onWait = (info: GateWaitInfo) => {
+      call.log?.waitsS.push(info.seconds);
+      call.onWait?.(info);
+    };
     for (;;) {
       const ticket =
         gate.open() ??
@@ -164,10 +155,9 @@ export class SendLoop {
   }
 
   /**
-   * One HTTP exchange, bounded by the deadline and the caller's signal, which end it with a
-   * RequestEnded of its own. A request that fails with another call's RequestEnded, or with another
-   * caller's fair-share refusal, was shared with that call (identical GETs in flight are sent once)
-   * and is sent again.
+   * One HTTP exchange, ended by the deadline or the caller's signal with a RequestEnded of its own.
+   * One that fails with another call's RequestEnded, or another caller's fair-share refusal, was
+   * shared with that call (identical GETs in flight are sent once) and is sent again.
    */
   private async exchange<A extends HttpAnswer>(
     { url, path, operation, method, call, send }: Sending<A>,
@@ -220,10 +210,6 @@ export class SendLoop {
   }
 }
 
-/**
- * What a failed exchange is, for the caller: a refusal as it is, else a timeout, a cancellation, a
- * network failure or a defect.
- */
 function exchangeError(
   what: string,
   path: string,

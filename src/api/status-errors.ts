@@ -8,21 +8,15 @@ import type { RawResponse } from './fetch-like.js';
 import { ErrorEnvelopeSchema } from '../contract/schemas.js';
 
 /** The `error` and `message` of an upstream error envelope, when the body is one. */
-export function upstreamEnvelope(body: string): {
-  upstreamError: string | undefined;
-  upstreamMessage: string | undefined;
-} {
-  const envelope = ErrorEnvelopeSchema.safeParse(safeJson(body));
-  return envelope.success
-    ? { upstreamError: envelope.data.error, upstreamMessage: envelope.data.message }
-    : { upstreamError: undefined, upstreamMessage: undefined };
+export function upstreamEnvelope(body: string) {
+  const { data } = ErrorEnvelopeSchema.safeParse(safeJson(body));
+  return { upstreamError: data?.error, upstreamMessage: data?.message };
 }
 
 const BASE_URL_HINT =
   'Check the base URL: it is the origin only (no /api/public/v1 in it), and any proxy in between must pass /api/public/v1 through.';
 
 /**
- * The typed error for a non-2xx status, from the status first and the body only for detail.
  * `notARecord` is the base URL when the request asked for no record: the API answers 404 only for
  * a job or company that is absent, so a 404 there means the address is wrong, not the data.
  */
@@ -36,30 +30,19 @@ export function statusError(
 ): ApiError {
   const { status } = response;
   const { upstreamError, upstreamMessage } = upstreamEnvelope(response.body);
-  const retryAfterS = heldRetryAfter(response.headers.get('retry-after'));
   const detail = [upstreamError, upstreamMessage].filter(Boolean).join(': ');
   const message = `HTTP ${status} from GET ${path}${detail ? ` (${detail})` : ''}${retries > 0 ? ` after ${retries + 1} attempts` : ''}`;
-  if (status === 404 && notARecord !== undefined) {
-    const why =
-      unconfirmed === undefined
-        ? `where the API has no record to miss: the base URL (${notARecord}) or a proxy in front of it is probably wrong`
-        : `and nothing has shown that the API answers at the base URL ${notARecord} (the deployed catalog was not read: ${unconfirmed}), so this 404 does not show that the record is gone`;
-    return new ApiError('upstream_contract', `upstream_contract: ${message}, ${why}`, {
-      status,
-      path,
-      upstreamError,
-      upstreamMessage,
-      cause,
-      hint: BASE_URL_HINT,
-    });
-  }
-  return new ApiError(kindForStatus(status), message, {
-    status,
-    path,
-    upstreamError,
-    upstreamMessage,
-    retryAfterS,
-    cause,
+  const details = { status, path, upstreamError, upstreamMessage, cause };
+  const retryAfterS = heldRetryAfter(response.headers.get('retry-after'));
+  if (status !== 404 || notARecord === undefined)
+    return new ApiError(kindForStatus(status), message, { ...details, retryAfterS });
+  const why =
+    unconfirmed === undefined
+      ? `where the API has no record to miss: the base URL (${notARecord}) or a proxy in front of it is probably wrong`
+      : `and nothing has shown that the API answers at the base URL ${notARecord} (the deployed catalog was not read: ${unconfirmed}), so this 404 does not show that the record is gone`;
+  return new ApiError('upstream_contract', `upstream_contract: ${message}, ${why}`, {
+    ...details,
+    hint: BASE_URL_HINT,
   });
 }
 

@@ -1,12 +1,11 @@
 /**
- * Builds the API client the configuration asks for: the hosted API through undici, or the
- * embedded offline API dispatched in-process. Both are loaded on first use, so start-up does no
- * I/O and loads neither undici nor the snapshot until a tool is called.
- *
- * The response cache (unless --no-cache) and the sharing of identical requests in flight sit on
- * the undici dispatcher (api/dispatcher.ts), so they serve the hosted API and mock-api. The
- * in-process offline API has neither: it answers from memory in microseconds, and a cache in
- * front of it would only hold a second copy of the snapshot.
+ * Builds the API client the configuration asks for (the hosted API through undici, or the embedded
+ * offline API in-process) and the bridge to the deployment's hosted surface, each loaded on first
+ * use, so start-up does no I/O. The response cache and the sharing of identical requests in flight
+ * sit on the undici dispatcher (api/dispatcher.ts); the in-process offline API has neither: it
+ * answers from memory in microseconds, and a cache would only hold a second copy of the snapshot.
+ * The bridge reads the endpoint health names when it is on the base URL's origin, else the base
+ * URL's own hosted path, through undici for a live deployment and in-process for the offline one.
  */
 import { ApiClient } from '../api/client.js';
 import type { FetchLike } from '../api/fetch-like.js';
@@ -19,9 +18,14 @@ import { OFFLINE_BASE_URL } from '../offline/fetch.js';
 import type { Backend } from '../tools/backend.js';
 import { TOOL_NAMES } from '../contract/tool-names.js';
 import { toolSet } from '../tools/index.js';
-import type { SharedListStore } from '../hosted/bridge.js';
-import { hostedBridge } from './backend-bridge.js';
+import { HostedBridge, type SharedListStore } from '../hosted/bridge.js';
+import type { WebFetch } from '../hosted/guarded-fetch.js';
 import { LocalBudget, type UpstreamBudget } from '../api/fair-share.js';
+import { API_PREFIX } from '../contract/operations.js';
+import { oneLine } from '../lib/text.js';
+
+/** The spec's hosted tool endpoint, and the surface this server bridges. */
+const HOSTED_SURFACE_PATH = `${API_PREFIX}/mcp?surface=market`;
 
 function lazyFetch(load: () => Promise<FetchLike>): FetchLike {
   let ready: Promise<FetchLike> | undefined;
@@ -39,6 +43,29 @@ async function loadOfflineFetch(engine: () => Promise<OfflineEngine>) {
 function loadDeployment(deployment: BackendOptions['deployment']): Promise<OfflineEngine> {
   if (!deployment) return Promise.reject(new Error('an offline backend needs its engine or a deployment to load'));
   return deployment();
+}
+
+async function loadHostedFetch(config: Config): Promise<WebFetch> {
+  const { createHostedFetch } = await import('../api/dispatcher.js');
+  return createHostedFetch({ timeoutMs: config.timeoutMs });
+}
+
+/** The endpoint health names, when it may be used; else the base URL's hosted path and why. */
+async function endpointOf(client: ApiClient, baseUrl: string): Promise<{ url: string; note?: string }> {
+  const fallback = `${baseUrl}${HOSTED_SURFACE_PATH}`;
+  let named: string | undefined;
+  try {
+    named = (await client.getHealth({}, { unchecked: true })).data.mcp_endpoint;
+  } catch (error) {
+    return { url: fallback, note: `health could not be read (${oneLine(String((error as Error).message), 120)})` };
+  }
+  if (named === undefined || !URL.canParse(named)) return { url: fallback, note: 'health names no mcp_endpoint' };
+  const url = new URL(named);
+  // A health answer must not send the bridge, and the arguments it carries, to another host.
+  if (url.origin !== new URL(baseUrl).origin)
+    return { url: fallback, note: `health names an endpoint on another origin (${url.origin}), not used` };
+  if (!url.searchParams.has('surface')) url.searchParams.set('surface', 'market');
+  return { url: url.href };
 }
 
 async function loadLiveFetch(
@@ -77,7 +104,7 @@ export function createBackend(
   logger: Logger,
   { gate = new RetryAfterGate(), engine, store, hostedList, noBridge = false, budget, deployment }: BackendOptions = {},
 ): Backend {
-  const offline = engine !== undefined || config.offline || config.baseUrl === undefined;
+  const offline = engine !== undefined || config.offline;
   const baseUrl = offline ? OFFLINE_BASE_URL : config.baseUrl!;
   let loaded: Promise<OfflineEngine> | undefined;
   const offlineEngine = () => (loaded ??= engine ? Promise.resolve(engine) : loadDeployment(deployment));
@@ -96,16 +123,17 @@ export function createBackend(
   });
   const bridging = config.bridge && !noBridge;
   const bridge = bridging
-    ? hostedBridge({
-        config,
-        logger,
-        client,
+    ? new HostedBridge({
+        endpoint: () => endpointOf(client, baseUrl),
+        fetch: () => (offline ? loadOfflineFetch(offlineEngine) : loadHostedFetch(config)),
         gate,
-        baseUrl,
-        offlineEngine: offline ? offlineEngine : undefined,
-        hostedList,
         budget: share,
+        timeoutMs: config.timeoutMs,
+        maxRetryWaitS: config.maxRetryWaitS,
+        // A hosted tool named as one of ours is never bridged.
         ours: new Set(TOOL_NAMES),
+        logger,
+        store: hostedList,
       })
     : undefined;
   return {

@@ -7,7 +7,7 @@ import { ConfigError } from '../config/config.js';
 import { DEFAULTS } from '../config/defaults.js';
 import { OPTION_TABLE } from '../config/options.js';
 import { PACKAGE_NAME, VERSION } from '../contract/version.js';
-import { authGateFor, backendFor, configFrom, listedTools, ONE_CALL_REDIS_WAIT_MS, telemetryFor } from './modes.js';
+import { authGateFor, configFrom, listedTools, ONE_CALL_REDIS_WAIT_MS, telemetryFor } from './modes.js';
 import {
   EXIT_OK,
   EXIT_TOOL_ERROR,
@@ -53,7 +53,7 @@ export function buildProgram(): Command {
       import('../transports/stdio.js'),
       import('./start-backend.js'),
     ]);
-    const backend = await backendFor(startBackend, config, logger);
+    const backend = await startBackend(config, logger);
     await telemetryFor(config, logger, backend);
     // After stdin ends, a wait as long as one request may take, with no answer, means a call is stuck.
     runStdio({ backend, logger, endGraceMs: config.timeoutMs, maxInFlight: config.maxInFlight });
@@ -94,11 +94,7 @@ export function buildProgram(): Command {
       ]);
       const args = parseJsonArgs(jsonArgs);
       // One call: Redis gets a quarter second to connect, not a server's start-up wait.
-      const backend = await backendFor(
-        (c, l) => startBackend(c, l, { redisWaitMs: ONE_CALL_REDIS_WAIT_MS }),
-        config,
-        logger,
-      );
+      const backend = await startBackend(config, logger, { redisWaitMs: ONE_CALL_REDIS_WAIT_MS });
       // A name that is not ours may be a bridged tool's: known once the hosted list is read.
       if (!backend.tools.some((t) => t.name === name)) await backend.bridge?.settled(config.timeoutMs);
       const tools = exposedTools(backend);
@@ -109,12 +105,8 @@ export function buildProgram(): Command {
         );
       const controller = new AbortController();
       process.once('SIGINT', () => controller.abort(new Error('interrupted')));
-      const result = await runTool(tool, args, {
-        client: backend.client,
-        mode: backend.mode,
-        bridge: backend.bridge,
-        signal: controller.signal,
-      });
+      const { client, mode, bridge } = backend;
+      const result = await runTool(tool, args, { client, mode, bridge, signal: controller.signal });
       const text = result.content.map((c) => (c.type === 'text' ? c.text : '')).join('\n');
       await print(options.json ? JSON.stringify(result, null, 2) : text);
       process.exit(result.isError ? EXIT_TOOL_ERROR : EXIT_OK);
@@ -175,11 +167,10 @@ export function buildProgram(): Command {
             import('../transports/auth/gate.js'),
           ]);
         const auth = await authGateFor(createAuthGate, config, logger);
-        const backend = await backendFor(startBackend, config, logger);
+        const backend = await startBackend(config, logger);
         await telemetryFor(config, logger, backend);
-        let running;
-        try {
-          running = await http.startHttpServer({
+        const running = await http
+          .startHttpServer({
             backend,
             logger,
             host: options.host,
@@ -188,14 +179,14 @@ export function buildProgram(): Command {
             allowedOrigins: splitList(options.allowedOrigins),
             maxInFlight: config.maxInFlight,
             auth,
+          })
+          .catch((error: unknown) => {
+            if (error instanceof HttpOptionError) throw new UsageError(error.message);
+            // A taken port or an address this machine does not have is the caller's to change.
+            if (isBindError(error))
+              throw new UsageError(`cannot listen on ${options.host}:${options.port}: ${(error as Error).message}`);
+            throw error;
           });
-        } catch (error) {
-          if (error instanceof HttpOptionError) throw new UsageError(error.message);
-          // A taken port or an address this machine does not have is the caller's to change.
-          if (isBindError(error))
-            throw new UsageError(`cannot listen on ${options.host}:${options.port}: ${(error as Error).message}`);
-          throw error;
-        }
         http.stopOnSignals(running, logger);
         if (auth.required) reloadOnHangup(auth, logger);
         await print(`${PACKAGE_NAME} HTTP listening on ${running.url}`);
@@ -205,6 +196,8 @@ export function buildProgram(): Command {
 
   return program;
 }
+
+const HELP_OR_VERSION = ['commander.helpDisplayed', 'commander.version', 'commander.help'];
 
 export async function main(argv: readonly string[] = process.argv): Promise<void> {
   // `service-mcp call … | head` closes the pipe early: that is the reader's choice, not a crash.
@@ -218,13 +211,7 @@ export async function main(argv: readonly string[] = process.argv): Promise<void
   } catch (error) {
     if (error instanceof CommanderError) {
       // Help and version are successes; every other parse failure is bad usage.
-      process.exit(
-        error.code === 'commander.helpDisplayed' ||
-          error.code === 'commander.version' ||
-          error.code === 'commander.help'
-          ? EXIT_OK
-          : EXIT_USAGE,
-      );
+      process.exit(HELP_OR_VERSION.includes(error.code) ? EXIT_OK : EXIT_USAGE);
     }
     // An unknown --tools name is found where the registry is loaded (tools/index.ts): bad usage all the same.
     if (

@@ -1,9 +1,8 @@
 /**
- * The tools the offline hosted market surface offers beyond the seven REST operations:
- * compensation benchmarks, a company's funding rounds and frontier-AI evidence items, over the
- * snapshot and as fictional as it. They are the offline deployment's own tools (mock-api and the
- * in-process offline API serve them at POST /api/public/v1/mcp), registered with the SDK directly:
- * the local server knows them only as any deployment's, by reading the hosted list.
+ * The tools the offline hosted market surface offers beyond the seven REST operations, over the
+ * snapshot and as fictional as it: compensation benchmarks, funding rounds, frontier-AI evidence.
+ * They are the offline deployment's own (served at POST /api/public/v1/mcp), registered with the
+ * SDK directly: the local server knows them only as any deployment's, by reading the hosted list.
  */
 import type { CallToolResult, McpServer } from '@modelcontextprotocol/server';
 import * as z from 'zod';

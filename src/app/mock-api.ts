@@ -1,10 +1,8 @@
 /**
- * `mock-api`: the embedded offline API over HTTP with the hosted tool endpoint beside it, as the
- * spec's one service of two surfaces. The engine stays an API; this module composes it with the
- * same MCP endpoint `serve --http` mounts, over a backend that calls that very engine in-process,
- * so the tools behind POST /api/public/v1/mcp see the snapshot and every injected fault the REST
- * routes do (faults on the hosted path itself included), and count in the same hit statistics.
- * Besides the seven, the surface offers the offline deployment's market tools (app/offline-deployment.ts).
+ * `mock-api`: the embedded offline API over HTTP with the hosted tool endpoint beside it, the spec's
+ * one service of two surfaces: the MCP endpoint `serve --http` mounts, over a backend that calls the
+ * same engine in-process, so its tools (ours and the offline deployment's market tools) see the
+ * snapshot and every injected fault the REST routes do, and count in the same hit statistics.
  */
 import type { Config } from '../config/config.js';
 import type { Logger } from '../obs/log.js';
@@ -17,16 +15,12 @@ import { buildPolicy, type AccessPolicy } from '../transports/http-guard.js';
 import { sendRpcError } from '../lib/http-reply.js';
 import { createMcpEndpoint, HOSTED_MCP_PATH } from '../transports/mcp-endpoint.js';
 
-export interface MockApiOptions {
+export async function startMockApi(options: {
   config: Config;
   logger: Logger;
-  /** Default 127.0.0.1. */
   host?: string;
-  /** Default 0: an ephemeral port. */
   port?: number;
-}
-
-export async function startMockApi(options: MockApiOptions): Promise<OfflineServer> {
+}): Promise<OfflineServer> {
   const { config, logger, host = '127.0.0.1' } = options;
   // The hosted path is mounted beside the engine, so the engine itself serves no hosted surface: the
   // surface over HTTP, behind the same guards as serve --http, a server of its own tools, never a bridge.

@@ -31,20 +31,6 @@ export async function telemetryFor(config: Config, logger: Logger, backend: Back
   }
 }
 
-/** The backend, with a refused Redis login reported as bad usage (exit 2), like any wrong option. */
-export async function backendFor(
-  start: (config: Config, logger: Logger) => Promise<Backend>,
-  config: Config,
-  logger: Logger,
-): Promise<Backend> {
-  try {
-    return await start(config, logger);
-  } catch (error) {
-    if ((error as Error).name === 'RedisAuthError') throw new UsageError((error as Error).message);
-    throw error;
-  }
-}
-
 /**
  * The tools `tools` lists: ours, and with the bridge on, those bridged from the hosted surface, read
  * once (for as long as one request may take; a surface that does not answer leaves ours alone).

@@ -4,26 +4,23 @@
  */
 import type { Config } from '../config/config.js';
 import type { Logger } from '../obs/log.js';
-import type { OfflineEngine } from '../offline/engine.js';
 import type { Backend } from '../tools/backend.js';
 import { createBackend, type BackendOptions } from './backend.js';
+import { UsageError } from './usage.js';
 
-/** The embedded offline deployment: its API and its hosted market surface, in-process. */
-async function loadDeployment(config: Config, logger: Logger): Promise<OfflineEngine> {
-  const { createOfflineDeployment } = await import('./offline-deployment.js');
-  return createOfflineDeployment(config, logger);
-}
-
-/** A backend that loads the offline deployment itself when the config asks for the offline API. */
+/**
+ * A backend that loads the offline deployment itself (its API and its hosted market surface,
+ * in-process) when the config asks for the offline API.
+ */
 export function assembleBackend(config: Config, logger: Logger, options: BackendOptions = {}): Backend {
-  return createBackend(config, logger, { deployment: () => loadDeployment(config, logger), ...options });
+  const deployment = () => import('./offline-deployment.js').then((m) => m.createOfflineDeployment(config, logger));
+  return createBackend(config, logger, { deployment, ...options });
 }
 
 /**
  * The backend of a command that calls the API: with --redis-url, connected first to the shared
- * cool-down and cache (loaded only then). A wrong password fails here, before anything is served;
- * an unreachable Redis does not (state stays per process until it is back). A one-shot command
- * waits `redisWaitMs` at most for the first connection, since its one call is over long before.
+ * state. A wrong password fails here, before anything is served; an unreachable Redis does not
+ * (state stays per process until it is back). A one-shot command waits `redisWaitMs` at most.
  */
 export async function startBackend(
   config: Config,
@@ -31,8 +28,7 @@ export async function startBackend(
   { redisWaitMs }: { redisWaitMs?: number } = {},
 ): Promise<Backend> {
   if (config.redisUrl === undefined) return assembleBackend(config, logger);
-  const offline = config.offline || config.baseUrl === undefined;
-  if (offline) {
+  if (config.offline) {
     logger.warn(
       '--redis-url is ignored: the embedded offline API is answered in-process, with no rate limit or cache to share',
     );
@@ -45,6 +41,9 @@ export async function startBackend(
     requestTimeoutMs: config.timeoutMs,
     logger,
     ...(redisWaitMs === undefined ? {} : { connectWaitMs: redisWaitMs }),
+  }).catch((error: unknown) => {
+    // A refused login is reported as bad usage (exit 2), like any wrong option.
+    throw (error as Error).name === 'RedisAuthError' ? new UsageError((error as Error).message) : error;
   });
   return {
     ...assembleBackend(config, logger, {

@@ -4,8 +4,7 @@
  */
 import type * as z from 'zod';
 import { redactSecrets } from '../lib/redact.js';
-import { DEFAULTS } from './defaults.js';
-import { envName, flagName, type RawOptions } from './options.js';
+import { envName, flagName, OPTION_TABLE, type RawOptions } from './options.js';
 import { ConfigSchema } from './schema.js';
 
 export type Config = Readonly<z.output<typeof ConfigSchema>>;
@@ -28,31 +27,23 @@ function envBoolean(env: NodeJS.ProcessEnv, key: string): boolean | undefined {
 
 /** Merges the sources (flag > env > default) into an unvalidated candidate. */
 export function mergeSources(flags: RawOptions, env: NodeJS.ProcessEnv): Record<string, unknown> {
-  const pick = (key: keyof RawOptions, fallback?: unknown) =>
-    flags[key] ?? emptyToUndefined(env[envName(key)]) ?? fallback;
+  const merged: Record<string, unknown> = Object.fromEntries(
+    OPTION_TABLE.map((o) => [
+      o.key,
+      flags[o.key] ?? emptyToUndefined(env[o.env]) ?? ('default' in o ? o.default : undefined),
+    ]),
+  );
+  const lower = (value: unknown) => (typeof value === 'string' ? value.trim().toLowerCase() : value);
   const noCacheEnv = envBoolean(env, 'cache');
   const noBridgeEnv = envBoolean(env, 'bridge');
   return {
-    baseUrl: pick('baseUrl'),
+    ...merged,
     offline: flags.offline ?? envBoolean(env, 'offline') ?? false,
-    timeoutMs: pick('timeoutMs', DEFAULTS.timeoutMs),
-    maxRetryWaitS: pick('maxRetryWaitS', DEFAULTS.maxRetryWaitS),
-    logLevel: typeof pick('logLevel') === 'string' ? String(pick('logLevel')).trim().toLowerCase() : DEFAULTS.logLevel,
+    logLevel: lower(merged.logLevel),
+    logFormat: lower(merged.logFormat),
     // commander gives cache=true by default and false for --no-cache; only the explicit flag outranks env.
-    cache: flags.cache === false ? false : noCacheEnv === true ? false : true,
-    bridge: flags.bridge === false ? false : noBridgeEnv !== true,
-    maxInFlight: pick('maxInFlight', DEFAULTS.maxInFlight),
-    redisUrl: pick('redisUrl'),
-    tools: pick('tools'),
-    metricsPort: pick('metricsPort'),
-    metricsHost: pick('metricsHost', DEFAULTS.host),
-    logFormat:
-      typeof pick('logFormat') === 'string' ? String(pick('logFormat')).trim().toLowerCase() : DEFAULTS.logFormat,
-    authTokensFile: pick('authTokensFile'),
-    authIssuer: pick('authIssuer'),
-    authAudience: pick('authAudience'),
-    authScopes: pick('authScopes'),
-    perClientRate: pick('perClientRate'),
+    cache: flags.cache !== false && noCacheEnv !== true,
+    bridge: flags.bridge !== false && noBridgeEnv !== true,
   };
 }
 

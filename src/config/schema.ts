@@ -1,6 +1,6 @@
 /**
  * What a valid configuration is: each option's rule, as zod checks it once the sources are merged
- * (resolve.ts), and the values the rest of the package reads.
+ * (config.ts), and the values the rest of the package reads.
  */
 import * as z from 'zod';
 import { API_PREFIX } from '../contract/operations.js';

@@ -1,8 +1,7 @@
 /**
- * How old a timestamp the API sent is at the moment it was retrieved, and whether that is within
- * the cadence the API states. Timestamps are ISO 8601; a date alone is the start of its day, and a
- * legacy timestamp with no timezone (`2026-11-02 06:00:00`) is read as UTC, the API's own zone
- * for every timestamp that states one, and the result says so.
+ * How old a timestamp the API sent is when retrieved, and whether that is within the cadence it
+ * states. A date alone is the start of its day, and a legacy timestamp with no timezone
+ * (`2026-11-02 06:00:00`) is read as UTC, the API's own zone, and the result says so.
  */
 
 const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;

@@ -72,16 +72,13 @@ export function internalError(what: string, cause: unknown, path?: string): ApiE
   return new ApiError(
     'internal',
     `internal: ${what} failed inside ${USER_AGENT} on Node.js ${process.version}: ${described}`,
-    { ...(path === undefined ? {} : { path }), cause },
+    { path, cause },
   );
 }
 
 /** A request its caller cancelled: `what` names it (`GET <path>`, `tools/call <name>`), `reason` is the signal's. */
 export function cancelledError(what: string, reason: unknown, path?: string): ApiError {
-  return new ApiError('cancelled', `cancelled: ${what} was cancelled by the caller`, {
-    ...(path === undefined ? {} : { path }),
-    cause: reason,
-  });
+  return new ApiError('cancelled', `cancelled: ${what} was cancelled by the caller`, { path, cause: reason });
 }
 
 /** Kind for a non-2xx status; the caller has already handled health's 503. */
@@ -100,11 +97,7 @@ export function kindForStatus(status: number): ErrorKind {
  * (a TypeError, undici's UND_ERR_INVALID_ARG). Only the first is `network`; telling anyone to check
  * their connectivity for the second sends them the wrong way.
  */
-export function isTransportFailure(error: unknown): boolean {
-  return transportFailure(error, 0);
-}
-
-function transportFailure(error: unknown, depth: number): boolean {
+export function isTransportFailure(error: unknown, depth = 0): boolean {
   for (const current of causeChain(error, 8 - depth)) {
     if (!(current instanceof Error)) return false;
     if (
@@ -116,7 +109,7 @@ function transportFailure(error: unknown, depth: number): boolean {
     // cause: a network error unless that cause is itself a defect.
     if (current instanceof TypeError && FETCH_NETWORK_ERROR.test(current.message))
       return !looksLikeDefect(current.cause);
-    if (current instanceof AggregateError && current.errors.some((inner) => transportFailure(inner, depth + 1)))
+    if (current instanceof AggregateError && current.errors.some((inner) => isTransportFailure(inner, depth + 1)))
       return true;
     depth++;
   }

@@ -80,9 +80,6 @@ const company_id = z.union([
   z.int().superRefine((value, ctx) => refuseCandidateData(String(value), ctx)),
   publicText(200),
 ]);
-/** The API takes company_id as a string: an integer goes as its decimal digits. */
-export const companyIdForApi = (value: number | string | undefined) =>
-  value === undefined ? undefined : String(value);
 const slug = z.string().max(160, { abort: true }).regex(SLUG_PATTERN).superRefine(refuseCandidateData);
 const company_name = publicText(160);
 

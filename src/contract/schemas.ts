@@ -1,9 +1,7 @@
 /**
  * zod schemas of the REST resources in spec/public-read-api.md; every type is z.infer of these.
- *
- * Objects are loose (unknown members are kept, never stripped), including the ones the spec calls
- * closed: an extra member from a newer API is information for the reader, not a reason to fail a
- * call, and stripping it would silently drop what the API sent.
+ * Objects are loose (unknown members kept), including the ones the spec calls closed: an extra
+ * member from a newer API is information for the reader, not a reason to fail a call.
  */
 import * as z from 'zod';
 

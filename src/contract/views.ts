@@ -1,8 +1,7 @@
 /**
  * The MCP Apps views: one `ui://` document each, built from src/apps/<id>/main.ts into
- * dist/apps/<id>.html. Tools name their view here (a tool definition's `view`), the server
- * registers these as resources, and the build bundles exactly these entries, so the three cannot
- * disagree about which views exist.
+ * dist/apps/<id>.html. Tools name their view here, the server registers these as resources, and the
+ * build bundles exactly these entries, so the three cannot disagree about which views exist.
  */
 export interface ViewDefinition {
   /** The folder under src/apps and the file name under dist/apps. */

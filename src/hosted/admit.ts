@@ -1,9 +1,8 @@
 /**
  * Which tools of a hosted list are offered beside ours, and why each other one is not. A tool is
- * admitted when its name follows the spec's tool-name rules and is not one of ours, it is annotated
- * read-only, and its schemas are small, shallow JSON Schemas of an object; its title and
- * description are cut and cleaned as upstream text, and its description is quoted as the
- * deployment's words, so nothing in it reads as ours.
+ * admitted when its name follows the spec's rules and is not one of ours, it is annotated read-only,
+ * and its schemas are small, shallow JSON Schemas of an object; its title and description are cleaned
+ * and cut as upstream text, the description quoted as the deployment's words.
  */
 import * as z from 'zod';
 import type { Tool } from '@modelcontextprotocol/server';
@@ -25,15 +24,10 @@ export interface HostedTool {
   output?: z.ZodType;
 }
 
-export interface SkippedTool {
+interface SkippedTool {
   /** As listed, cleaned and cut: a hostile name is data too. */
   name: string;
   reason: string;
-}
-
-export interface Admission {
-  tools: HostedTool[];
-  skipped: SkippedTool[];
 }
 
 /** The spec's tool-name rules (2025-11-25): 1 to 128 of ASCII letters, digits, `_`, `-` and `.`. */
@@ -131,7 +125,7 @@ export function listingBytes(tool: Pick<HostedTool, 'name' | 'title' | 'descript
 }
 
 /** Sorts a hosted list into the tools offered and the ones skipped, each with its reason. */
-export function admitTools(listed: readonly unknown[], ours: ReadonlySet<string>): Admission {
+export function admitTools(listed: readonly unknown[], ours: ReadonlySet<string>) {
   const tools: HostedTool[] = [];
   const skipped: SkippedTool[] = [];
   const seen = new Set<string>();
@@ -165,3 +159,5 @@ export function admitTools(listed: readonly unknown[], ours: ReadonlySet<string>
   if (unnamed > 0) skipped.push({ name: `(${unnamed} more)`, reason: 'skipped too; not named one by one' });
   return { tools, skipped };
 }
+
+export type Admission = ReturnType<typeof admitTools>;

@@ -1,24 +1,21 @@
 /**
- * The bridge: an SDK v2 client inside our server, reading the deployment's hosted market surface
- * over stateless Streamable HTTP in whichever era it speaks, through guarded-fetch.ts. It keeps the
- * admitted list for LIST_TTL_MS (in Redis too, with --redis-url, so replicas read it once), reads
- * it again when that has passed, and tells its listeners when the set of bridged tools changes.
- * A surface that fails leaves ours untouched: the list is simply empty, and status() says why.
- * Over 250 lines: the list, its read, its age and failure, and the connection are one state that
- * every method reads and moves; split, each part would reach into the others' fields.
+ * The bridge: an SDK v2 client inside our server, reading the deployment's hosted market surface in
+ * whichever era it speaks, through guarded-fetch.ts. It keeps the admitted list for LIST_TTL_MS (in
+ * Redis too, so replicas read it once) and tells its listeners when the bridged tools change. A
+ * surface that fails leaves ours untouched: the list is simply empty, and status() says why.
  */
 import type { CallToolResult, Client } from '@modelcontextprotocol/client';
 import { ACCEPT_ALL } from '../lib/accept-all-validator.js';
-import type { UpstreamBudget } from '../api/fair-share.js';
+import type { SharedState } from '../api/redis/index.js';
 import type { CallOptions } from '../api/send-loop.js';
-import type { RetryAfterGate } from '../api/retry-after-gate.js';
 import { silentLogger, type Logger } from '../obs/log.js';
 import { orAfter } from '../lib/abort.js';
 import { oneLine } from '../lib/text.js';
+import type { ServerState } from '../contract/server-state.js';
 import { PACKAGE_NAME, VERSION } from '../contract/version.js';
-import { admitTools, type Admission, type HostedTool, type SkippedTool } from './admit.js';
+import { admitTools, type Admission, type HostedTool } from './admit.js';
 import { HOSTED_CAPS, LIST_RETRY_MS, LIST_TTL_MS } from './caps.js';
-import { guardedFetch, withCallOptions, type WebFetch } from './guarded-fetch.js';
+import { guardedFetch, withCallOptions, type GuardedFetchOptions, type WebFetch } from './guarded-fetch.js';
 
 /**
  * The SDK's client, and outcome.ts (which reads the client's error classes), are loaded at the first
@@ -27,37 +24,17 @@ import { guardedFetch, withCallOptions, type WebFetch } from './guarded-fetch.js
 const outcome = () => import('./outcome.js');
 
 /** Where the hosted list is kept between replicas (--redis-url): JSON text until an epoch ms. */
-export interface SharedListStore {
-  get(): Promise<string | undefined>;
-  set(value: string, until: number): Promise<boolean>;
-}
+export type SharedListStore = SharedState['hostedList'];
 
-export interface HostedBridgeOptions {
+export interface HostedBridgeOptions extends Omit<GuardedFetchOptions, 'fetch' | 'label'> {
   /** The endpoint to read: the health response's mcp_endpoint, else the base URL's hosted path. */
   endpoint: () => Promise<{ url: string; note?: string }>;
   fetch: () => Promise<WebFetch>;
-  gate: RetryAfterGate;
-  /** Each caller's share of upstream requests (--per-client-rate): a bridged call takes from it as ours do. */
-  budget?: UpstreamBudget | undefined;
-  timeoutMs: number;
-  maxRetryWaitS: number;
   /** Our own tool names: they win a collision. */
   ours: ReadonlySet<string>;
   logger?: Logger;
   store?: SharedListStore | undefined;
   now?: () => number;
-}
-
-export interface BridgeStatus {
-  endpoint?: string | undefined;
-  /** Why the endpoint is not the one health named, when it is not. */
-  endpoint_note?: string | undefined;
-  state: 'not_read' | 'reading' | 'ready' | 'failed';
-  era?: string | undefined;
-  read_at?: string | undefined;
-  failure?: string | undefined;
-  bridged: string[];
-  skipped: SkippedTool[];
 }
 
 export interface HostedAnswer {
@@ -73,7 +50,6 @@ interface Connection {
 
 export class HostedBridge {
   private admission: Admission = { tools: [], skipped: [] };
-  private readonly options: HostedBridgeOptions;
   private readonly now: () => number;
   private readonly logger: Logger;
   private readonly listeners = new Set<() => void>();
@@ -87,8 +63,7 @@ export class HostedBridge {
   private endpointNote: string | undefined;
   private era: string | undefined;
 
-  constructor(options: HostedBridgeOptions) {
-    this.options = options;
+  constructor(private readonly options: HostedBridgeOptions) {
     this.now = options.now ?? Date.now;
     this.logger = options.logger ?? silentLogger;
   }
@@ -117,7 +92,7 @@ export class HostedBridge {
     return () => this.listeners.delete(listener);
   }
 
-  status(): BridgeStatus {
+  status(): ServerState['bridge'] {
     const iso = (ms: number | undefined) => (ms === undefined ? undefined : new Date(ms).toISOString());
     const state =
       this.reading && this.readAt === undefined
@@ -243,11 +218,8 @@ export class HostedBridge {
     this.endpointNote = note;
     const label = new URL(url);
     const fetch = guardedFetch({
+      ...this.options,
       fetch: await this.options.fetch(),
-      gate: this.options.gate,
-      budget: this.options.budget,
-      timeoutMs: this.options.timeoutMs,
-      maxRetryWaitS: this.options.maxRetryWaitS,
       label: () => `${label.pathname}${label.search}`,
     });
     const { Client, StreamableHTTPClientTransport } = await import('@modelcontextprotocol/client');

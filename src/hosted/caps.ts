@@ -10,7 +10,6 @@ export const HOSTED_CAPS = {
   listPages: 5,
   /** Characters of a description kept (cut with an ellipsis): ours are under 300; 600 leaves room. */
   descriptionChars: 600,
-  /** Characters of a title kept. */
   titleChars: 80,
   /** An input or output schema, as compact JSON: ours are under 1.5 KB; a schema of 8 KB is a document, not arguments. */
   schemaBytes: 8_192,
@@ -25,7 +24,6 @@ export const HOSTED_CAPS = {
   answerBytes: 1_048_576,
   /** Characters of a hosted result's text shown to the model (structuredContent keeps the rest). */
   textChars: 8_000,
-  /** Content blocks of a result passed on. */
   contentBlocks: 20,
 } as const;
 

@@ -1,13 +1,10 @@
 /**
- * The fetch the bridge's SDK transport sends through: api/'s send loop (send-loop.ts), the REST
- * client's own, so one deployment has one rate limit (the same Retry-After gate, shared through
- * Redis with --redis-url), and a bridged call has the per-request deadline, its tool's
- * cancellation, progress while a Retry-After is waited out, and its caller's fair share (one for
- * each request a call sends; the bridge's own list reads take none). What is the bridge's own: the
- * answer read under the hosted cap and checked to be JSON before the SDK parses it, a 502, 503 or
- * 504 failed at once where the REST client retries, and every other status handed to the SDK. A
- * failure is thrown as an ApiError, which the SDK passes up as the cause of its own error
- * (outcome.ts reads it).
+ * The fetch the bridge's SDK transport sends through: the REST client's send loop (send-loop.ts),
+ * so one deployment has one rate limit, and a bridged call has the deadline, cancellation,
+ * progress and fair share ours have (the bridge's own list reads take no share). The bridge's own:
+ * the answer read under the hosted cap and checked to be JSON before the SDK parses it, a 502, 503
+ * or 504 failed at once where the REST client retries, every other status handed to the SDK. A
+ * failure is an ApiError, which the SDK passes up as its error's cause (outcome.ts reads it).
  *
  * The call's signal, progress and caller reach this fetch through AsyncLocalStorage: the SDK's
  * transport is shared by every call, and its fetch seam carries no per-call context.

@@ -1,11 +1,9 @@
 /**
- * What a failed exchange with the hosted surface was, as one of our error kinds. The guarded
- * fetch throws ApiErrors of its own (429, 503, timeout, network, an answer too large or not JSON),
- * which reach here as the cause of the SDK's error; the SDK's own errors are its protocol's (a
- * JSON-RPC error from the surface, a result it could not read, its timeout).
+ * What a failed exchange with the hosted surface was, as one of our error kinds: the guarded fetch's
+ * own ApiErrors reach here as the cause of the SDK's error; the SDK's own errors are its protocol's.
  */
 import { ProtocolError, ProtocolErrorCode, SdkError, SdkErrorCode, SdkHttpError } from '@modelcontextprotocol/client';
-import { ApiError, cancelledError, internalError, type ErrorKind } from '../contract/errors.js';
+import { ApiError, cancelledError, internalError, type ApiErrorDetails, type ErrorKind } from '../contract/errors.js';
 import { causeChain } from '../lib/cause-chain.js';
 import { escapeInvisible, oneLine } from '../lib/text.js';
 
@@ -19,46 +17,31 @@ export function failureOf(error: unknown, what: string, signal?: AbortSignal): A
   const own = ownError(error);
   if (own) return own;
   if (signal?.aborted) return cancelledError(what, signal.reason);
+  const fail = (kind: ErrorKind, message: string, details: ApiErrorDetails = {}) =>
+    new ApiError(kind, message, { cause: error, ...details });
   if (error instanceof ProtocolError) {
     if (error.code === ProtocolErrorCode.InvalidParams)
-      return new ApiError(
-        'invalid_argument',
-        `the hosted surface refused the arguments of ${what}: ${said(error.message)}`,
-        {
-          status: 400,
-          cause: error,
-          hint: "The hosted tool's own check refused them; fix the argument it names and call again.",
-        },
-      );
+      return fail('invalid_argument', `the hosted surface refused the arguments of ${what}: ${said(error.message)}`, {
+        status: 400,
+        hint: "The hosted tool's own check refused them; fix the argument it names and call again.",
+      });
     if (error.code === ProtocolErrorCode.MethodNotFound || /unknown tool|not found/i.test(error.message))
-      return new ApiError('not_deployed', `the hosted surface does not offer ${what} now: ${said(error.message)}`, {
-        cause: error,
+      return fail('not_deployed', `the hosted surface does not offer ${what} now: ${said(error.message)}`, {
         hint: 'The hosted surface changed; list the tools again (the bridged list is being read again).',
       });
-    return new ApiError(
+    return fail(
       'upstream_contract',
       `the hosted surface answered ${what} with error ${error.code}: ${said(error.message)}`,
-      {
-        cause: error,
-      },
     );
   }
   if (error instanceof SdkHttpError)
-    return new ApiError(kindOfStatus(error.status), `HTTP ${error.status} from the hosted surface for ${what}`, {
+    return fail(kindOfStatus(error.status), `HTTP ${error.status} from the hosted surface for ${what}`, {
       status: error.status,
-      cause: error,
     });
-  if (error instanceof SdkError) {
-    if (error.code === SdkErrorCode.RequestTimeout)
-      return new ApiError('timeout', `timeout: the hosted surface did not answer ${what} in time`, { cause: error });
-    return new ApiError(
-      'upstream_contract',
-      `the hosted surface's answer to ${what} could not be read: ${said(error.message)}`,
-      {
-        cause: error,
-      },
-    );
-  }
+  if (error instanceof SdkError)
+    return error.code === SdkErrorCode.RequestTimeout
+      ? fail('timeout', `timeout: the hosted surface did not answer ${what} in time`)
+      : fail('upstream_contract', `the hosted surface's answer to ${what} could not be read: ${said(error.message)}`);
   return internalError(what, error);
 }
 

@@ -19,12 +19,10 @@ export class RequestEnded extends Error {
 /**
  * Runs `work` with a signal that aborts after `ms` (with a TimeoutError, as AbortSignal.timeout's
  * does), and drops its timer the moment the work settles. Not AbortSignal.timeout: Node 22's
- * AbortSignal.any keeps a timeout signal it is given, and the composite made with it, in a strong
- * set until the timer fires, so every request's signals, listeners and timer (about 1.2 KB)
- * outlived it by the whole timeout: 20 MB held at a thousand calls a second with the default 15 s.
- * (nodejs/node#57867 added that set, so a timeout inside a composite cannot be collected before it
- * fires.) Upstream, releasing a timeout source once its composite is unreachable, or cleared with
- * its timer, would let this go back to AbortSignal.timeout.
+ * AbortSignal.any keeps a timeout signal and its composite in a strong set until the timer fires
+ * (nodejs/node#57867), so every request's signals, listeners and timer (about 1.2 KB) outlived it
+ * by the whole timeout: 20 MB at a thousand calls a second with the default 15 s. Upstream,
+ * releasing a timeout source with its composite would let this go back to AbortSignal.timeout.
  */
 export async function withDeadline<T>(ms: number, work: (deadline: AbortSignal) => Promise<T>): Promise<T> {
   const controller = new AbortController();
@@ -42,10 +40,9 @@ export async function withDeadline<T>(ms: number, work: (deadline: AbortSignal) 
 
 /**
  * Races a promise against a signal, without cancelling the promise itself. The race owns the
- * promise whichever side wins: its rejection always lands in the race (settled already, so
- * ignored), never unhandled. Returning early on a signal that had already aborted left undici's
- * `request()` promise, which rejects with that very reason, without a listener: the process died
- * of an unhandled rejection when a call was cancelled just before its request was dispatched.
+ * promise whichever side wins, so its rejection is never unhandled: returning early on a signal
+ * already aborted once left undici's `request()` promise without a listener, and the process died
+ * when a call was cancelled just before its request was dispatched.
  */
 export function raceAbort<T>(promise: Promise<T>, signal?: AbortSignal): Promise<T> {
   if (!signal) return promise;

@@ -1,8 +1,7 @@
 /**
  * The JSON Schema validator we hand the SDK (server and client alike): it accepts every value.
  * Arguments are validated once, in tools/run.ts and tools/run-hosted.ts, and a bridged tool's
- * structuredContent in hosted/answer.ts, each with an error that names what failed; the SDK's
- * own check would be a second, with words of its own.
+ * structuredContent in render/hosted-answer.ts, each naming what failed; the SDK's would be a second.
  */
 import type { JsonSchemaValidator, jsonSchemaValidator } from '@modelcontextprotocol/server';
 

@@ -12,3 +12,6 @@ export function* causeChain(error: unknown, maxDepth = 8): Generator<unknown> {
     at = at.cause;
   }
 }
+
+/** What an error says, or the thrown value as text. */
+export const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));

@@ -1,9 +1,8 @@
 /**
- * Compiled validators, one per schema, built on first use: zod's ahead-of-time compiled fast path
- * in its assert-only form, which checks every member and refinement of the schema but builds no
- * output. For a schema without transforms or defaults (none of ours has any) a valid value is its
- * own parse result, and unknown members are kept because nothing is copied. A 20-job page
- * validates in about a seventh of the time safeParse takes, without the copy.
+ * Compiled validators, one per schema, built on first use: zod's compiled fast path in its
+ * assert-only form, which checks every member and refinement but builds no output. For a schema
+ * without transforms or defaults (none of ours has any) a valid value is its own parse result. A
+ * 20-job page validates in about a seventh of the time safeParse takes, without the copy.
  */
 import * as z from 'zod';
 

@@ -19,7 +19,6 @@ interface Token {
    * text would (a word, in brackets, with spaces).
    */
   flag: boolean;
-  /** Words only: the word. */
   text?: string;
 }
 

@@ -80,10 +80,11 @@ function toLines(value: unknown, indent: string, out: string[]): void {
   }
 }
 
-/** A fence longer than any run of backticks in `body`, so the body cannot close it. */
-function fence(body: string): string {
+/** `body` fenced longer than any run of backticks in it, so the body cannot close the fence. */
+function fence(body: string, info: string): string {
   const longestRun = body.includes('`') ? Math.max(2, ...Array.from(body.matchAll(/`+/g), (m) => m[0].length)) : 2;
-  return '`'.repeat(longestRun + 1);
+  const marks = '`'.repeat(longestRun + 1);
+  return `${marks}${info}\n${body}\n${marks}`;
 }
 
 /**
@@ -93,15 +94,13 @@ function fence(body: string): string {
 export function fencedText(text: string, maxChars = 6_000): string {
   let body = escapeInvisible(text.replace(/\r\n?/g, '\n'));
   if (body.length > maxChars) body = `${body.slice(0, maxChars)}\n… (cut at ${maxChars} characters)`;
-  const marks = fence(body);
-  return `${marks}text\n${body}\n${marks}`;
+  return fence(body, 'text');
 }
 
 /**
  * Free-form upstream data as a fenced block in a compact YAML-like form (a model reads it easily and
- * it costs far fewer tokens than indented JSON), cut at `maxChars`. Strings are sanitized and quoted
- * where they could be mistaken for structure, and the fence is lengthened past any backtick run in
- * the content, so the content cannot close it.
+ * it costs far fewer tokens than indented JSON), cut at `maxChars`; strings are sanitized, and
+ * quoted where they could be mistaken for structure.
  */
 export function fencedData(value: unknown, maxChars = 6_000): string {
   const lines: string[] = [];
@@ -110,6 +109,5 @@ export function fencedData(value: unknown, maxChars = 6_000): string {
   let body = lines.join('\n');
   if (body.length > maxChars)
     body = `${body.slice(0, maxChars)}\n… (cut at ${maxChars} characters; the full data is in structuredContent)`;
-  const marks = fence(body);
-  return `${marks}yaml\n${body}\n${marks}`;
+  return fence(body, 'yaml');
 }

@@ -9,17 +9,11 @@ import { rpcError } from './server-error.js';
 
 export const DEFAULT_BODY_LIMIT_BYTES = 1024 * 1024;
 
-export type BodyResult =
-  { ok: true; bytes: Buffer } | { ok: false; reason: 'too_large' } | { ok: false; reason: 'aborted' };
-
-/** True when the declared length alone is over the limit (so nothing need be read). */
-function declaredTooLarge(req: IncomingMessage, limit: number): boolean {
-  const declared = req.headers['content-length'];
-  return declared !== undefined && Number(declared) > limit;
-}
+export type BodyResult = { ok: true; bytes: Buffer } | { ok: false; reason: 'too_large' | 'aborted' };
 
 export function readRequestBody(req: IncomingMessage, limit: number): Promise<BodyResult> {
-  if (declaredTooLarge(req, limit)) return Promise.resolve({ ok: false, reason: 'too_large' });
+  // Over the limit by its declared length alone: nothing need be read.
+  if (Number(req.headers['content-length'] ?? 0) > limit) return Promise.resolve({ ok: false, reason: 'too_large' });
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -47,33 +41,19 @@ export function readRequestBody(req: IncomingMessage, limit: number): Promise<Bo
 /** After a refusal (413, 401), how much of the unread body is read and thrown away, in body limits. */
 const DRAIN_AFTER_413_LIMITS = 4;
 
-/**
- * Answers 413 and closes the connection once the rest of the body has been read and thrown away
- * (refuseUnread).
- */
+/** Answers 413, as refuseUnread answers. */
 export function refuseTooLarge(req: IncomingMessage, res: ServerResponse, limit: number, drainMs: number): void {
-  refuseUnread(
-    req,
-    res,
-    413,
-    rpcError(`Payload Too Large: the request body must not exceed ${limit} bytes`),
-    {},
-    {
-      limit,
-      drainMs,
-    },
-  );
+  const answer = rpcError(`Payload Too Large: the request body must not exceed ${limit} bytes`);
+  refuseUnread(req, res, 413, answer, {}, { limit, drainMs });
 }
 
 /**
- * Answers a request whose body is not read (413, or a caller refused before any work: 401, 403)
- * once the rest of the body has been read and thrown away, closing the connection unless `keepAlive`.
- * Node closes a `Connection: close` response's socket as soon as the response ends, and closing a
- * socket whose input is unread resets it: a client still writing its body then gets EPIPE or
- * ECONNRESET, often before it has read the answer. So the whole answer is written at once (its
- * length declared, the client can read it at once) and the response ended only when the body has
- * come in. The wait is bounded: a client that sends more than DRAIN_AFTER_413_LIMITS times `limit`
- * after the refusal, or is still sending `drainMs` after it, is cut off.
+ * Answers a request whose body is not read (413, or a caller refused before any work: 401, 403),
+ * closing the connection unless `keepAlive`. Closing a socket whose input is unread resets it, and a
+ * client still writing then gets EPIPE or ECONNRESET, often before it has read the answer; so the
+ * whole answer is written at once (its length declared) and the response ended only once the body
+ * has come in and been thrown away. A client that sends more than DRAIN_AFTER_413_LIMITS times
+ * `limit` after the refusal, or is still sending `drainMs` after it, is cut off.
  */
 export function refuseUnread(
   req: IncomingMessage,

@@ -1,8 +1,7 @@
 /**
- * npx and `npm exec` do not pass SIGTERM or SIGINT on to the program they start: stopping them
- * leaves a long-running server (serve --http, mock-api) alive, re-parented to init. Under them,
- * and only there, losing the parent counts as being told to stop. (stdio mode needs none of this:
- * its stdin closes with the parent.)
+ * npx and `npm exec` do not pass SIGTERM or SIGINT on to the program they start, which would outlive
+ * them (serve --http, mock-api) re-parented to init. Under them, and only there, losing the parent
+ * counts as being told to stop. (stdio needs none of this: its stdin closes with the parent.)
  */
 export function onLauncherGone(stop: () => void, env: NodeJS.ProcessEnv = process.env, intervalMs = 1_000): void {
   if (env.npm_command !== 'exec') return;

@@ -1,10 +1,8 @@
 /**
  * A fixed number of slots, and a bounded first-come-first-served queue for them: the one limiter
- * that holds the calls a process runs at once to --max-in-flight, in HTTP mode and over stdio.
- * HTTP queues here and refuses a request past the queue at once; stdio takes a slot only when one
- * is free (tryTake) and keeps the rest in its ordered, byte-bounded read-ahead
- * (stdio-read-ahead.ts), reading no further. Neither the work nor what waits for it grows without
- * bound.
+ * that holds the calls a process runs at once to --max-in-flight. HTTP queues here and refuses a
+ * request past the queue at once; stdio takes a slot only when one is free (tryTake) and keeps the
+ * rest in its byte-bounded read-ahead (stdio-read-ahead.ts), reading no further.
  */
 export type Release = () => void;
 
@@ -13,9 +11,8 @@ export type Take =
   /** Every slot taken and the queue full. */
   | { ok: false };
 
-interface Waiter {
-  grant(release: Release | undefined): void;
-}
+/** Hands a waiter its slot's release, or undefined when it is turned away. */
+type Waiter = (release: Release | undefined) => void;
 
 export class Slots {
   private used = 0;
@@ -40,11 +37,9 @@ export class Slots {
     if (now) return { ok: true, slot: Promise.resolve(now) };
     if (this.queue.length >= this.queueSize) return { ok: false };
     const slot = new Promise<Release | undefined>((resolve) => {
-      const waiter: Waiter = {
-        grant: (release) => {
-          gone?.removeEventListener('abort', leave);
-          resolve(release);
-        },
+      const waiter: Waiter = (release) => {
+        gone?.removeEventListener('abort', leave);
+        resolve(release);
       };
       const leave = () => {
         const at = this.queue.indexOf(waiter);
@@ -67,7 +62,7 @@ export class Slots {
 
   /** Turns every request in the queue away (each resolves with undefined). */
   clearQueue(): void {
-    for (const waiter of this.queue.splice(0)) waiter.grant(undefined);
+    for (const waiter of this.queue.splice(0)) waiter(undefined);
   }
 
   private releaser(): Release {
@@ -77,7 +72,7 @@ export class Slots {
       released = true;
       const next = this.queue.shift();
       // The slot passes straight to the next in line, so a newcomer cannot jump the queue.
-      if (next) next.grant(this.releaser());
+      if (next) next(this.releaser());
       else this.used--;
     };
   }

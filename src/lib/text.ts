@@ -1,8 +1,7 @@
 /**
- * Upstream text reaches a model, so it is treated as data: control and invisible characters
- * (zero-width, bidi overrides, other format characters) are removed before anything is shown, and
- * single-line fields are quoted so that a title can never pass for an instruction (fenced blocks
- * of upstream prose and data: fence.ts).
+ * Upstream text reaches a model, so it is treated as data: control and invisible characters are
+ * removed before anything is shown, and single-line fields are quoted so that a title can never
+ * pass for an instruction (fenced blocks of upstream prose and data: fence.ts).
  */
 
 // C0/C1 controls except tab and newline, plus Unicode format characters (Cf: zero-width, bidi
@@ -65,6 +64,7 @@ const isQuoteLike = (c: number) =>
   (c >= 0x201c && c <= 0x201f) || c === 0x2033 || c === 0x2036 || (c >= 0x301d && c <= 0x301f) || c === 0xff02;
 
 const escapeCode = (unit: number) => `\\u${unit.toString(16).toUpperCase().padStart(4, '0')}`;
+const escapeUnits = (c: string) => Array.from({ length: c.length }, (_, i) => escapeCode(c.charCodeAt(i))).join('');
 
 function quoteLine(line: string): string {
   // Most text has none of these characters, and a scan is far cheaper than a replace that finds nothing.
@@ -86,10 +86,9 @@ export function quote(text: string, max = 160): string {
 const isAlphanumeric = (c: number) => (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a);
 
 /**
- * One word from a closed ASCII alphabet (letters, digits, `_ . + / -`): with no space, colon,
- * quote, bracket, bar, comma or semicolon in it, it cannot pass for a field, a separator, a salary
- * label or an instruction, so it may stay bare (job ids, labels such as ai_lab or remote, paths).
- * A loop, not a pattern: it runs for most fields of every job.
+ * One word from a closed ASCII alphabet (letters, digits, `_ . + / -`): it cannot pass for a field,
+ * a separator, a salary label or an instruction, so it may stay bare (job ids, labels such as
+ * ai_lab, paths). A loop, not a pattern: it runs for most fields of every job.
  */
 function isBareWord(line: string): boolean {
   if (line === '') return false;
@@ -128,11 +127,7 @@ const NOT_PLAIN =
 export function visible(text: string, max = 40): string {
   const points = Array.from(text);
   const head = points.length > max ? points.slice(0, max).join('') : text;
-  const body = head.replace(NOT_PLAIN, (c) =>
-    c === '"' || c === '\\'
-      ? `\\${c}`
-      : Array.from({ length: c.length }, (_, i) => escapeCode(c.charCodeAt(i))).join(''),
-  );
+  const body = head.replace(NOT_PLAIN, (c) => (c === '"' || c === '\\' ? `\\${c}` : escapeUnits(c)));
   return `"${body}"${points.length > max ? '…' : ''}`;
 }
 
@@ -142,19 +137,14 @@ const INVISIBLE = /[\p{Cc}\p{Cf}\p{Co}\p{Cn}\p{Cs}\u2028\u2029]/gu;
 const HIDDEN_RUN = /(?:(?![\n\r\t])[\p{Cc}\p{Cf}\p{Co}\p{Cn}\p{Cs}\u2028\u2029]){4,}/gu;
 
 /**
- * Text with every control, format or otherwise invisible character written as its `\uXXXX` escape
- * (line breaks and tabs left to fold), and a run of four or more counted instead: for error
- * messages, which echo what was asked for, so that an id that failed because of a zero-width space
- * shows it.
+ * Text with every invisible character written as its `\uXXXX` escape (line breaks and tabs left to
+ * fold), a run of four or more counted instead: for error messages, so that an id that failed
+ * because of a zero-width space shows it.
  */
 export function escapeInvisible(text: string): string {
   return text
     .replace(HIDDEN_RUN, (run) => `[${Array.from(run).length} hidden characters]`)
-    .replace(INVISIBLE, (c) =>
-      c === '\n' || c === '\r' || c === '\t'
-        ? c
-        : Array.from({ length: c.length }, (_, i) => escapeCode(c.charCodeAt(i))).join(''),
-    );
+    .replace(INVISIBLE, (c) => (c === '\n' || c === '\r' || c === '\t' ? c : escapeUnits(c)));
 }
 
 /** Returns a deep copy of a JSON value with every string sanitized (keys too). */

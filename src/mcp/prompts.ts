@@ -127,9 +127,8 @@ type ArgsSchema = z.ZodObject<ArgsShape>;
 export const PROMPT_NAMES: ReadonlySet<string> = new Set(PROMPTS.map((prompt) => prompt.name));
 
 /**
- * The argument schemas of every prompt, built once per client: HTTP mode registers the prompts on
- * a fresh server for every request, and building zod schemas (with their completers) was a tenth
- * of that request's CPU time. The client is one per process, so this is one build per process.
+ * The argument schemas of every prompt, built once per client (one per process): HTTP mode registers
+ * the prompts on a fresh server for every request, and building them was a tenth of its CPU time.
  */
 const schemasByClient = new WeakMap<ApiClient, ReadonlyMap<string, ArgsSchema>>();
 

@@ -1,9 +1,8 @@
 /**
  * One-line protocol errors on stdio (the line transport's `send`). The SDK's request validation
- * throws a plain Error whose message is its prefix and the zod issue list dumped as indented JSON
- * (`String(zodError)`), with no issues as data on the error or its JSON-RPC `data`: that text is
- * all it exposes, so it is condensed here to `path: message` items on one line. SDK gap: a
- * structured `data.issues` on that -32602 (or a formatting hook) would retire this file.
+ * throws a plain Error whose message is the zod issue list dumped as indented JSON, with no issues
+ * as data: that text is condensed here to `path: message` items on one line. SDK gap: a structured
+ * `data.issues` on that -32602 (or a formatting hook) would retire this file.
  */
 import { isRecord } from '../lib/is-record.js';
 

@@ -54,11 +54,6 @@ const RESOURCES: readonly ResourceDefinition[] = [
   },
 ];
 
-/** The hint for one resource's reads: what every caller gets alike, for as long as it holds. */
-function resourceCacheHint(definition: ResourceDefinition, mode: Mode): CacheHint {
-  return mode === 'embedded' ? CATALOG_CACHE_HINT : { ttlMs: definition.liveTtlMs, cacheScope: 'public' };
-}
-
 /**
  * Registers the resources on `server`. A URI that is not one of them is the SDK's
  * resource-not-found error; an API failure while reading one is a protocol error carrying the
@@ -67,22 +62,19 @@ function resourceCacheHint(definition: ResourceDefinition, mode: Mode): CacheHin
 export function registerResources(server: McpServer, client: ApiClient, mode: Mode): void {
   for (const definition of RESOURCES) {
     const { name, uri, title, description, mimeType } = definition;
-    server.registerResource(
-      name,
-      uri,
-      { title, description, mimeType, cacheHint: resourceCacheHint(definition, mode) },
-      async (_url, ctx) => {
-        try {
-          return { contents: [{ uri, mimeType, text: await definition.read(client, ctx.mcpReq.signal) }] };
-        } catch (error) {
-          if (error instanceof ApiError)
-            throw new ProtocolError(ProtocolErrorCode.InternalError, error.message, {
-              kind: error.kind,
-              status: error.status,
-            });
-          throw error;
-        }
-      },
-    );
+    const cacheHint: CacheHint =
+      mode === 'embedded' ? CATALOG_CACHE_HINT : { ttlMs: definition.liveTtlMs, cacheScope: 'public' };
+    server.registerResource(name, uri, { title, description, mimeType, cacheHint }, async (_url, ctx) => {
+      try {
+        return { contents: [{ uri, mimeType, text: await definition.read(client, ctx.mcpReq.signal) }] };
+      } catch (error) {
+        if (error instanceof ApiError)
+          throw new ProtocolError(ProtocolErrorCode.InternalError, error.message, {
+            kind: error.kind,
+            status: error.status,
+          });
+        throw error;
+      }
+    });
   }
 }

@@ -1,9 +1,7 @@
 /**
  * createServer: the one MCP server definition, built per connection (stdio) or per request (HTTP)
- * by the SDK's serving entries, and used by nothing else that speaks the protocol. Tools, prompts
- * and resources all go through McpServer's registries (tools: mcp/tools.ts); the views' `ui://`
- * documents are registered with ext-apps' registerAppResource (mcp/app-resources.ts). The tools
- * bridged from the deployment's hosted surface join ours when `bridged` (src/hosted/).
+ * by the SDK's serving entries. Tools, prompts and resources all go through McpServer's registries;
+ * the tools bridged from the deployment's hosted surface join ours when `bridged` (src/hosted/).
  */
 import { McpServer, type AuthInfo, type McpServerFactory } from '@modelcontextprotocol/server';
 import { exposedTools, type Backend } from '../tools/backend.js';
@@ -16,26 +14,19 @@ import { capabilitiesFor, SERVER_INFO } from './capabilities.js';
 import { instructionsFor } from './instructions.js';
 import { PROMPT_NAMES, registerPrompts } from './prompts.js';
 import { registerResources } from './resources.js';
-import { followBridge, registerTools } from './tools.js';
+import { registerTools, type CallScope } from './tools.js';
 import { nameToolsOnUnknown } from './unknown-tool.js';
 import { telemetry } from '../obs/telemetry-hooks.js';
 
-export interface CreateServerOptions {
+export interface CreateServerOptions extends CallScope {
   backend: Backend;
   logger?: Logger;
-  /**
-   * Aborted when the process stops and its grace period is over: tool calls still running end at
-   * once with an error result, so their clients get an answer before the process exits.
-   */
-  stopping?: AbortSignal;
   /** Offer the tools bridged from the deployment's hosted surface beside ours (when the backend has a bridge). */
   bridged?: boolean;
   /** Keep the bridged tools in step with the hosted list while connected (stdio's one long-lived server). */
   follow?: boolean;
   /** Tools of a surface of its own besides ours (the offline deployment's hosted market surface). */
   extend?: (mcp: McpServer) => void;
-  /** Who is calling (HTTP mode): tool calls, bridged ones too, go on this caller's share of upstream requests. */
-  caller?: string | undefined;
 }
 
 export function createServer({
@@ -57,8 +48,7 @@ export function createServer({
   });
   // The names metric labels and the unknown-tool answer know: kept in step with the bridge's list.
   const names = new Set(tools.map((tool) => tool.name));
-  const registered = registerTools(mcp, backend, tools, logger, { stopping, caller });
-  if (bridge && follow) followBridge(mcp, backend, { registered, names }, logger, { stopping, caller });
+  registerTools(mcp, backend, tools, logger, { stopping, caller }, bridge && follow ? names : undefined);
   extend?.(mcp);
   registerResources(mcp, client, mode);
   registerAppResources(mcp);
@@ -78,11 +68,9 @@ export interface FactoryRules {
 
 /**
  * The factory the serving entries call. With a bridge, a server waits for the first hosted list at
- * most FIRST_LIST_WAIT_MS (so the first tools/list can hold the bridged tools), and then answers
- * with whatever is known. A request from a bridge (ours, here or elsewhere) gets no bridged tools
- * and never waits: a deployment pointed at its own endpoint must not loop. Neither does a request
- * `ownOnly` picks. Every call the server makes, to our API or to a bridged tool, goes on the share
- * of the caller `callerOf` names.
+ * most FIRST_LIST_WAIT_MS, then answers with whatever is known. A request from a bridge (ours, here
+ * or elsewhere), or one `ownOnly` picks, gets no bridged tools and never waits: a deployment pointed
+ * at its own endpoint must not loop. Every call goes on the share of the caller `callerOf` names.
  */
 export function serverFactory(
   options: Omit<CreateServerOptions, 'bridged' | 'caller'>,

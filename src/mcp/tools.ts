@@ -1,16 +1,14 @@
 /**
- * The tools, registered on McpServer: it answers tools/list and tools/call, unknown and disabled
- * tools included. Each tool's schemas are the JSON Schemas converted once per process
- * (tools/tools-list.ts), handed over through the SDK's fromJsonSchema with a validator that accepts
- * every value: arguments are validated once, in tools/run.ts, the boundary every surface shares,
- * so a bad one is an `invalid_argument` result that names it and sends nothing; and the
- * structuredContent we build is ours, made from data the API client has already validated.
- * Tools with an MCP Apps view are registered through ext-apps' registerAppTool, which links it.
+ * The tools, registered on McpServer (those with an MCP Apps view through ext-apps'
+ * registerAppTool). Their JSON Schemas (tools/tools-list.ts) go to the SDK's fromJsonSchema with a
+ * validator that accepts every value: arguments are validated once, in tools/run.ts, so a bad one is
+ * an `invalid_argument` result that names it and sends nothing.
  */
 import { registerAppTool } from '@modelcontextprotocol/ext-apps/server';
 import {
   fromJsonSchema,
   type JsonSchemaType,
+  type LoggingLevel,
   type McpServer,
   type RegisteredTool,
   type ServerContext,
@@ -18,8 +16,7 @@ import {
 import { ACCEPT_ALL } from '../lib/accept-all-validator.js';
 import type { GateWaitInfo } from '../api/retry-after-gate.js';
 import { exposedTools, type Backend } from '../tools/backend.js';
-import type { LogLevel } from '../obs/log.js';
-import type { Logger, LogSink } from '../obs/log.js';
+import type { Logger, LogLevel, LogSink } from '../obs/log.js';
 import { toolCatalog } from '../tools/tools-list.js';
 import { isHostedTool, type ExposedTool } from '../tools/define.js';
 import { newCallRecord } from '../obs/call-record.js';
@@ -27,7 +24,6 @@ import { errorResult } from '../tools/error-result.js';
 import { runTool } from '../tools/run.js';
 import { telemetry } from '../obs/telemetry-hooks.js';
 import { PACKAGE_NAME } from '../contract/version.js';
-import type { LoggingLevel } from '@modelcontextprotocol/server';
 
 type ProgressToken = string | number;
 
@@ -104,41 +100,33 @@ export interface CallScope {
   caller?: string | undefined;
 }
 
-/** Registers `tools` (the backend's own, and any bridged); returns the bridged ones' registrations. */
+/**
+ * Registers `tools` (ours, and any bridged). Given `names` (what labels and the unknown-tool answer
+ * know), keeps a long-lived server's bridged tools in step with the hosted list, each change
+ * announced by the SDK with notifications/tools/list_changed, and `names` with them.
+ */
 export function registerTools(
   mcp: McpServer,
   backend: Backend,
   tools: readonly ExposedTool[],
   logger: Logger,
-  scope: CallScope = {},
-): Map<string, RegisteredTool> {
+  scope: CallScope,
+  names?: Set<string>,
+): void {
+  const registerOne = (tool: ExposedTool) => register(mcp, tool, handlerOf(tool, backend, logger, scope));
   const bridged = new Map<string, RegisteredTool>();
   for (const tool of tools) {
-    const registration = register(mcp, tool, handlerOf(tool, backend, logger, scope));
+    const registration = registerOne(tool);
     if (isHostedTool(tool)) bridged.set(tool.name, registration);
   }
-  return bridged;
-}
-
-/**
- * Keeps a long-lived server's bridged tools in step with the hosted list: the old ones removed, the
- * new ones registered, each change announced by the SDK with notifications/tools/list_changed, and
- * `names` (what labels and the unknown-tool answer know) made the exposed names again.
- */
-export function followBridge(
-  mcp: McpServer,
-  backend: Backend,
-  { registered, names }: { registered: Map<string, RegisteredTool>; names: Set<string> },
-  logger: Logger,
-  scope: CallScope = {},
-): void {
+  if (!names) return;
   const unfollow = backend.bridge!.onChange(() => {
-    for (const registration of registered.values()) registration.remove();
-    registered.clear();
+    for (const registration of bridged.values()) registration.remove();
+    bridged.clear();
     names.clear();
     for (const tool of exposedTools(backend)) {
       names.add(tool.name);
-      if (isHostedTool(tool)) registered.set(tool.name, register(mcp, tool, handlerOf(tool, backend, logger, scope)));
+      if (isHostedTool(tool)) bridged.set(tool.name, registerOne(tool));
     }
   });
   const closed = mcp.server.onclose;

@@ -1,9 +1,8 @@
 /**
- * An unknown tool's protocol error names the tools that exist. The SDK answers a tools/call for a
- * name it has not registered with `-32602 Tool X not found` before any code of ours runs, and says
- * nothing of what would do; this adds the exposed tools (`--tools` honoured) to that answer, on the
- * Transport seam, for stdio and HTTP alike. Upstream, McpServer could take the list (or a message
- * maker) for its unknown-tool error, and this file could go.
+ * An unknown tool's protocol error names the tools that exist. The SDK answers a tools/call for an
+ * unregistered name with `-32602 Tool X not found` before any code of ours runs; this adds the
+ * exposed tools to that answer, on the Transport seam. Upstream, McpServer could take the list (or
+ * a message maker) for its unknown-tool error, and this file could go.
  */
 import { ProtocolErrorCode, type McpServer, type Transport } from '@modelcontextprotocol/server';
 

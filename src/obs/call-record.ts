@@ -1,8 +1,7 @@
 /**
- * One record per tool call, filled in as the call runs (tools/run.ts: arguments, error, result;
- * the API client: each upstream request and Retry-After wait) and read by everything that reports
- * on the call: the MCP layer's log line and telemetry's span and metrics. What a call learned
- * travels as these fields, never as text read back out of its result.
+ * One record per tool call, filled in as the call runs (tools/run.ts; the API client: each upstream
+ * request and Retry-After wait) and read by the log line and telemetry's span and metrics: what a
+ * call learned travels as these fields, never as text read back out of its result.
  */
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import type { ErrorKind } from '../contract/errors.js';

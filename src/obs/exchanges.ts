@@ -1,6 +1,6 @@
 /**
  * What one call's requests to the API came to, written down by api/send-loop.ts as each one ends:
- * the caller's record of them (a tool call's, tools/call-record.ts) and telemetry read these fields
+ * the caller's record of them (a tool call's, call-record.ts) and telemetry read these fields
  * instead of re-reading headers or error text.
  */
 import type { ErrorKind } from '../contract/errors.js';

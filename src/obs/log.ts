@@ -13,19 +13,14 @@ export type LogFormat = (typeof LOG_FORMATS)[number];
 const RANK: Record<LogLevel, number> = { error: 0, warn: 1, info: 2, debug: 3 };
 
 export type LogSink = (level: LogLevel, message: string, data?: Record<string, unknown>) => void;
+type LogMethod = (message: string, data?: Record<string, unknown>, also?: LogSink) => void;
 
 /**
- * Each method takes, besides the line, the sink of the call being served, if any: lines logged
- * while serving one MCP request also go to that request's client, and only to it (over HTTP one
- * process serves many clients, and one client's request paths must never reach another). The sink
- * is passed along with the call rather than found through AsyncLocalStorage, whose promise hooks
- * cost about 50 µs of every tool call.
+ * Each method takes the sink of the call being served, if any: lines logged while serving one MCP
+ * request also go to that request's client, and only to it. The sink is passed along rather than
+ * found through AsyncLocalStorage, whose promise hooks cost about 50 µs of every tool call.
  */
-export interface Logger {
-  error(message: string, data?: Record<string, unknown>, also?: LogSink): void;
-  warn(message: string, data?: Record<string, unknown>, also?: LogSink): void;
-  info(message: string, data?: Record<string, unknown>, also?: LogSink): void;
-  debug(message: string, data?: Record<string, unknown>, also?: LogSink): void;
+export interface Logger extends Record<LogLevel, LogMethod> {
   enabled(level: LogLevel): boolean;
   /** Adds a sink that sees every line at or above the logger's level; returns its remover. */
   addSink(sink: LogSink): () => void;

@@ -1,8 +1,7 @@
 /**
  * The small interface through which the server, the API client and the Retry-After gate tell
  * telemetry what happens. Until telemetry is started (telemetry/start.ts, only when asked for)
- * every hook is a no-op and nothing of OpenTelemetry is loaded: code without telemetry reads, and
- * costs, as it did before.
+ * every hook is a no-op and nothing of OpenTelemetry is loaded.
  */
 import type { McpServer } from '@modelcontextprotocol/server';
 import type { UpstreamExchange } from './exchanges.js';

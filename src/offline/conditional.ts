@@ -1,9 +1,8 @@
 /**
- * HTTP caching headers of the offline API, so a client's response cache has something real to
- * honour: every 200 carries a strong ETag (a hash of its body) and a Cache-Control, and a GET whose
- * If-None-Match names the current ETag is answered 304 without a body. Only successes get them:
- * an error, a 429 or a 503 must never be served from a cache. Health is `no-store`, because a
- * health check that answers from a cache checks nothing.
+ * HTTP caching headers of the offline API, so a client's cache has something real to honour: every
+ * 200 carries a strong ETag and a Cache-Control, and a matching If-None-Match is answered 304. Only
+ * successes get them: an error must never be served from a cache. Health is `no-store`: a health
+ * check that answers from a cache checks nothing.
  */
 import { createHash } from 'node:crypto';
 

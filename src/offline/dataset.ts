@@ -1,12 +1,13 @@
 /**
- * The shape of the embedded snapshot (src/offline/snapshot.json, written by
- * scripts/generate-snapshot.ts). Jobs are stored exactly as the API projects them, plus the few
- * facts the engine needs and the API never shows (whether a job is still active, and the period
- * its salary is quoted in, which the annualized USD thresholds depend on).
+ * The shape of the embedded snapshot (snapshot.json, written by scripts/generate-snapshot.ts). Jobs
+ * are stored as the API projects them, plus what the engine needs and the API never shows: whether
+ * a job is still active, and the period its salary is quoted in (for the annualized thresholds).
  */
 import type { PublicJob } from '../contract/schemas.js';
 
 export type SalaryPeriod = 'year' | 'month' | 'hour';
+/** What a salary quoted per period comes to in a year. */
+export const PER_YEAR: Record<SalaryPeriod, number> = { year: 1, month: 12, hour: 2_080 };
 export type Readiness = 'ready' | 'partial' | 'missing' | 'error';
 
 interface SnapshotMeta {
@@ -19,7 +20,7 @@ interface SnapshotMeta {
 export interface StoredJob {
   /** Inactive jobs stay in the dataset so that detail can answer 404 for a real, closed id. */
   active: boolean;
-  /** Null when the job has no salary; annualization multiplies by 1, 12 or 2080. */
+  /** Null when the job has no salary. */
   salary_period: SalaryPeriod | null;
   job: PublicJob;
 }

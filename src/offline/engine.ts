@@ -15,7 +15,7 @@ import {
 } from './documents.js';
 import { withValidators } from './conditional.js';
 import { applyFaults } from './fault-answers.js';
-import { type FaultController, type FaultRule, FaultSet } from './faults.js';
+import { type FaultRule, FaultSet } from './faults.js';
 import { interviewResponse } from './interview.js';
 import { describeFilters, jobQueryFrom, projectJob, runJobQuery } from './jobs-query.js';
 import { marketMapResponse } from './market-map.js';
@@ -31,6 +31,7 @@ import {
 } from './params.js';
 import { bytesResponse, errorResponse, jsonResponse, prefersMarkdown, successResponse } from './responses.js';
 import { parseParams, type ParamValues } from './validate-params.js';
+import { messageOf } from '../lib/cause-chain.js';
 
 export interface OfflineEngine {
   handle(request: Request): Promise<Response>;
@@ -39,7 +40,7 @@ export interface OfflineEngine {
    * answers it: for the handlers mounted beside the engine (mock-api's hosted tool endpoint).
    */
   intercept(request: Request): Promise<Response | undefined>;
-  faults: FaultController;
+  faults: FaultSet;
   dataset: Dataset;
 }
 
@@ -47,7 +48,6 @@ export interface OfflineEngine {
 type HostedHandler = (request: Request) => Promise<Response>;
 
 export interface OfflineEngineOptions {
-  /** Defaults to the bundled snapshot. */
   dataset?: Dataset;
   faults?: FaultRule[];
   /**
@@ -102,17 +102,10 @@ function jobsMeta(dataset: Dataset, includePredicted: boolean): Record<string, u
 function jobList(searchOnly: boolean): Handler {
   return withParams(searchOnly ? SEARCH_PARAMS : LIST_PARAMS, ({ dataset }, values) => {
     const query = jobQueryFrom(values);
-    if (
-      query.minSalaryUsd !== undefined &&
-      query.maxSalaryUsd !== undefined &&
-      query.minSalaryUsd > query.maxSalaryUsd
-    ) {
-      return errorResponse(
-        400,
-        'invalid_parameter',
-        `min_salary_usd (${query.minSalaryUsd}) must not exceed max_salary_usd (${query.maxSalaryUsd})`,
-        { parameter: 'min_salary_usd' },
-      );
+    const { minSalaryUsd: min, maxSalaryUsd: max } = query;
+    if (min !== undefined && max !== undefined && min > max) {
+      const message = `min_salary_usd (${min}) must not exceed max_salary_usd (${max})`;
+      return errorResponse(400, 'invalid_parameter', message, { parameter: 'min_salary_usd' });
     }
     const { jobs, pagination } = runJobQuery(dataset, query);
     return successResponse(
@@ -139,12 +132,8 @@ const ROUTES: Record<string, Handler> = {
   [API_PREFIX]: ({ dataset }) => successResponse(discoveryData(dataset), { ...dataset.snapshot }),
   [`${API_PREFIX}/search/jobs`]: jobList(true),
   [`${API_PREFIX}/jobs`]: jobList(false),
-  [`${API_PREFIX}/market-map`]: withParams(MARKET_MAP_PARAMS, ({ dataset }, values) =>
-    marketMapResponse(dataset, values),
-  ),
-  [`${API_PREFIX}/interview/company`]: withParams(INTERVIEW_PARAMS, ({ dataset }, values) =>
-    interviewResponse(dataset, values),
-  ),
+  [`${API_PREFIX}/market-map`]: withParams(MARKET_MAP_PARAMS, marketMapResponse),
+  [`${API_PREFIX}/interview/company`]: withParams(INTERVIEW_PARAMS, interviewResponse),
   [`${API_PREFIX}/mcp/health`]: ({ dataset, url }) => jsonResponse(200, healthBody(dataset, url.origin)),
   '/openapi.json': ({ url }) => jsonResponse(200, buildOpenApi(url.origin)),
   '/llms.txt': ({ dataset }) => bytesResponse(200, llmsTxt(dataset), 'text/plain; charset=utf-8'),
@@ -224,11 +213,7 @@ async function handleRequest(dataset: Dataset, request: Request, hosted: HostedH
     response = await withValidators(request, new URL(request.url).pathname, route(dataset, request));
   } catch (error) {
     // A bug in the engine must still look like an HTTP answer, not a dropped connection.
-    response = errorResponse(
-      500,
-      'internal_error',
-      `offline engine error: ${error instanceof Error ? error.message : String(error)}`,
-    );
+    response = errorResponse(500, 'internal_error', `offline engine error: ${messageOf(error)}`);
   }
   if (request.method.toUpperCase() === 'HEAD')
     return new Response(null, { status: response.status, headers: response.headers });

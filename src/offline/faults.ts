@@ -1,8 +1,7 @@
 /**
- * Deterministic fault injection for the offline engine: rules keyed by request path make the
- * engine answer the way a failing upstream would, so the client's handling of every failure can
- * be tested and demonstrated without a real outage. See README.md beside this file.
- * The answers each kind gives are in fault-answers.ts.
+ * Deterministic fault injection for the offline engine: rules keyed by request path make the engine
+ * answer as a failing upstream would, so every failure can be tested and shown without an outage
+ * (README.md beside this file). The answers each kind gives are in fault-answers.ts.
  */
 import * as z from 'zod';
 
@@ -26,24 +25,9 @@ export interface FaultRule {
   kind: FaultKind;
   /** Seconds, for rate_limit (default 1) and unavailable (header sent only when set). */
   retryAfter?: number;
-  /** For delay. */
   delayMs?: number;
   /** How many matching requests the rule applies to; unlimited when absent. */
   times?: number;
-}
-
-export interface FaultController {
-  add(rule: FaultRule): void;
-  /** Replaces every rule. */
-  set(rules: FaultRule[]): void;
-  clear(): void;
-  /** The rules, with `times` showing what is left of each. */
-  list(): FaultRule[];
-  /** Requests seen by the engine for a path (same matching as rules), or in total. */
-  hits(path?: string): number;
-  /** Requests seen, per exact pathname. */
-  stats(): Record<string, number>;
-  resetHits(): void;
 }
 
 const FaultRuleSchema = z.strictObject({
@@ -81,7 +65,7 @@ function pathMatches(pattern: string, pathname: string): boolean {
   return pattern.endsWith('*') ? pathname.startsWith(pattern.slice(0, -1)) : pattern === pathname;
 }
 
-export class FaultSet implements FaultController {
+export class FaultSet {
   private rules: FaultRule[] = [];
   private readonly seen = new Map<string, number>();
 
@@ -93,6 +77,7 @@ export class FaultSet implements FaultController {
     this.rules.push(parseFaultRules(rule)[0]!);
   }
 
+  /** Replaces every rule. */
   set(rules: FaultRule[]): void {
     this.rules = parseFaultRules(rules);
   }
@@ -101,16 +86,19 @@ export class FaultSet implements FaultController {
     this.rules = [];
   }
 
+  /** The rules, with `times` showing what is left of each. */
   list(): FaultRule[] {
     return this.rules.map((rule) => ({ ...rule }));
   }
 
+  /** Requests seen by the engine for a path (same matching as rules), or in total. */
   hits(path?: string): number {
     let total = 0;
     for (const [pathname, count] of this.seen) if (path === undefined || pathMatches(path, pathname)) total += count;
     return total;
   }
 
+  /** Requests seen, per exact pathname. */
   stats(): Record<string, number> {
     return Object.fromEntries(this.seen);
   }

@@ -19,7 +19,7 @@ function find(dataset: Dataset, by: LookupKey, value: string): InterviewCompany 
   return dataset.companies.find((c) => normalizeName(c.name) === wanted);
 }
 
-export function interviewResponse(dataset: Dataset, values: ParamValues): Response {
+export function interviewResponse({ dataset }: { dataset: Dataset }, values: ParamValues): Response {
   const given = KEYS.filter((key) => typeof values[key] === 'string');
   const by = given[0];
   if (by === undefined) {

@@ -3,35 +3,19 @@
  * search over the snapshot. Dataset order is response order (most recently seen first).
  */
 import type { Pagination, PublicJob } from '../contract/schemas.js';
-import type { Dataset, StoredJob } from './dataset.js';
+import { PER_YEAR, type Dataset, type StoredJob } from './dataset.js';
 import type { ParamValues } from './validate-params.js';
-
-export interface JobQuery {
-  q?: string | undefined;
-  domain?: string | undefined;
-  skills?: string[] | undefined;
-  skillMatch: 'any' | 'all';
-  companyType?: string | undefined;
-  seniorityLevel?: string | undefined;
-  remoteOnly: boolean;
-  locationCountry?: string | undefined;
-  minSalaryUsd?: number | undefined;
-  maxSalaryUsd?: number | undefined;
-  includePredicted: boolean;
-  page: number;
-  perPage: number;
-}
 
 const str = (value: unknown) => (typeof value === 'string' ? value : undefined);
 const num = (value: unknown) => (typeof value === 'number' ? value : undefined);
 
 /** Builds a query from validated parameters; absent search-only members mean "no filter". */
-export function jobQueryFrom(values: ParamValues): JobQuery {
+export function jobQueryFrom(values: ParamValues) {
   return {
     q: str(values.q),
     domain: str(values.domain),
     skills: Array.isArray(values.skills) ? values.skills : undefined,
-    skillMatch: values.skill_match === 'all' ? 'all' : 'any',
+    skillMatch: values.skill_match === 'all' ? ('all' as const) : ('any' as const),
     companyType: str(values.company_type),
     seniorityLevel: str(values.seniority_level),
     remoteOnly: values.remote_only === true,
@@ -43,8 +27,7 @@ export function jobQueryFrom(values: ParamValues): JobQuery {
     perPage: num(values.per_page) ?? 20,
   };
 }
-
-const PERIOD_FACTOR = { year: 1, month: 12, hour: 2080 } as const;
+type JobQuery = ReturnType<typeof jobQueryFrom>;
 
 /**
  * The job's salary as an annualized USD range [low, high], or null when there is no usable
@@ -63,7 +46,7 @@ function annualUsdRange(
   const low = salary.min ?? salary.max;
   const high = salary.max ?? salary.min;
   if (rate === undefined || low === null || high === null) return null;
-  const factor = rate * PERIOD_FACTOR[stored.salary_period];
+  const factor = rate * PER_YEAR[stored.salary_period];
   return [low * factor, high * factor];
 }
 

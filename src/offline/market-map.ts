@@ -4,7 +4,7 @@ import type { Dataset } from './dataset.js';
 import { errorResponse, successResponse } from './responses.js';
 import type { ParamValues } from './validate-params.js';
 
-export function marketMapResponse(dataset: Dataset, values: ParamValues): Response {
+export function marketMapResponse({ dataset }: { dataset: Dataset }, values: ParamValues): Response {
   const map = dataset.market_map;
   const status = typeof values.status === 'string' ? values.status : 'all';
   const layer = typeof values.layer === 'string' ? values.layer : 'all';

@@ -12,27 +12,46 @@ type Schema = Record<string, unknown>;
 
 const ref = (name: string): Schema => ({ $ref: `#/components/schemas/${name}` });
 const nullable = (type: string, extra: Schema = {}): Schema => ({ type: [type, 'null'], ...extra });
-const closed = (properties: Record<string, Schema>, required: string[] = Object.keys(properties)): Schema => ({
-  type: 'object',
-  properties,
-  required,
-  additionalProperties: false,
-});
-const open = (properties: Record<string, Schema>, required: string[]): Schema => ({
+const open = (properties: Record<string, Schema>, required: string[] = Object.keys(properties)): Schema => ({
   type: 'object',
   properties,
   required,
 });
+const closed = (properties: Record<string, Schema>): Schema => ({ ...open(properties), additionalProperties: false });
 const freeObject: Schema = { type: 'object', additionalProperties: true };
 
-function envelope(data: Schema, description: string): Schema {
-  return {
+/** A success answer: the envelope around the component schema `data`. */
+function enveloped(data: string, what: string, description: string): { schema: Schema; description: string } {
+  const schema = {
     type: 'object',
-    description,
-    properties: { success: { const: true }, data, meta: ref('ResponseMeta') },
+    description: `${what} envelope`,
+    properties: { success: { const: true }, data: ref(data), meta: ref('ResponseMeta') },
     required: ['success', 'data', 'meta'],
   };
+  return { schema, description };
 }
+
+/** The members of a job the spec requires; its evidence members (below, in PublicJob) are optional. */
+const JOB_REQUIRED: Record<string, Schema> = {
+  job_id: { type: 'string', description: 'Stable public identifier.' },
+  title: { type: 'string' },
+  company: ref('PublicJobCompany'),
+  role: ref('PublicJobRole'),
+  salary: {
+    oneOf: [ref('PublicJobSalary'), { type: 'null' }],
+    description: 'Kept only when its source class is allowed by include_predicted_salaries.',
+  },
+  freshness: { type: 'string', description: 'Read-model lifecycle label, normally live or active.' },
+  last_seen: nullable('string', { description: 'Latest source observation, ISO date or date-time.' }),
+  location_text: nullable('string'),
+  location_country: nullable('string'),
+  remote_status: nullable('string'),
+  seniority_level: nullable('string'),
+  skills: { type: 'array', items: { type: 'string' } },
+  url: nullable('string', { format: 'uri' }),
+  domain_id: { type: 'string', enum: ['ai', 'web3'] },
+  domain_assignment: { type: 'string', enum: ['explicit', 'classified'] },
+};
 
 const SCHEMAS: Record<string, Schema> = {
   ResponseMeta: {
@@ -75,46 +94,13 @@ const SCHEMAS: Record<string, Schema> = {
   }),
   PublicJob: open(
     {
-      job_id: { type: 'string', description: 'Stable public identifier.' },
-      title: { type: 'string' },
-      company: ref('PublicJobCompany'),
-      role: ref('PublicJobRole'),
-      salary: {
-        oneOf: [ref('PublicJobSalary'), { type: 'null' }],
-        description: 'Kept only when its source class is allowed by include_predicted_salaries.',
-      },
-      freshness: { type: 'string', description: 'Read-model lifecycle label, normally live or active.' },
-      last_seen: nullable('string', { description: 'Latest source observation, ISO date or date-time.' }),
-      location_text: nullable('string'),
-      location_country: nullable('string'),
-      remote_status: nullable('string'),
-      seniority_level: nullable('string'),
-      skills: { type: 'array', items: { type: 'string' } },
-      url: nullable('string', { format: 'uri' }),
-      domain_id: { type: 'string', enum: ['ai', 'web3'] },
-      domain_assignment: { type: 'string', enum: ['explicit', 'classified'] },
+      ...JOB_REQUIRED,
       requirements: freeObject,
       operating_expectations: { type: 'array', items: freeObject },
       proof_signals: { type: 'array', items: freeObject },
       evidence_quality: freeObject,
     },
-    [
-      'job_id',
-      'title',
-      'company',
-      'role',
-      'salary',
-      'freshness',
-      'last_seen',
-      'location_text',
-      'location_country',
-      'remote_status',
-      'seniority_level',
-      'skills',
-      'url',
-      'domain_id',
-      'domain_assignment',
-    ],
+    Object.keys(JOB_REQUIRED),
   ),
   Pagination: closed({
     page: { type: 'integer', minimum: 1 },
@@ -124,25 +110,15 @@ const SCHEMAS: Record<string, Schema> = {
     has_next: { type: 'boolean' },
     has_prev: { type: 'boolean' },
   }),
-  JobListData: open({ jobs: { type: 'array', items: ref('PublicJob') }, pagination: ref('Pagination') }, [
-    'jobs',
-    'pagination',
-  ]),
-  DiscoveryData: open(
-    {
-      endpoints: {
-        type: 'array',
-        items: open({ path: { type: 'string' }, method: { type: 'string' }, description: { type: 'string' } }, [
-          'path',
-          'method',
-          'description',
-        ]),
-      },
-      auth: { type: 'object', additionalProperties: { type: 'string' } },
-      envelopes: { type: 'object', additionalProperties: { type: 'string' } },
+  JobListData: open({ jobs: { type: 'array', items: ref('PublicJob') }, pagination: ref('Pagination') }),
+  DiscoveryData: open({
+    endpoints: {
+      type: 'array',
+      items: open({ path: { type: 'string' }, method: { type: 'string' }, description: { type: 'string' } }),
     },
-    ['endpoints', 'auth', 'envelopes'],
-  ),
+    auth: { type: 'object', additionalProperties: { type: 'string' } },
+    envelopes: { type: 'object', additionalProperties: { type: 'string' } },
+  }),
   HealthProbe: open(
     {
       name: { type: 'string' },
@@ -169,23 +145,15 @@ const SCHEMAS: Record<string, Schema> = {
 };
 
 const SUCCESS: Record<SuccessShape, { schema: Schema; description: string }> = {
-  discovery: {
-    schema: envelope(ref('DiscoveryData'), 'Discovery envelope'),
-    description: 'Endpoint catalog, authentication boundary, envelope conventions and snapshot freshness.',
-  },
-  job_list: {
-    schema: envelope(ref('JobListData'), 'Job list envelope'),
-    description: 'A page of jobs with pagination.',
-  },
-  job: { schema: envelope(ref('PublicJob'), 'Job envelope'), description: 'One active job.' },
-  market_map: {
-    schema: envelope(ref('MarketMapData'), 'Market map envelope'),
-    description: 'Dimension coverage, readiness and generation metadata.',
-  },
-  interview: {
-    schema: envelope(ref('InterviewBriefData'), 'Interview brief envelope'),
-    description: 'The interview-preparation package.',
-  },
+  discovery: enveloped(
+    'DiscoveryData',
+    'Discovery',
+    'Endpoint catalog, authentication boundary, envelope conventions and snapshot freshness.',
+  ),
+  job_list: enveloped('JobListData', 'Job list', 'A page of jobs with pagination.'),
+  job: enveloped('PublicJob', 'Job', 'One active job.'),
+  market_map: enveloped('MarketMapData', 'Market map', 'Dimension coverage, readiness and generation metadata.'),
+  interview: enveloped('InterviewBriefData', 'Interview brief', 'The interview-preparation package.'),
   health: { schema: ref('HealthResponse'), description: 'All required probes passed.' },
 };
 
@@ -223,56 +191,50 @@ function parameterSchema(spec: ParamSpec): Schema {
 
 const json = (schema: Schema) => ({ 'application/json': { schema } });
 
+const JOB_ID: Schema = {
+  name: 'jobId',
+  in: 'path',
+  required: true,
+  description: 'A job_id from a list or search response.',
+  schema: { type: 'string', minLength: 1 },
+};
+const RETRY_AFTER = {
+  'Retry-After': {
+    description: 'Whole seconds to wait before retrying.',
+    required: true,
+    schema: { type: 'integer', minimum: 1 },
+  },
+};
+/** Health's 503: its body is the health response, not the error envelope. */
+const DEGRADED = {
+  description: 'At least one required probe failed; the body is the health response with status degraded.',
+  content: json(ref('HealthResponse')),
+};
+
 export function buildOpenApi(origin: string): Record<string, unknown> {
   const paths: Record<string, unknown> = {};
   for (const op of OPERATIONS) {
-    const parameters: Schema[] = op.path.includes('{jobId}')
-      ? [
-          {
-            name: 'jobId',
-            in: 'path',
-            required: true,
-            description: 'A job_id from a list or search response.',
-            schema: { type: 'string', minLength: 1 },
-          },
-        ]
-      : [];
-    for (const spec of op.query)
-      parameters.push({
-        name: spec.name,
-        in: 'query',
-        required: false,
-        description: spec.description,
-        schema: parameterSchema(spec),
-      });
+    const query = op.query.map((spec) => ({
+      name: spec.name,
+      in: 'query',
+      required: false,
+      description: spec.description,
+      schema: parameterSchema(spec),
+    }));
+    const parameters = op.path.includes('{jobId}') ? [JOB_ID, ...query] : query;
     const success = SUCCESS[op.success];
     const responses: Record<string, unknown> = {
       '200': { description: success.description, content: json(success.schema) },
     };
-    for (const status of op.errors) {
-      if (op.success === 'health') {
-        responses[String(status)] = {
-          description: 'At least one required probe failed; the body is the health response with status degraded.',
-          content: json(ref('HealthResponse')),
-        };
-        continue;
-      }
-      const headers =
-        status === 429
-          ? {
-              'Retry-After': {
-                description: 'Whole seconds to wait before retrying.',
-                required: true,
-                schema: { type: 'integer', minimum: 1 },
-              },
-            }
-          : undefined;
-      responses[String(status)] = {
-        description: ERROR_TEXT[status] ?? 'Error.',
-        ...(headers ? { headers } : {}),
-        content: json(ref('ErrorEnvelope')),
-      };
-    }
+    for (const status of op.errors)
+      responses[String(status)] =
+        op.success === 'health'
+          ? DEGRADED
+          : {
+              description: ERROR_TEXT[status] ?? 'Error.',
+              ...(status === 429 ? { headers: RETRY_AFTER } : {}),
+              content: json(ref('ErrorEnvelope')),
+            };
     paths[op.path] = {
       get: { operationId: op.operationId, summary: op.summary, description: op.description, parameters, responses },
     };

@@ -1,8 +1,7 @@
 /**
- * The node:http adapter: serves the engine over real HTTP on loopback (the `mock-api` command,
- * end-to-end tests, benchmarks). Bodies are streamed, so the oversized and reset faults reach
- * the client as a real server would send them: chunked without a length, or a socket destroyed
- * mid-body. Only this adapter has the /__mock/* control routes; the in-process engine has none.
+ * The node:http adapter: serves the engine over real HTTP (`mock-api`, end-to-end tests, benchmarks).
+ * Bodies are streamed, so the oversized and reset faults reach the client as a real server would
+ * send them. Only this adapter has the /__mock/* control routes; the in-process engine has none.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -10,6 +9,7 @@ import { createOfflineEngine, type OfflineEngine } from './engine.js';
 import { faultsFromEnv, parseFaultRules, type FaultRule } from './faults.js';
 import { readRequestBody } from '../lib/http-body.js';
 import { jsonResponse, errorResponse } from './responses.js';
+import { messageOf } from '../lib/cause-chain.js';
 
 export interface OfflineServerOptions {
   /** Default 127.0.0.1: the mock is for this machine unless asked otherwise. */
@@ -62,16 +62,7 @@ export async function startOfflineServer(options: OfflineServerOptions = {}): Pr
     const mount = Object.hasOwn(mounts, pathOf(req)) ? mounts[pathOf(req)] : undefined;
     if (!mount) return void serve(engine, req, res);
     mounted(engine, mount, req, res).catch((error: unknown) => {
-      if (!res.headersSent)
-        void writeResponse(
-          errorResponse(
-            500,
-            'internal_error',
-            `offline server error: ${error instanceof Error ? error.message : String(error)}`,
-          ),
-          res,
-          new AbortController().signal,
-        );
+      if (!res.headersSent) void writeResponse(serverError(error), res, new AbortController().signal);
       else res.destroy();
     });
   });
@@ -98,10 +89,7 @@ export async function startOfflineServer(options: OfflineServerOptions = {}): Pr
 
 /** A mounted handler, behind the engine's fault rules for its path: a fault answers in its place. */
 async function mounted(engine: OfflineEngine, mount: Mount, req: IncomingMessage, res: ServerResponse): Promise<void> {
-  const controller = new AbortController();
-  res.on('close', () => {
-    if (!res.writableFinished) controller.abort(new Error('the client closed the connection'));
-  });
+  const controller = abortedOnClose(res);
   const url = new URL(req.url ?? '/', `http://${req.headers.host ?? 'localhost'}`);
   const fault = await engine.intercept(new Request(url, { method: req.method ?? 'GET', signal: controller.signal }));
   if (!fault) return mount(req, res);
@@ -109,15 +97,24 @@ async function mounted(engine: OfflineEngine, mount: Mount, req: IncomingMessage
   await writeResponse(fault, res, controller.signal);
 }
 
+/** Aborted when the client closes the connection before the answer is written. */
+function abortedOnClose(res: ServerResponse): AbortController {
+  const controller = new AbortController();
+  res.on('close', () => {
+    if (!res.writableFinished) controller.abort(new Error('the client closed the connection'));
+  });
+  return controller;
+}
+
+const serverError = (error: unknown) =>
+  errorResponse(500, 'internal_error', `offline server error: ${messageOf(error)}`);
+
 function pathOf(req: IncomingMessage): string {
   return new URL(req.url ?? '/', 'http://localhost').pathname;
 }
 
 async function serve(engine: OfflineEngine, req: IncomingMessage, res: ServerResponse): Promise<void> {
-  const controller = new AbortController();
-  res.on('close', () => {
-    if (!res.writableFinished) controller.abort(new Error('the client closed the connection'));
-  });
+  const controller = abortedOnClose(res);
   try {
     const url = new URL(req.url ?? '/', `http://${req.headers.host ?? 'localhost'}`);
     const method = (req.method ?? 'GET').toUpperCase();
@@ -143,19 +140,8 @@ async function serve(engine: OfflineEngine, req: IncomingMessage, res: ServerRes
     await writeResponse(response, res, controller.signal);
   } catch (error) {
     if (controller.signal.aborted) return; // the client went away; there is no one to answer
-    if (!res.headersSent) {
-      await writeResponse(
-        errorResponse(
-          500,
-          'internal_error',
-          `offline server error: ${error instanceof Error ? error.message : String(error)}`,
-        ),
-        res,
-        controller.signal,
-      ).catch(() => res.destroy());
-    } else {
-      res.destroy();
-    }
+    if (!res.headersSent) await writeResponse(serverError(error), res, controller.signal).catch(() => res.destroy());
+    else res.destroy();
   }
 }
 
@@ -209,11 +195,7 @@ async function control(engine: OfflineEngine, method: string, url: URL, req: Inc
           throw new Error(body.reason === 'too_large' ? `control body over ${MAX_CONTROL_BODY} bytes` : 'aborted');
         faults.set(parseFaultRules(JSON.parse(body.bytes.toString('utf8'))));
       } catch (error) {
-        return errorResponse(
-          400,
-          'invalid_parameter',
-          `fault rules: ${error instanceof Error ? error.message : String(error)}`,
-        );
+        return errorResponse(400, 'invalid_parameter', `fault rules: ${messageOf(error)}`);
       }
       return jsonResponse(200, { success: true, data: { rules: faults.list() } });
     }

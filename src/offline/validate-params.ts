@@ -1,8 +1,7 @@
 /**
- * The 400 rules: parses a query string against an operation's parameter table. Every message
- * names the parameter, the rule and the value received, because that text is all a model calling
- * through the MCP layer will see. Parameters an operation does not define are ignored, as the
- * hosted API does.
+ * The 400 rules: parses a query string against an operation's parameter table. Every message names
+ * the parameter, the rule and the value received: that text is all a model calling through the MCP
+ * layer will see. Parameters an operation does not define are ignored, as the hosted API does.
  */
 import type { ParamSpec } from './params.js';
 
@@ -26,7 +25,6 @@ function lengthRule(spec: { minLength?: number; maxLength?: number }): string {
   return minLength === 1 ? 'non-empty' : `at least ${minLength} characters long`;
 }
 
-/** Returns the parsed value, or the rule it breaks. */
 function parseOne(spec: ParamSpec, raw: string): { value: ParamValue } | { message: string } {
   const fail = (rule: string) => ({ message: `${spec.name} must be ${rule} (got ${shown(raw)})` });
   switch (spec.type) {

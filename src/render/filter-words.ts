@@ -1,10 +1,8 @@
 /**
- * Words in a search phrase that name a structured filter's value: a seniority level, "remote", a
- * hiring domain, a skill. Models send phrases like "remote senior rust engineer" as `q`, which the
- * API matches as text (every term must appear), so the phrase finds little; the same words as
- * filters find the jobs. Only values known to be filter values are read: the seniority labels
- * and skills the embedded data uses (the API's own labels, as its results show them), the two
- * domains, and `remote`. Nothing here guesses a label.
+ * Words in a search phrase that name a structured filter's value. Models send phrases like "remote
+ * senior rust engineer" as `q`, which the API matches as text (every term must appear), so it finds
+ * little; the same words as filters find the jobs. Only known filter values are read: the seniority
+ * labels and skills the embedded data uses (the API's own), the two domains, and `remote`.
  */
 import { extraSkills, roles } from '../contract/vocabulary.json';
 

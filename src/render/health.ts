@@ -1,5 +1,6 @@
 import type { ErrorKind } from '../contract/errors.js';
 import type { HealthResponse } from '../contract/schemas.js';
+import type { ServerState } from '../contract/server-state.js';
 import { datum } from '../lib/text.js';
 
 /** Which side has the problem, when the API answered: the sentence that ends the first line. */
@@ -50,42 +51,11 @@ export function shownEndpoint(url: string): string {
   return placeholder(url) ? "the embedded offline API's own hosted surface (in-process)" : datum(url, 200);
 }
 
-interface ServerStateView {
-  version: string;
-  node: string;
-  calls_in_flight: number;
-  rate_limit: {
-    cool_down_until?: string | undefined;
-    last_429_at?: string | undefined;
-    last_retry_after_s?: number | undefined;
-  };
-  catalog?: { checked: boolean; at?: string | undefined; failure?: string | undefined } | undefined;
-  cache: { answers: number; hits: number; hit_ratio?: number | undefined };
-  redis?: { connected: boolean } | undefined;
-  bridge?: {
-    state: 'off' | 'not_read' | 'reading' | 'ready' | 'failed';
-    endpoint?: string | undefined;
-    endpoint_note?: string | undefined;
-    era?: string | undefined;
-    read_at?: string | undefined;
-    failure?: string | undefined;
-    bridged: string[];
-    skipped: Array<{ name: string; reason: string }>;
-  };
-  fair_share?: FairShareView | undefined;
-}
-
-interface FairShareView {
-  per_minute: number;
-  burst: number;
-  left: number;
-  sent: number;
-  refused: number;
-  shared: boolean;
-}
+/** The renderer's view: a state without the bridge's part says nothing of it. */
+type ServerStateView = Omit<ServerState, 'bridge'> & Partial<Pick<ServerState, 'bridge'>>;
 
 /** The bridge to the hosted surface: what it offers, what it skipped and why, or why it offers nothing. */
-function renderBridge(bridge: NonNullable<ServerStateView['bridge']>): string[] {
+function renderBridge(bridge: ServerState['bridge']): string[] {
   if (bridge.state === 'off')
     return ["- Hosted tools: not bridged (--no-bridge); only this server's own tools are offered."];
   const where = bridge.endpoint ? ` from ${shownEndpoint(bridge.endpoint)}` : '';

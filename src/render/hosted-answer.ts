@@ -1,8 +1,7 @@
 /**
  * A hosted tool's answer as we pass it on: its text fenced as upstream data, its other content
- * blocks kept (up to a cap), its structuredContent only when the tool declared an outputSchema and
- * the answer passes it, and our provenance line: the endpoint and tool it came from, when it was
- * retrieved, the age of each timestamp it states, and fiction by the deployment's own word.
+ * blocks kept (up to a cap), its structuredContent only when declared and valid, and our provenance
+ * line: endpoint and tool, retrieval, the age of each timestamp it states, fiction by its own word.
  */
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import { ageSeconds } from '../contract/age.js';

@@ -55,10 +55,7 @@ function renderPagination(p: Pagination, shown: number): string {
   return `Page ${p.page} of ${p.total_pages}, ${p.total} total (${range})${next}.`;
 }
 
-/**
- * A page of jobs; `args` are the tool's arguments, named when nothing matched them; `at`, when the
- * page was retrieved.
- */
+/** A page of jobs; `args`, the tool's, are named when nothing matched them; `at`: when retrieved. */
 export function renderJobList(data: JobListData, args: JobListArgs = {}, at?: number): string {
   const includePredicted = args.include_predicted_salaries === true;
   const lines = [renderPagination(data.pagination, data.jobs.length)];

@@ -1,9 +1,8 @@
 /**
- * The market map's data is free-form in the spec. When dimensions come as a list they are grouped by
- * layer, one line each: readiness, then the figures (job and company counts, median salary with the
- * class it was computed from, trend, top skills, coverage, suppressions, a note or an error). A
- * member the renderer does not know, or one of a shape it does not expect, goes with the rest of the
- * map into the fenced upstream data, so nothing the API sent is left out of the text.
+ * The market map's data is free-form in the spec. Dimensions that come as a list are grouped by
+ * layer, one line each: readiness, then the figures it knows (counts, median salary with its class,
+ * trend, skills, coverage, suppressions, note, error). A member it does not know, or of a shape it
+ * does not expect, goes into the fenced upstream data, so nothing the API sent is left out.
  */
 import { ageSeconds, cadenceSeconds } from '../contract/age.js';
 import { timezoneState } from '../api/provenance-record.js';
@@ -59,14 +58,11 @@ function isPlainCoverage(value: unknown): value is Member {
 const isSuppression = (value: unknown): value is { field: string; reason: string } =>
   isRecord(value) && Object.keys(value).length === 2 && isText(value.field) && isText(value.reason);
 
-interface DimensionText {
-  line: string;
-  /** Members not shown on the line, for the fenced data. */
-  rest: Member;
-}
-
-/** One dimension as a line; `sharedWindow` is the coverage window said once for all, if any. */
-function renderDimension(d: Member, sharedWindow: string | undefined): DimensionText {
+/**
+ * One dimension as a line, and the members not shown on it (for the fenced data); `sharedWindow` is
+ * the coverage window said once for all, if any.
+ */
+function renderDimension(d: Member, sharedWindow: string | undefined): { line: string; rest: Member } {
   const used = new Set<string>(['layer']);
   const take = <T>(key: string, value: T): T => (used.add(key), value);
   const name = pick(d, NAME_KEYS);

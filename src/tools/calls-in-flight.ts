@@ -2,7 +2,6 @@
 let running = 0;
 export const callsInFlight = (): number => running;
 
-/** Counts `work` among the calls in flight while it runs. */
 export async function counted<T>(work: () => Promise<T>): Promise<T> {
   running++;
   try {

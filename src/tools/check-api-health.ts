@@ -3,6 +3,7 @@ import type { ApiClient } from '../api/client.js';
 import type { ApiResult } from '../api/result.js';
 import type { ShareState } from '../api/fair-share.js';
 import { HealthResponseSchema, type HealthResponse } from '../contract/schemas.js';
+import { ServerStateSchema, type ServerState } from '../contract/server-state.js';
 import { failedHealthSide, renderHealth, renderServerState, serverTroubles } from '../render/health.js';
 import { VERSION } from '../contract/version.js';
 import type { HostedBridge } from '../hosted/bridge.js';
@@ -10,52 +11,15 @@ import { FIRST_LIST_WAIT_MS } from '../hosted/caps.js';
 import { defineTool } from './define.js';
 import { callsInFlight } from './calls-in-flight.js';
 
-/** What this server knows of itself besides the API's answer: times in ISO 8601, never a secret. */
-const ServerStateSchema = z.object({
-  version: z.string(),
-  node: z.string(),
-  calls_in_flight: z.number().int(),
-  rate_limit: z.object({
-    cool_down_until: z.string().optional(),
-    last_429_at: z.string().optional(),
-    last_retry_after_s: z.number().optional(),
-  }),
-  catalog: z.object({ checked: z.boolean(), at: z.string().optional(), failure: z.string().optional() }).optional(),
-  cache: z.object({ answers: z.number().int(), hits: z.number().int(), hit_ratio: z.number().optional() }),
-  redis: z.object({ connected: z.boolean() }).optional(),
-  bridge: z
-    .object({
-      state: z.enum(['off', 'not_read', 'reading', 'ready', 'failed']),
-      endpoint: z.string().optional(),
-      endpoint_note: z.string().optional(),
-      era: z.string().optional(),
-      read_at: z.string().optional(),
-      failure: z.string().optional(),
-      bridged: z.array(z.string()),
-      skipped: z.array(z.object({ name: z.string(), reason: z.string() })),
-    })
-    .describe("The tools bridged from the deployment's hosted market surface, and those skipped with the reason"),
-  /** The calling client's own share (HTTP mode with --per-client-rate): counts, never a token or another caller. */
-  fair_share: z
-    .object({
-      per_minute: z.number(),
-      burst: z.number().int(),
-      left: z.number().int(),
-      sent: z.number().int(),
-      refused: z.number().int(),
-      shared: z.boolean(),
-    })
-    .optional(),
-});
-type ServerState = z.infer<typeof ServerStateSchema>;
-
 const iso = (ms: number | undefined) => (ms === undefined ? undefined : new Date(ms).toISOString());
 
-/** The bridge's side, with no member that has nothing to say. */
-function bridgeState(bridge: HostedBridge | undefined): ServerState['bridge'] {
-  if (!bridge) return { state: 'off', bridged: [], skipped: [] };
-  const status = bridge.status();
-  return Object.fromEntries(Object.entries(status).filter(([, value]) => value !== undefined)) as ServerState['bridge'];
+/** `value` without the members that have nothing to say. */
+const defined = <T extends object>(value: T) =>
+  Object.fromEntries(Object.entries(value).filter(([, member]) => member !== undefined)) as T;
+
+/** The caller's own share, in counts: how many callers this process holds buckets for is not theirs to know. */
+function fairShare({ rate, callers: _callers, ...counts }: ShareState): ServerState['fair_share'] {
+  return { per_minute: rate.perMinute, burst: rate.burst, ...counts };
 }
 
 function serverState(client: ApiClient, bridge: HostedBridge | undefined, share: ShareState | undefined): ServerState {
@@ -64,40 +28,26 @@ function serverState(client: ApiClient, bridge: HostedBridge | undefined, share:
     version: VERSION,
     node: process.version,
     calls_in_flight: callsInFlight(),
-    rate_limit: {
-      ...(state.coolDownUntil === undefined ? {} : { cool_down_until: iso(state.coolDownUntil) }),
-      ...(state.lastRateLimit
-        ? { last_429_at: iso(state.lastRateLimit.at), last_retry_after_s: state.lastRateLimit.retryAfterS }
-        : {}),
-    },
-    ...(state.catalog
-      ? {
-          catalog: {
-            checked: state.catalog.read,
-            ...(state.catalog.at === undefined ? {} : { at: iso(state.catalog.at) }),
-            ...(state.catalog.failure ? { failure: state.catalog.failure } : {}),
-          },
-        }
-      : {}),
+    rate_limit: defined({
+      cool_down_until: iso(state.coolDownUntil),
+      last_429_at: iso(state.lastRateLimit?.at),
+      last_retry_after_s: state.lastRateLimit?.retryAfterS,
+    }),
+    ...(state.catalog && {
+      catalog: defined({
+        checked: state.catalog.read,
+        at: iso(state.catalog.at),
+        failure: state.catalog.failure || undefined,
+      }),
+    }),
     cache: {
       answers: state.answers,
       hits: state.cacheHits,
       ...(state.answers > 0 ? { hit_ratio: Math.round((state.cacheHits / state.answers) * 1000) / 1000 } : {}),
     },
     ...(state.redisConnected === undefined ? {} : { redis: { connected: state.redisConnected } }),
-    bridge: bridgeState(bridge),
-    ...(share
-      ? {
-          fair_share: {
-            per_minute: share.rate.perMinute,
-            burst: share.rate.burst,
-            left: share.left,
-            sent: share.sent,
-            refused: share.refused,
-            shared: share.shared,
-          },
-        }
-      : {}),
+    bridge: bridge ? defined(bridge.status()) : { state: 'off', bridged: [], skipped: [] },
+    ...(share ? { fair_share: fairShare(share) } : {}),
   };
 }
 

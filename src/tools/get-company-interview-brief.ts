@@ -3,7 +3,7 @@ import { InterviewBriefDataSchema } from '../contract/schemas.js';
 import { VIEWS } from '../contract/views.js';
 import { renderInterviewBrief } from '../render/interview-brief.js';
 import { defineTool } from './define.js';
-import { companyIdForApi, interviewBriefShape } from '../contract/params.js';
+import { interviewBriefShape } from '../contract/params.js';
 
 export const getCompanyInterviewBrief = defineTool({
   name: 'get_company_interview_brief',
@@ -30,8 +30,9 @@ export const getCompanyInterviewBrief = defineTool({
     not_found:
       'No brief for that company. Use the company id or exact name from a job result (search_jobs), or its slug (lowercase words joined by hyphens).',
   },
+  // The API takes company_id as a string: an integer goes as its decimal digits.
   call: (args, { client, ...options }) =>
-    client.getCompanyInterviewBrief({ ...args, company_id: companyIdForApi(args.company_id) }, options),
+    client.getCompanyInterviewBrief({ ...args, company_id: args.company_id?.toString() }, options),
   render: (data, _args, result) => renderInterviewBrief(data, Date.parse(result.retrievedAt)),
   view: VIEWS.interviewBrief,
 });

@@ -13,10 +13,9 @@ class UnknownToolError extends Error {
 }
 
 /**
- * Our tools named (all of them without names), in registry order; a name that is no tool is an
- * UnknownToolError naming the valid ones, unless tools are `bridged` from the deployment's hosted
- * surface, whose names are known only once its list is read. discover_api maps endpoints to the
- * tools of its own set, so a tool left out is never offered as the one to call.
+ * Our tools named (all without names), in registry order; a name that is no tool is an
+ * UnknownToolError, unless tools are `bridged` (their names are known only once the hosted list is
+ * read). discover_api maps endpoints to its own set, so a tool left out is never offered.
  */
 export function toolSet(names?: readonly string[], { bridged = false } = {}): readonly AnyTool[] {
   const all: AnyTool[] = [

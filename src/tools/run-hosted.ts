@@ -1,8 +1,7 @@
 /**
  * A bridged tool's call, with everything ours get: its arguments checked against the hosted
- * inputSchema and for candidate data before anything is sent (a bad one is an invalid_argument
- * naming it), then the bridge's call (deadline, cancellation, the shared Retry-After gate,
- * progress), and the answer rendered by hosted/answer.ts; a failure is one of our error kinds.
+ * inputSchema and for candidate data before anything is sent, the bridge's call (deadline,
+ * cancellation, the shared gate, progress), and the answer rendered by render/hosted-answer.ts.
  */
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import { isRecord } from '../lib/is-record.js';

@@ -28,32 +28,6 @@ export function outputSchemaOf(tool: AnyTool) {
   });
 }
 
-function acceptedArguments(tool: AnyTool): string[] {
-  return Object.keys(tool.input.shape as Record<string, unknown>);
-}
-
-/** Validates the raw arguments; on failure, the error result (and no request). */
-function parseArguments(
-  tool: AnyTool,
-  raw: unknown,
-  record: CallRecord,
-): { ok: true; args: unknown } | { ok: false; result: CallToolResult } {
-  // Input schemas are strict objects without transforms or defaults: valid arguments are their own parse result.
-  const args = raw ?? {};
-  if (passes(tool.input, args)) return { ok: true, args };
-  const parsed = tool.input.safeParse(args, { reportInput: true });
-  if (parsed.success) return { ok: true, args: parsed.data };
-  return {
-    ok: false,
-    result: errorResult(
-      'invalid_argument',
-      describeIssues(parsed.error.issues, acceptedArguments(tool)),
-      LOCAL_ARGUMENT_HINT,
-      record,
-    ),
-  };
-}
-
 /**
  * Runs one call, of ours or of a bridged tool (run-hosted.ts), filling in `record` as it goes (the
  * caller's, to read once the call is done): the boundary every surface calls.
@@ -75,37 +49,37 @@ async function runOwnTool(
   context: ToolContext,
   record: CallRecord,
 ): Promise<CallToolResult> {
-  const parsed = parseArguments(tool, rawArgs, record);
-  record.arguments = parsed.ok ? 'valid' : 'invalid';
-  if (!parsed.ok) return parsed.result;
-  return counted(() => callOwnTool(tool, parsed.args, context, record));
-}
-
-async function callOwnTool(
-  tool: AnyTool,
-  args: unknown,
-  context: ToolContext,
-  record: CallRecord,
-): Promise<CallToolResult> {
-  try {
-    const result = await tool.call(args, { ...context, log: record });
-    const provenance = buildProvenance(result, context.mode, tool.freshness?.(result.data));
-    // Fiction is said first, before any figure, and in the same words in structuredContent.notices.
-    const fiction = fictionNotice(provenance);
-    const notices = fiction ? [fiction] : [];
-    const body = `${tool.render(result.data, args, result)}\n${renderProvenance(provenance)}`;
-    const text = fiction ? `${fiction}\n${body}` : body;
-    return (record.result = {
-      content: [{ type: 'text', text }],
-      structuredContent: {
-        data: result.data,
-        meta: result.meta,
-        provenance,
-        ...(tool.extra ? { [tool.extra.key]: tool.extra.build(result.data, result) } : {}),
-        ...(notices.length > 0 ? { notices } : {}),
-      },
-    });
-  } catch (error) {
-    return toErrorResult(error, tool, record, context);
+  // Input schemas are strict objects without transforms or defaults: valid arguments are their own parse result.
+  const raw = rawArgs ?? {};
+  const parsed = passes(tool.input, raw)
+    ? { success: true as const, data: raw }
+    : tool.input.safeParse(raw, { reportInput: true });
+  record.arguments = parsed.success ? 'valid' : 'invalid';
+  if (!parsed.success) {
+    const accepted = Object.keys(tool.input.shape as Record<string, unknown>);
+    return errorResult('invalid_argument', describeIssues(parsed.error.issues, accepted), LOCAL_ARGUMENT_HINT, record);
   }
+  const args = parsed.data;
+  return counted(async () => {
+    try {
+      const result = await tool.call(args, { ...context, log: record });
+      const provenance = buildProvenance(result, context.mode, tool.freshness?.(result.data));
+      // Fiction is said first, before any figure, and in the same words in structuredContent.notices.
+      const fiction = fictionNotice(provenance);
+      const body = `${tool.render(result.data, args, result)}\n${renderProvenance(provenance)}`;
+      const text = fiction ? `${fiction}\n${body}` : body;
+      return (record.result = {
+        content: [{ type: 'text', text }],
+        structuredContent: {
+          data: result.data,
+          meta: result.meta,
+          provenance,
+          ...(tool.extra ? { [tool.extra.key]: tool.extra.build(result.data, result) } : {}),
+          ...(fiction ? { notices: [fiction] } : {}),
+        },
+      });
+    } catch (error) {
+      return toErrorResult(error, tool, record, context);
+    }
+  });
 }

@@ -2,7 +2,6 @@
  * The tools/list entries, converted from the zod schemas: the zod object is the only schema. The
  * build converts them once (scripts/tool-catalog.ts runs this file) and injects the result, so a
  * start converts nothing; unbuilt (tests, the build itself) each is converted once per process.
- * tools/list is answered from this cache rather than re-converted per request.
  */
 import { RESOURCE_URI_META_KEY } from '@modelcontextprotocol/ext-apps/server';
 import type { Tool } from '@modelcontextprotocol/server';
@@ -63,18 +62,12 @@ function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): Tool['inputSchem
 }
 
 /**
- * The view link, as ext-apps' registerAppTool writes it: the nested `ui.resourceUri` and the flat
- * key older hosts read. Every client gets it: a host that renders no views ignores it, and the list
- * stays the same for everyone (so its cache hint can say `public`).
+ * Our tool's entry. Its view link is written as ext-apps' registerAppTool writes it: the nested
+ * `ui.resourceUri` and the flat key older hosts read. Every client gets it: a host that renders no
+ * views ignores it, and the list stays the same for everyone (so its cache hint can say `public`).
  */
-function viewMeta(tool: AnyTool): Tool['_meta'] {
-  if (!tool.view) return undefined;
-  const resourceUri = tool.view.uri;
-  return { ui: { resourceUri }, [RESOURCE_URI_META_KEY]: resourceUri };
-}
-
 function describeTool(tool: AnyTool): Tool {
-  const meta = viewMeta(tool);
+  const resourceUri = tool.view?.uri;
   return {
     name: tool.name,
     title: tool.title,
@@ -82,15 +75,14 @@ function describeTool(tool: AnyTool): Tool {
     inputSchema: jsonSchema(tool.input, 'input'),
     outputSchema: jsonSchema(outputSchemaOf(tool), 'output') as Tool['outputSchema'],
     annotations: { title: tool.title, ...TOOL_ANNOTATIONS },
-    ...(meta ? { _meta: meta } : {}),
+    ...(resourceUri ? { _meta: { ui: { resourceUri }, [RESOURCE_URI_META_KEY]: resourceUri } } : {}),
   };
 }
 
 /**
- * A bridged tool's entry: its cleaned listing (hosted/admit.ts), read-only as it was admitted. Its
- * outputSchema is not relisted: a listed schema obliges every answer to carry a structure that fits
- * (the spec's MUST, which the SDK enforces), and a hosted answer may not. We check each answer
- * against it instead (hosted/answer.ts) and pass structuredContent on only when it fits.
+ * A bridged tool's entry: its cleaned listing (hosted/admit.ts). Its outputSchema is not relisted: a
+ * listed schema obliges every answer to fit it (the spec's MUST, which the SDK enforces), and a
+ * hosted answer may not; render/hosted-answer.ts passes structuredContent on only when it fits.
  */
 function describeHosted(tool: HostedTool): Tool {
   return {

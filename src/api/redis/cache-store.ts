@@ -1,11 +1,9 @@
 /**
- * One response cache for every replica: undici's CacheStore contract over Redis, so the cache
- * interceptor applies the same RFC 9111 rules (Cache-Control, Expires, ETag revalidation) as with
- * the memory store, whichever replica stored an entry. Entries of one URL live under one key
- * (their Vary variants in a list), expiring with the last of them; a body over the entry limit is
- * not stored. The total is bounded by the entries' own lifetimes and by Redis's `maxmemory` with
- * an LRU eviction policy (see the README): a shared server does that better than a client can.
- * While Redis is not there, the process's memory store answers, as without --redis-url.
+ * One response cache for every replica: undici's CacheStore contract over Redis, so the same RFC
+ * 9111 rules apply whichever replica stored an entry. Entries of one URL live under one key (their
+ * Vary variants in a list), expiring with the last of them; a body over the entry limit is not
+ * stored, and the total is bounded by Redis's `maxmemory` with an LRU policy (see the README). While
+ * Redis is not there, the process's memory store answers, as without --redis-url.
  */
 import { createHash } from 'node:crypto';
 import { Writable } from 'node:stream';

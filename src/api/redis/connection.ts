@@ -1,9 +1,8 @@
 /**
- * The Redis connection behind --redis-url, through the official client (`@redis/client`, loaded
- * only when a URL is given). Redis is shared state, never a dependency of a call: every command
- * is bounded by a short timeout and fails fast while disconnected (no offline queue), a caller
- * that gets no answer uses its own process's state, the client reconnects by itself, and an
- * outage is logged once when it starts and once when it ends, not once per call.
+ * The Redis connection behind --redis-url (`@redis/client`, loaded only then). Redis is shared
+ * state, never a dependency of a call: every command is bounded by a short timeout and fails fast
+ * while disconnected, a caller that gets no answer uses its own process's state, the client
+ * reconnects by itself, and an outage is logged once when it starts and once when it ends.
  */
 import type { Logger } from '../../obs/log.js';
 import { orAfter, raceAbort } from '../../lib/abort.js';
@@ -65,19 +64,15 @@ export async function connectRedis(url: string, logger: Logger, waitMs = CONNECT
       `Redis at ${shown} is unavailable (${why}): each replica uses its own cool-down and cache until it is back; reconnecting`,
     );
   };
-  // The client retries a refused login like a lost connection; it is reported as an error event.
-  let refused: (error: Error) => void = () => {};
-  const loginRefused = new Promise<Error>((resolve) => (refused = resolve));
-  // A refused connection is known at once: start-up need not wait out the rest of its time for it.
-  let failed: (error: Error) => void = () => {};
-  const firstFailure = new Promise<Error>((resolve) => (failed = resolve));
+  // The first error event: a refused login (the client retries it like a lost connection), or a
+  // refused connection, known at once so that start-up need not wait out the rest of its time.
+  let failed: (failure: Error | { refused: Error }) => void = () => {};
+  const firstFailure = new Promise<Error | { refused: Error }>((resolve) => (failed = resolve));
   client.on('error', (error: Error) => {
     const message = error.message.split('\n')[0]!.replaceAll(url, shown);
-    if (AUTH_FAILURE.test(message)) refused(new Error(message));
-    else {
-      outage(message);
-      failed(new Error(message));
-    }
+    if (AUTH_FAILURE.test(message)) return failed({ refused: new Error(message) });
+    outage(message);
+    failed(new Error(message));
   });
   client.on('ready', () => {
     if (down) logger.warn(`Redis at ${shown} is back: the cool-down and the cache are shared again`);
@@ -87,12 +82,7 @@ export async function connectRedis(url: string, logger: Logger, waitMs = CONNECT
     () => 'connected' as const,
     (error: Error) => error,
   );
-  const first = await orAfter(
-    Promise.race([connected, loginRefused.then((error) => ({ refused: error })), firstFailure]),
-    waitMs,
-    'waiting' as const,
-    true,
-  );
+  const first = await orAfter(Promise.race([connected, firstFailure]), waitMs, 'waiting' as const, true);
   if (typeof first === 'object' && 'refused' in first) {
     client.destroy();
     throw new RedisAuthError(

@@ -1,9 +1,8 @@
 /**
- * One Retry-After cool-down for every replica: the process's own gate (retry-after-gate.ts), with Redis
- * consulted before each request. A 429 seen anywhere holds every replica for its window, and when
- * the window ends exactly one request across the replicas probes (it holds a lock) while the
- * others poll until it has its status. Waiting itself stays local, so it is cancellable and sends
- * progress as before; when Redis does not answer in time, the local gate alone decides.
+ * One Retry-After cool-down for every replica: the process's own gate, with Redis consulted before
+ * each request. A 429 seen anywhere holds every replica for its window, and when it ends exactly one
+ * request across the replicas probes (it holds a lock) while the others poll. Waiting stays local
+ * (cancellable, with progress); when Redis does not answer in time, the local gate alone decides.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { RetryAfterGate, type GatePassOptions, type GateTicket } from '../retry-after-gate.js';
@@ -47,18 +46,15 @@ export interface SharedGateOptions {
 
 export class SharedRetryAfterGate extends RetryAfterGate {
   private readonly redis: SharedRedis;
-  private readonly keys: { window: string; due: string; lock: string };
+  /** KEYS of the scripts: the cool-down window, the "a probe is due" mark, the probe lock. */
+  private readonly keys: string[];
   private readonly lockMs: number;
   private blocks = 0;
 
   constructor(options: SharedGateOptions) {
     super(options.now);
     this.redis = options.redis;
-    this.keys = {
-      window: `${options.prefix}:cooldown`,
-      due: `${options.prefix}:probe-due`,
-      lock: `${options.prefix}:probe-lock`,
-    };
+    this.keys = ['cooldown', 'probe-due', 'probe-lock'].map((name) => `${options.prefix}:${name}`);
     this.lockMs = options.requestTimeoutMs + LOCK_SLACK_MS;
   }
 
@@ -76,11 +72,8 @@ export class SharedRetryAfterGate extends RetryAfterGate {
     for (;;) {
       const local = await super.pass({ ...options, maxWaitS: options.maxWaitS - (Date.now() - started) / 1000 });
       const token = `${process.pid}:${Math.random().toString(36).slice(2)}`;
-      const state = (await this.redis.eval(
-        CHECK,
-        [this.keys.window, this.keys.due, this.keys.lock],
-        [token, String(this.lockMs)],
-      )) as [number, number] | undefined;
+      const state = (await this.redis.eval(CHECK, this.keys, [token, String(this.lockMs)])) as
+        [number, number] | undefined;
       if (state === undefined || state[0] === 3) return local;
       if (state[0] === 0) {
         // Another replica's window: wait it out here, with this caller's budget, progress and signal.
@@ -99,7 +92,7 @@ export class SharedRetryAfterGate extends RetryAfterGate {
         settle: () => {
           local.settle();
           // A 429 to the probe already freed the lock and set the next window (block, below).
-          if (this.blocks === blocksBefore) void this.redis.eval(OPEN, [this.keys.due, this.keys.lock], [token]);
+          if (this.blocks === blocksBefore) void this.redis.eval(OPEN, this.keys.slice(1), [token]);
         },
       };
     }
@@ -108,10 +101,6 @@ export class SharedRetryAfterGate extends RetryAfterGate {
   override block(seconds: number): void {
     super.block(seconds);
     this.blocks++;
-    void this.redis.eval(
-      BLOCK,
-      [this.keys.window, this.keys.due, this.keys.lock],
-      [String(Math.ceil(seconds * 1000)), String(PROBE_DUE_MS)],
-    );
+    void this.redis.eval(BLOCK, this.keys, [String(Math.ceil(seconds * 1000)), String(PROBE_DUE_MS)]);
   }
 }

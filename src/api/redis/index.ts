@@ -1,6 +1,6 @@
 /**
- * Shared state for replicas (--redis-url): the cool-down, the callers' shares, the hosted tool list and a wrapper
- * for the cache store, all namespaced by the API's origin. Imported only when a Redis URL is configured.
+ * Shared state for replicas (--redis-url), namespaced by the API's origin: the cool-down, the
+ * callers' shares, the hosted tool list and the cache store. Imported only when a URL is given.
  */
 import type { Logger } from '../../obs/log.js';
 import type { CacheStore } from '../cache.js';

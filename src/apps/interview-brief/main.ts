@@ -1,8 +1,7 @@
 /**
- * The interview brief view (get_company_interview_brief): the company, the likely stages, the
- * topics, questions to ask and preparation tips, and every piece of evidence with its date and
- * source, under the brief's own freshness. The package is free-form upstream data, so members this
- * view does not lay out are listed as they came.
+ * The interview brief view (get_company_interview_brief): the company, stages, topics, questions to
+ * ask, preparation tips and dated evidence, under the brief's own freshness. The package is
+ * free-form upstream data, so members this view does not lay out are listed as they came.
  */
 import type { App } from '@modelcontextprotocol/ext-apps';
 import { isRecord, num, records, str, strings, type Json } from '../shared/data.js';
@@ -23,25 +22,25 @@ const PACKAGE_LAID_OUT = [
   'hiring_signals',
   'compensation',
 ];
-const COMPANY_LAID_OUT = [
-  'name',
-  'type',
-  'domain_id',
-  'headquarters',
-  'stage',
-  'headcount',
-  'website',
-  'company_id',
-  'slug',
-];
+/** The company's facts, each label with its member ('name' heads the view). */
+const COMPANY_FACTS = {
+  Type: 'type',
+  Domain: 'domain_id',
+  Headquarters: 'headquarters',
+  Stage: 'stage',
+  Headcount: 'headcount',
+  Website: 'website',
+  'Company id': 'company_id',
+  Slug: 'slug',
+};
 
 const section = (title: string, ...body: Array<Node | string | null>) =>
   h('section', { 'data-section': title.toLowerCase().replace(/\W+/g, '-') }, h('h2', {}, title), ...body);
 
-const list = (items: string[], ordered = false) =>
+const list = (items: string[]) =>
   items.length === 0
     ? h('p', { class: 'hint' }, 'None in this brief.')
-    : h(ordered ? 'ol' : 'ul', {}, ...items.map((item) => h('li', {}, item)));
+    : h('ul', {}, ...items.map((item) => h('li', {}, item)));
 
 const chips = (items: string[], label: string) =>
   items.length === 0
@@ -49,22 +48,12 @@ const chips = (items: string[], label: string) =>
     : h('ul', { class: 'chips', 'aria-label': label }, ...items.map((item) => h('li', {}, item)));
 
 function company(app: App, record: Json): HTMLElement {
-  const website = str(record.website);
-  return h(
-    'div',
-    { class: 'company' },
-    facts([
-      ['Type', str(record.type)],
-      ['Domain', str(record.domain_id)],
-      ['Headquarters', str(record.headquarters)],
-      ['Stage', str(record.stage)],
-      ['Headcount', str(record.headcount)],
-      ['Website', website ? hostLink(app, website, 'Open the website') : undefined],
-      ['Company id', str(record.company_id)],
-      ['Slug', str(record.slug)],
-    ]),
-    otherMembers(record, COMPANY_LAID_OUT),
-  );
+  const shown = Object.entries(COMPANY_FACTS).map(([label, key]) => {
+    const value = str(record[key]);
+    return [label, key === 'website' && value ? hostLink(app, value, 'Open the website') : value] as const;
+  });
+  const laidOut = ['name', ...Object.values(COMPANY_FACTS)];
+  return h('div', { class: 'company' }, facts(shown), otherMembers(record, laidOut));
 }
 
 function stages(value: unknown): HTMLElement {

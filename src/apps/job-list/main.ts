@@ -72,20 +72,17 @@ function pager(state: State, go: (page: number, from: string) => void): HTMLElem
   const p = isRecord(state.result.data.pagination) ? state.result.data.pagination : undefined;
   const page = num(p?.page);
   if (!p || page === undefined) return null;
-  const previous = h(
-    'button',
-    { type: 'button', 'data-page': 'previous', disabled: p.has_prev !== true },
-    '← Previous page',
-  );
-  const next = h('button', { type: 'button', 'data-page': 'next', disabled: p.has_next !== true }, 'Next page →');
-  previous.addEventListener('click', () => go(page - 1, 'previous'));
-  next.addEventListener('click', () => go(page + 1, 'next'));
+  const button = (which: string, to: number, enabled: unknown, text: string) => {
+    const element = h('button', { type: 'button', 'data-page': which, disabled: enabled !== true }, text);
+    element.addEventListener('click', () => go(to, which));
+    return element;
+  };
   return h(
     'nav',
     { class: 'pager', 'aria-label': 'Pages' },
-    previous,
+    button('previous', page - 1, p.has_prev, '← Previous page'),
     h('span', { class: 'page-label' }, `Page ${page} of ${num(p.total_pages) ?? '?'} · ${num(p.total) ?? '?'} jobs`),
-    next,
+    button('next', page + 1, p.has_next, 'Next page →'),
   );
 }
 
@@ -114,10 +111,7 @@ function listView(
       h(
         'tr',
         {},
-        h('th', { scope: 'col' }, 'Title'),
-        h('th', { scope: 'col' }, 'Company'),
-        h('th', { scope: 'col' }, 'Location and remote'),
-        h('th', { scope: 'col' }, 'Freshness'),
+        ...['Title', 'Company', 'Location and remote', 'Freshness'].map((text) => h('th', { scope: 'col' }, text)),
         sortButton(state, 'last_seen', 'Last seen', redraw),
         sortButton(state, 'salary', 'Salary (evidence class)', redraw),
       ),

@@ -1,7 +1,6 @@
 /**
- * Reading a tool result the way every view does: its structuredContent (data, meta, provenance,
- * notices, as tools/run.ts builds it), or the error text when the call failed. The data is the
- * API's and may hold anything, so each field is checked for its type where it is read.
+ * Reading a tool result the way every view does: its structuredContent (as tools/run.ts builds it),
+ * or the error text. The data is the API's, so each field is type-checked where it is read.
  */
 import type { CallToolResult } from '@modelcontextprotocol/client';
 import type { Provenance } from '../../contract/provenance.js';

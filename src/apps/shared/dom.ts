@@ -1,8 +1,7 @@
 /**
- * Building the DOM from data. Every string a view shows goes in as a text node: nothing that came
- * from the API (or from a host) is ever parsed as HTML, so no posting can add markup or script.
- * Text is cleaned as the text results clean it (render/text.ts), so a bidi override or a
- * zero-width character cannot make a title read as something else.
+ * Building the DOM from data. Every string a view shows goes in as a text node, never parsed as
+ * HTML, so no posting can add markup or script; and cleaned as the text results clean it
+ * (lib/text.ts), so a bidi override or a zero-width character cannot disguise a title.
  */
 import { sanitize } from '../../lib/text.js';
 

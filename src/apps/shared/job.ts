@@ -1,7 +1,6 @@
 /**
- * One job posting in full, for the job view and for a job opened from the job list: every member
- * of the API's job, its evidence, and the link to its source, which the host opens (a view never
- * navigates or fetches itself).
+ * One job posting in full, for the job view and a job opened from the job list: every member, its
+ * evidence, and the link to its source, which the host opens (a view never navigates itself).
  */
 import type { App } from '@modelcontextprotocol/ext-apps';
 import { isRecord, num, str, strings, type Json } from './data.js';

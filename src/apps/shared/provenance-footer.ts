@@ -10,27 +10,16 @@ import { facts, h } from './dom.js';
 /** The generation time, its age at retrieval, and the flags a reader must not miss: no timezone, stale. */
 function generated(p: Provenance): Node | string {
   if (p.generated_at === null) return 'not stated';
+  const flag = (name: string, text: string) => [' ', h('span', { class: 'badge warn', 'data-flag': name }, text)];
   return h(
     'span',
     {},
     p.generated_at,
     ` (${describeAge(p.age_s ?? null)})`,
-    p.generated_at_timezone === 'not_stated' ? ' ' : null,
-    p.generated_at_timezone === 'not_stated'
-      ? h(
-          'span',
-          { class: 'badge warn', 'data-flag': 'no-timezone' },
-          'no timezone stated (legacy snapshot, read as UTC)',
-        )
-      : null,
-    p.stale ? ' ' : null,
-    p.stale
-      ? h(
-          'span',
-          { class: 'badge warn', 'data-flag': 'stale' },
-          `stale: older than its ${p.cadence ?? 'stated'} cadence`,
-        )
-      : null,
+    ...(p.generated_at_timezone === 'not_stated'
+      ? flag('no-timezone', 'no timezone stated (legacy snapshot, read as UTC)')
+      : []),
+    ...(p.stale ? flag('stale', `stale: older than its ${p.cadence ?? 'stated'} cadence`) : []),
   );
 }
 

@@ -1,8 +1,7 @@
 /**
- * A salary is never shown without its evidence class. The class is a badge whose colour and words
- * both say which it is, with the same wording as the text results (render/salary.ts): disclosed,
- * extracted and predicted stay apart, a prediction says it is a model estimate, and a class this
- * view does not know is shown as given and called unrecognised.
+ * A salary is never shown without its evidence class: a badge whose colour and words say which, as
+ * the text results word it (render/salary.ts). A prediction says it is a model estimate, and a
+ * class this view does not know is shown as given and called unrecognised.
  */
 import { isKnownSalaryClass, SALARY_CLASSES } from '../../contract/salary-classes.js';
 import { num, str, type Json } from './data.js';

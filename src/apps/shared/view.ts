@@ -1,7 +1,6 @@
 /**
- * What every view does around its own drawing: it talks to the host through ext-apps' App (the
- * view side of the MCP Apps protocol), takes the tool's arguments and result from it, follows the
- * host's theme and style variables, and says plainly when there is nothing to show yet.
+ * What every view does around its own drawing: it talks to the host through ext-apps' App, takes
+ * the tool's arguments and result from it, and follows the host's theme and style variables.
  */
 import {
   App,
@@ -12,6 +11,7 @@ import {
 import { VERSION } from '../../contract/version.js';
 import { readResult, type Json, type ReadResult } from './data.js';
 import { h, replaceChildren } from './dom.js';
+import { messageOf } from '../../lib/cause-chain.js';
 
 export interface ViewContext {
   app: App;
@@ -44,12 +44,7 @@ export function startView(name: string, show: (result: ReadResult, context: View
   app.onteardown = () => ({});
   app.connect().then(
     () => followHost(app.getHostContext()),
-    (error: unknown) =>
-      showStatus(
-        root,
-        `Could not connect to the host: ${error instanceof Error ? error.message : String(error)}`,
-        'error',
-      ),
+    (error: unknown) => showStatus(root, `Could not connect to the host: ${messageOf(error)}`, 'error'),
   );
   return app;
 }

@@ -3,23 +3,13 @@
  * annualized USD by role, seniority and evidence class. Classes are never pooled: a disclosed
  * median and a predicted one are two rows, so a reader cannot quote a model's estimate as pay.
  */
-import type { Dataset, SalaryPeriod } from '../dataset.js';
+import { PER_YEAR, type Dataset } from '../dataset.js';
 
-const PER_YEAR: Record<SalaryPeriod, number> = { year: 1, month: 12, hour: 2_080 };
-
-export interface BenchmarkQuery {
+interface BenchmarkQuery {
   role?: string | undefined;
   seniority_level?: string | undefined;
   domain?: 'ai' | 'web3' | undefined;
   evidence_class?: string | undefined;
-}
-
-export interface BenchmarkRow {
-  role: string;
-  seniority_level: string | null;
-  evidence_class: string;
-  postings: number;
-  annual_usd: { p25: number; median: number; p75: number; min: number; max: number };
 }
 
 const contains = (text: string, part: string) => text.toLowerCase().includes(part.trim().toLowerCase());
@@ -32,8 +22,9 @@ function quantile(sorted: number[], q: number): number {
 }
 
 /** One row per role, seniority and evidence class among active jobs with a salary, widest sample first. */
-export function compensationBenchmarks(dataset: Dataset, query: BenchmarkQuery): BenchmarkRow[] {
-  const groups = new Map<string, { row: Omit<BenchmarkRow, 'postings' | 'annual_usd'>; values: number[] }>();
+export function compensationBenchmarks(dataset: Dataset, query: BenchmarkQuery) {
+  type Row = { role: string; seniority_level: string | null; evidence_class: string };
+  const groups = new Map<string, { row: Row; values: number[] }>();
   for (const { active, salary_period, job } of dataset.jobs) {
     const salary = job.salary;
     if (!active || !salary || salary_period === null) continue;

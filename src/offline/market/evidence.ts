@@ -13,37 +13,27 @@ const KINDS = [
   { kind: 'compute', title: (n: string) => `${n} announces a training-compute expansion` },
 ] as const;
 
-export interface EvidenceItem {
-  company: { company_id: string; name: string };
-  kind: (typeof KINDS)[number]['kind'];
-  title: string;
-  observed_on: string;
-  evidence_class: 'first_party' | 'third_party';
-  url: string;
-}
-
 const isAi = (c: InterviewCompany) => (c.data.company as { domain_id?: unknown } | undefined)?.domain_id === 'ai';
 
 /** Items of AI companies (one company's when given), newest first, at most `limit`. */
 export function frontierEvidence(
   dataset: Dataset,
   filter: { company?: InterviewCompany | undefined; kind?: string | undefined; limit: number },
-): EvidenceItem[] {
-  const items: EvidenceItem[] = [];
-  for (const company of filter.company ? [filter.company] : dataset.companies.filter(isAi)) {
-    for (const { kind, title } of KINDS) {
-      if (filter.kind !== undefined && filter.kind !== kind) continue;
+) {
+  const companies = filter.company ? [filter.company] : dataset.companies.filter(isAi);
+  const items = companies.flatMap((company) =>
+    KINDS.filter(
       // Not every company has shown every kind: about two in three have.
-      if (unit(`${company.company_id}:${kind}`) < 0.35) continue;
-      items.push({
-        company: { company_id: company.company_id, name: company.name },
-        kind,
-        title: title(company.name),
-        observed_on: dateBefore(dataset.snapshot.generated_at, 3 + unit(`${company.slug}:${kind}:when`) * 200),
-        evidence_class: unit(`${company.slug}:${kind}:class`) < 0.5 ? 'first_party' : 'third_party',
-        url: `https://evidence.example.com/${company.slug}/${kind.replace('_', '-')}`,
-      });
-    }
-  }
+      ({ kind }) =>
+        (filter.kind === undefined || filter.kind === kind) && unit(`${company.company_id}:${kind}`) >= 0.35,
+    ).map(({ kind, title }) => ({
+      company: { company_id: company.company_id, name: company.name },
+      kind,
+      title: title(company.name),
+      observed_on: dateBefore(dataset.snapshot.generated_at, 3 + unit(`${company.slug}:${kind}:when`) * 200),
+      evidence_class: unit(`${company.slug}:${kind}:class`) < 0.5 ? 'first_party' : 'third_party',
+      url: `https://evidence.example.com/${company.slug}/${kind.replace('_', '-')}`,
+    })),
+  );
   return items.sort((a, b) => b.observed_on.localeCompare(a.observed_on)).slice(0, filter.limit);
 }

@@ -1,0 +1,45 @@
+/**
+ * What check_api_health says of this server besides the API's answer (structuredContent's `server`;
+ * times in ISO 8601, never a secret): the schema clients are given, which the tool fills, the
+ * bridge's status takes its shape from and the renderer reads.
+ */
+import * as z from 'zod';
+
+export const ServerStateSchema = z.object({
+  version: z.string(),
+  node: z.string(),
+  calls_in_flight: z.number().int(),
+  rate_limit: z.object({
+    cool_down_until: z.string().optional(),
+    last_429_at: z.string().optional(),
+    last_retry_after_s: z.number().optional(),
+  }),
+  catalog: z.object({ checked: z.boolean(), at: z.string().optional(), failure: z.string().optional() }).optional(),
+  cache: z.object({ answers: z.number().int(), hits: z.number().int(), hit_ratio: z.number().optional() }),
+  redis: z.object({ connected: z.boolean() }).optional(),
+  bridge: z
+    .object({
+      state: z.enum(['off', 'not_read', 'reading', 'ready', 'failed']),
+      endpoint: z.string().optional(),
+      // Why the endpoint is not the one health named, when it is not.
+      endpoint_note: z.string().optional(),
+      era: z.string().optional(),
+      read_at: z.string().optional(),
+      failure: z.string().optional(),
+      bridged: z.array(z.string()),
+      skipped: z.array(z.object({ name: z.string(), reason: z.string() })),
+    })
+    .describe("The tools bridged from the deployment's hosted market surface, and those skipped with the reason"),
+  /** The calling client's own share (HTTP mode with --per-client-rate): counts, never a token or another caller. */
+  fair_share: z
+    .object({
+      per_minute: z.number(),
+      burst: z.number().int(),
+      left: z.number().int(),
+      sent: z.number().int(),
+      refused: z.number().int(),
+      shared: z.boolean(),
+    })
+    .optional(),
+});
+export type ServerState = z.infer<typeof ServerStateSchema>;
