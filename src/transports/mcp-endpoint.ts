@@ -14,7 +14,7 @@ import { serverFactory } from '../mcp/server.js';
 import type { AuthCheck } from './auth/gate.js';
 import { callerOf } from './auth/caller.js';
 import { readRequestBody, refuseTooLarge, refuseUnread } from '../lib/http-body.js';
-import { checkHost, checkOrigin, checkSingleTarget, normalisedOrigin, type AccessPolicy } from './http-guard.js';
+import { checkHost, checkOrigin, checkSingleTarget, type AccessPolicy } from './http-guard.js';
 import { sendRpcError, type Headers } from '../lib/http-reply.js';
 import { rpcError } from '../lib/server-error.js';
 import { admission } from './mcp-admission.js';
@@ -95,7 +95,7 @@ export function corsHeaders(req: IncomingMessage, access: AccessPolicy): Headers
   if (!access.cors || origin === undefined) return {};
   // checkOrigin already passed, so this origin parses and is on the list; it is echoed as listed.
   return {
-    'access-control-allow-origin': normalisedOrigin(origin),
+    'access-control-allow-origin': new URL(origin).origin,
     vary: 'Origin',
     'access-control-expose-headers': CORS_EXPOSE_HEADERS,
   };
