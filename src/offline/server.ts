@@ -4,10 +4,10 @@
  * send them. Only this adapter has the /__mock/* control routes; the in-process engine has none.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { createOfflineEngine, type OfflineEngine } from './engine.js';
 import { faultsFromEnv, parseFaultRules, type FaultRule } from './faults.js';
 import { readRequestBody } from '../lib/http-body.js';
+import { listen } from '../lib/http-listen.js';
 import { jsonResponse, errorResponse } from './responses.js';
 import { messageOf } from '../lib/cause-chain.js';
 
@@ -66,14 +66,7 @@ export async function startOfflineServer(options: OfflineServerOptions = {}): Pr
       else res.destroy();
     });
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 0, host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  const { port } = server.address() as AddressInfo;
+  const port = await listen(server, options.port ?? 0, host);
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
   return {
     url,

@@ -10,13 +10,13 @@
  * pauses every request of the process. No session ids, so any replica can answer any request.
  */
 import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { exposedTools, type Backend } from '../tools/backend.js';
 import { FIRST_LIST_WAIT_MS } from '../hosted/caps.js';
 import type { Logger } from '../obs/log.js';
 import { onLauncherGone } from '../lib/launcher.js';
 import { DEFAULTS } from '../config/defaults.js';
 import { DEFAULT_BODY_LIMIT_BYTES } from '../lib/http-body.js';
+import { listen } from '../lib/http-listen.js';
 import { buildPolicy, isLoopbackHost, isWildcardHost, type AccessPolicy } from './http-guard.js';
 import { sendJson, sendRpcError } from '../lib/http-reply.js';
 import { corsHeaders, createMcpEndpoint, HOSTED_MCP_PATH, refuseUnsafe } from './mcp-endpoint.js';
@@ -173,14 +173,7 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
     return sendRpcError(res, 404, `Not Found: ${path}; the MCP endpoint is POST ${MCP_PATHS.join(' or POST ')}`, cors);
   }
 
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? DEFAULTS.httpPort, host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  const { port } = server.address() as AddressInfo;
+  const port = await listen(server, options.port ?? DEFAULTS.httpPort, host);
   policy = buildPolicy({ host, port, allowedHosts, allowedOrigins: options.allowedOrigins });
   if (!isLoopbackHost(host) && !auth?.required) {
     logger.warn(
