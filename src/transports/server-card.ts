@@ -14,24 +14,12 @@ import { HOSTED_MCP_PATH, SURFACE } from './mcp-endpoint.js';
 
 export const SERVER_CARD_PATHS = ['/mcp/server-card', '/.well-known/mcp/server-card.json'] as const;
 
-export interface ServerCard {
-  name: string;
-  title: string;
-  version: string;
-  description: string;
-  websiteUrl: string;
-  icons: typeof SERVER_INFO.icons;
-  remotes: Array<{ type: 'streamable-http'; url: string }>;
-  capabilities: typeof SERVER_CAPABILITIES;
-  tools: Array<{ name: string; title: string }>;
-}
-
 /**
  * `origin` is this server's as the caller reached it. Both MCP addresses are listed: /mcp, and
  * the hosted service's path, so a client configured for the hosted service can switch by origin.
  * `tools` are those /mcp offers now: ours, and any bridged from the deployment's hosted surface.
  */
-export function buildServerCard(origin: string, tools: readonly ExposedTool[] = TOOLS): ServerCard {
+export function buildServerCard(origin: string, tools: readonly ExposedTool[] = TOOLS) {
   return {
     name,
     title: SERVER_INFO.title,
