@@ -7,7 +7,7 @@
  */
 // Only these members are bundled: esbuild keeps the named top-level JSON members that are used.
 import { description, name } from '../../server.json';
-import { capabilitiesFor, SERVER_CAPABILITIES, SERVER_INFO } from '../mcp/capabilities.js';
+import { capabilitiesFor, SERVER_INFO } from '../mcp/capabilities.js';
 import { isHostedTool, type ExposedTool } from '../tools/define.js';
 import { TOOLS } from '../tools/index.js';
 import { HOSTED_MCP_PATH, SURFACE } from './mcp-endpoint.js';
