@@ -10,10 +10,9 @@ import { createOfflineEngine } from '../offline/engine.js';
 import { faultsFromEnv } from '../offline/faults.js';
 import { marketTools, surfaceBackend } from './offline-deployment.js';
 import { startOfflineServer, type OfflineServer } from '../offline/server.js';
-import { DEFAULT_LIMITS } from '../transports/http.js';
 import { buildPolicy, type AccessPolicy } from '../transports/http-guard.js';
 import { sendRpcError } from '../lib/http-reply.js';
-import { createMcpEndpoint, HOSTED_MCP_PATH } from '../transports/mcp-endpoint.js';
+import { createMcpEndpoint, DEFAULT_LIMITS, HOSTED_MCP_PATH } from '../transports/mcp-endpoint.js';
 
 export async function startMockApi(options: {
   config: Config;

@@ -5,9 +5,6 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { sendJson, writeJson } from './http-reply.js';
-import { rpcError } from './server-error.js';
-
-export const DEFAULT_BODY_LIMIT_BYTES = 1024 * 1024;
 
 export type BodyResult = { ok: true; bytes: Buffer } | { ok: false; reason: 'too_large' | 'aborted' };
 
@@ -40,12 +37,6 @@ export function readRequestBody(req: IncomingMessage, limit: number): Promise<Bo
 
 /** After a refusal (413, 401), how much of the unread body is read and thrown away, in body limits. */
 const DRAIN_AFTER_413_LIMITS = 4;
-
-/** Answers 413, as refuseUnread answers. */
-export function refuseTooLarge(req: IncomingMessage, res: ServerResponse, limit: number, drainMs: number): void {
-  const answer = rpcError(`Payload Too Large: the request body must not exceed ${limit} bytes`);
-  refuseUnread(req, res, 413, answer, {}, { limit, drainMs });
-}
 
 /**
  * Answers a request whose body is not read (413, or a caller refused before any work: 401, 403),

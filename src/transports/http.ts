@@ -15,39 +15,20 @@ import { FIRST_LIST_WAIT_MS } from '../hosted/caps.js';
 import type { Logger } from '../obs/log.js';
 import { onLauncherGone } from '../lib/launcher.js';
 import { DEFAULTS } from '../config/defaults.js';
-import { DEFAULT_BODY_LIMIT_BYTES } from '../lib/http-body.js';
 import { listen } from '../lib/http-listen.js';
 import { buildPolicy, isLoopbackHost, isWildcardHost, type AccessPolicy } from './http-guard.js';
 import { sendJson, sendRpcError } from '../lib/http-reply.js';
-import { corsHeaders, createMcpEndpoint, HOSTED_MCP_PATH, refuseUnsafe } from './mcp-endpoint.js';
+import {
+  corsHeaders,
+  createMcpEndpoint,
+  DEFAULT_LIMITS,
+  HOSTED_MCP_PATH,
+  refuseUnsafe,
+  type HttpLimits,
+} from './mcp-endpoint.js';
 import { buildServerCard, SERVER_CARD_PATHS } from './server-card.js';
 import { telemetry } from '../obs/telemetry-hooks.js';
 import type { AuthGate } from './auth/gate.js';
-
-export interface HttpLimits {
-  bodyBytes: number;
-  /** Time allowed for the request headers: a client trickling them (slowloris) is cut off. */
-  headersTimeoutMs: number;
-  /** Time allowed to receive the whole request (not to answer it: a tool call may wait out a Retry-After). */
-  requestTimeoutMs: number;
-  keepAliveTimeoutMs: number;
-  /** How long the rest of a body refused with 413 is read and thrown away before the connection is cut. */
-  refusedBodyDrainMs: number;
-  /** How long shutdown waits for in-flight calls before stopping them with an error answer. */
-  shutdownGraceMs: number;
-  /** After stopping them, how long their error answers may take to go out before connections are cut. */
-  stoppedAnswerMs: number;
-}
-
-export const DEFAULT_LIMITS: HttpLimits = {
-  bodyBytes: DEFAULT_BODY_LIMIT_BYTES,
-  headersTimeoutMs: 10_000,
-  requestTimeoutMs: 30_000,
-  keepAliveTimeoutMs: 5_000,
-  refusedBodyDrainMs: 5_000,
-  shutdownGraceMs: 10_000,
-  stoppedAnswerMs: 1_000,
-};
 
 export interface HttpServerOptions {
   backend: Backend;

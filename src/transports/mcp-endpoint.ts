@@ -13,7 +13,7 @@ import type { Logger } from '../obs/log.js';
 import { serverFactory } from '../mcp/server.js';
 import type { AuthCheck } from './auth/gate.js';
 import { callerOf } from './auth/caller.js';
-import { readRequestBody, refuseTooLarge, refuseUnread } from '../lib/http-body.js';
+import { readRequestBody, refuseUnread } from '../lib/http-body.js';
 import { checkHost, checkOrigin, checkSingleTarget, type AccessPolicy } from './http-guard.js';
 import { sendRpcError, type Headers } from '../lib/http-reply.js';
 import { rpcError } from '../lib/server-error.js';
@@ -29,11 +29,30 @@ const CORS_ALLOW_HEADERS =
   'Content-Type, Accept, MCP-Protocol-Version, Mcp-Method, Mcp-Name, Mcp-Session-Id, Last-Event-ID';
 const CORS_EXPOSE_HEADERS = 'MCP-Protocol-Version, Mcp-Method, Mcp-Name';
 
-interface McpEndpointLimits {
+export interface HttpLimits {
   bodyBytes: number;
+  /** Time allowed for the request headers: a client trickling them (slowloris) is cut off. */
+  headersTimeoutMs: number;
+  /** Time allowed to receive the whole request (not to answer it: a tool call may wait out a Retry-After). */
+  requestTimeoutMs: number;
+  keepAliveTimeoutMs: number;
   /** How long the rest of a body refused with 413 is read and thrown away before the connection is cut. */
   refusedBodyDrainMs: number;
+  /** How long shutdown waits for in-flight calls before stopping them with an error answer. */
+  shutdownGraceMs: number;
+  /** After stopping them, how long their error answers may take to go out before connections are cut. */
+  stoppedAnswerMs: number;
 }
+
+export const DEFAULT_LIMITS: HttpLimits = {
+  bodyBytes: 1024 * 1024,
+  headersTimeoutMs: 10_000,
+  requestTimeoutMs: 30_000,
+  keepAliveTimeoutMs: 5_000,
+  refusedBodyDrainMs: 5_000,
+  shutdownGraceMs: 10_000,
+  stoppedAnswerMs: 1_000,
+};
 
 export interface McpEndpoint {
   /** Answers one request addressed to an MCP path, refusals included. */
@@ -46,7 +65,7 @@ export interface McpEndpoint {
 export interface McpEndpointOptions {
   backend: Backend;
   logger: Logger;
-  limits: McpEndpointLimits;
+  limits: Pick<HttpLimits, 'bodyBytes' | 'refusedBodyDrainMs'>;
   /** Requests served at once (as many more may wait); unbounded when absent. */
   maxInFlight?: number;
   /** Aborted when shutdown's grace period is over: calls still running answer with an error. */
@@ -203,8 +222,10 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
     }
     const body = await readRequestBody(req, limits.bodyBytes);
     if (!body.ok) {
-      if (body.reason === 'too_large') refuseTooLarge(req, res, limits.bodyBytes, limits.refusedBodyDrainMs);
-      else res.destroy();
+      if (body.reason === 'too_large') {
+        const answer = rpcError(`Payload Too Large: the request body must not exceed ${limits.bodyBytes} bytes`);
+        refuseUnread(req, res, 413, answer, {}, { limit: limits.bodyBytes, drainMs: limits.refusedBodyDrainMs });
+      } else res.destroy();
       return;
     }
     const parsed = parseBody(body.bytes);

@@ -11,7 +11,8 @@ import type { Backend } from '../../../src/tools/backend.js';
 import { silentLogger } from '../../../src/obs/log.js';
 import { createOfflineEngine } from '../../../src/offline/engine.js';
 import { createOfflineFetch, OFFLINE_BASE_URL } from '../../../src/offline/fetch.js';
-import { startHttpServer, type HttpLimits, type RunningHttpServer } from '../../../src/transports/http.js';
+import { startHttpServer, type RunningHttpServer } from '../../../src/transports/http.js';
+import type { HttpLimits } from '../../../src/transports/mcp-endpoint.js';
 import { TOOLS } from '../../../src/tools/index.js';
 
 const POST_HEADERS = {
