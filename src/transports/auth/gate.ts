@@ -153,13 +153,12 @@ export async function createAuthGate(settings: AuthSettings, logger: Logger): Pr
       sendRpcError(res, 405, 'Method Not Allowed', { ...cors, allow: 'GET, HEAD, OPTIONS' });
       return true;
     }
-    let metadata;
-    try {
-      ({ metadata } = await jwt.discover());
-    } catch (error) {
-      sendRpcError(res, 503, `Service Unavailable: ${(error as Error).message}`, { ...cors, 'retry-after': '5' });
-      return true;
-    }
+    const metadata = await jwt.discover().then(
+      (found) => found.metadata,
+      (error: Error) =>
+        void sendRpcError(res, 503, `Service Unavailable: ${error.message}`, { ...cors, 'retry-after': '5' }),
+    );
+    if (!metadata) return true;
     const document =
       path === AS_METADATA
         ? metadata

@@ -119,15 +119,9 @@ export class JwtVerifier implements OAuthTokenVerifier {
   }
 
   async verifyAccessToken(token: string): Promise<AuthInfo> {
-    let keys: ReturnType<typeof createRemoteJWKSet>;
-    try {
-      ({ keys } = await this.discover());
-    } catch (error) {
-      throw new OAuthError(
-        OAuthErrorCode.ServerError,
-        `The authorization server is unreachable: ${(error as Error).message}`,
-      );
-    }
+    const { keys } = await this.discover().catch((error: Error) => {
+      throw new OAuthError(OAuthErrorCode.ServerError, `The authorization server is unreachable: ${error.message}`);
+    });
     let payload: JWTPayload;
     try {
       ({ payload } = await jwtVerify(token, keys, {
