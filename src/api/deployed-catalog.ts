@@ -35,7 +35,6 @@ function comparable(path: string, basePath: string): string {
   return p.replace(/\/(?:\{[^/}]*\}|:[A-Za-z_]\w*)(?=\/|$)/g, '/{}');
 }
 
-/** Which of our operations a catalog endpoint is, if any. */
 export function operationOf(endpoint: Endpoint, basePath: string): OperationId | undefined {
   const methods = endpoint.method.toUpperCase().split(/[^A-Z]+/);
   const path = comparable(endpoint.path, basePath);

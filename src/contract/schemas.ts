@@ -122,7 +122,6 @@ export type MarketMapData = z.infer<typeof MarketMapDataSchema>;
 export const InterviewBriefDataSchema = freeObject;
 export type InterviewBriefData = z.infer<typeof InterviewBriefDataSchema>;
 
-/** The success envelope around a given data schema. */
 export function envelopeOf<T extends z.ZodType>(data: T) {
   return z.looseObject({ success: z.literal(true), data, meta: ResponseMetaSchema });
 }

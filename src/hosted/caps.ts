@@ -29,7 +29,6 @@ export const HOSTED_CAPS = {
 
 /** How long the first tools/list waits for the hosted list before answering with ours alone. */
 export const FIRST_LIST_WAIT_MS = 1_500;
-/** How long a hosted list is kept before it is read again. */
 export const LIST_TTL_MS = 5 * 60_000;
 /** After a failed read, how long before the next try (a down surface is not asked on every list). */
 export const LIST_RETRY_MS = 30_000;

@@ -14,7 +14,6 @@ import { holdsPhone } from './phone-scan.js';
 
 export type CandidateData = 'an e-mail address' | 'a phone number';
 
-/** What `text` holds that is candidate data, or undefined. */
 export function findCandidateData(text: string): CandidateData | undefined {
   const points = Array.from(normalise(text), (c) => c.codePointAt(0)!);
   if (holdsEmail(points)) return 'an e-mail address';

@@ -13,5 +13,4 @@ export function* causeChain(error: unknown, maxDepth = 8): Generator<unknown> {
   }
 }
 
-/** What an error says, or the thrown value as text. */
 export const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));

@@ -18,7 +18,6 @@ type Member = Record<string, unknown>;
 const isNumber = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value);
 const isText = (value: unknown): value is string => typeof value === 'string' && value !== '';
 
-/** The first of `keys` holding a non-empty string, and that key. */
 function pick(d: Member, keys: readonly string[]): [string, string] | undefined {
   for (const key of keys) if (isText(d[key])) return [key, d[key]];
   return undefined;

@@ -26,7 +26,6 @@ function recoverId(line: string): RequestId | null {
   }
 }
 
-/** What a refused line is answered with, and a note for the log. */
 export type Refusal = { answers: ErrorAnswer[]; note: string };
 
 /** A line skipped unread for its length (stdio-lines.ts): its id cannot be known. */
@@ -38,7 +37,6 @@ export function oversized(maxLineBytes: number, length: number): Refusal {
   };
 }
 
-/** A line that is not JSON. */
 export function notJson(line: string): Refusal {
   const answer = rpcError('Parse error: the line is not valid JSON', recoverId(line), ProtocolErrorCode.ParseError);
   return { answers: [answer], note: 'answered a line that is not JSON with -32700' };

@@ -7,7 +7,6 @@ import type { AuthInfo } from '@modelcontextprotocol/server';
 
 const CALLER_KEY = 'serviceMcpCaller';
 
-/** `verified` with its token blanked and the caller's name attached. */
 export function withCaller(verified: AuthInfo, caller: string): AuthInfo {
   return { ...verified, token: '', extra: { ...verified.extra, [CALLER_KEY]: caller } };
 }
