@@ -1,4 +1,4 @@
-/** Binding a node:http server, for the MCP server and the offline API alike. */
+/** Binding a node:http server and naming its address, for the MCP server, the offline API and metrics alike. */
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -11,4 +11,9 @@ export function listen(server: Server, port: number, host: string): Promise<numb
       resolve((server.address() as AddressInfo).port);
     });
   });
+}
+
+/** The bracketed form URL and Host headers use for IPv6 literals. */
+export function bracketed(host: string): string {
+  return host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
 }

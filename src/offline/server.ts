@@ -7,7 +7,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import { createOfflineEngine, type OfflineEngine } from './engine.js';
 import { faultsFromEnv, parseFaultRules, type FaultRule } from './faults.js';
 import { readRequestBody } from '../lib/http-body.js';
-import { listen } from '../lib/http-listen.js';
+import { bracketed, listen } from '../lib/http-listen.js';
 import { jsonResponse, errorResponse } from './responses.js';
 import { messageOf } from '../lib/cause-chain.js';
 
@@ -67,7 +67,7 @@ export async function startOfflineServer(options: OfflineServerOptions = {}): Pr
     });
   });
   const port = await listen(server, options.port ?? 0, host);
-  const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  const url = `http://${bracketed(host)}:${port}`;
   return {
     url,
     port,

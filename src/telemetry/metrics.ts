@@ -7,6 +7,7 @@ import type { Meter } from '@opentelemetry/api';
 import type { Resource } from '@opentelemetry/resources';
 import type { Logger } from '../obs/log.js';
 import { VERSION } from '../contract/version.js';
+import { bracketed } from '../lib/http-listen.js';
 
 /** The bucket boundaries, in seconds, the MCP semantic conventions recommend for operation durations. */
 const DURATION_BUCKETS_S = [0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 30, 60, 120, 300];
@@ -26,7 +27,7 @@ export async function startMetrics(
       (error) => (error ? reject(error) : resolve(made)),
     );
   });
-  logger.info(`metrics at http://${where.host.includes(':') ? `[${where.host}]` : where.host}:${where.port}/metrics`);
+  logger.info(`metrics at http://${bracketed(where.host)}:${where.port}/metrics`);
   return new MeterProvider({ resource, readers: [exporter] }).getMeter('service-mcp', VERSION);
 }
 

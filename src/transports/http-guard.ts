@@ -7,6 +7,7 @@
  * address. The SDK offers the same idea as Express middleware and as deprecated transport
  * options; this is the node:http equivalent, with ports checked too.
  */
+import { bracketed } from '../lib/http-listen.js';
 
 /** Raised for a malformed --allowed-hosts / --allowed-origins entry; the CLI reports it as bad usage. */
 export class HttpOptionError extends Error {
@@ -50,11 +51,6 @@ export function parseHost(value: string): HostEntry | undefined {
   return { hostname: url.hostname, port: explicitPort ? url.port || '80' : undefined };
 }
 
-/** The bracketed form URL and Host headers use for IPv6 literals. */
-function bracketed(host: string): string {
-  return host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
-}
-
 export function isLoopbackHost(host: string): boolean {
   const name = bracketed(host.trim().toLowerCase());
   return name === 'localhost' || name === '[::1]' || /^127(\.\d{1,3}){3}$/.test(name);
@@ -64,7 +60,6 @@ export function isWildcardHost(host: string): boolean {
   return WILDCARDS.has(host.trim());
 }
 
-/** Splits a comma-separated flag value, ignoring blanks. */
 export function splitList(value: string | undefined): string[] {
   return (value ?? '')
     .split(',')

@@ -15,7 +15,7 @@ import { FIRST_LIST_WAIT_MS } from '../hosted/caps.js';
 import type { Logger } from '../obs/log.js';
 import { onLauncherGone } from '../lib/launcher.js';
 import { DEFAULTS } from '../config/defaults.js';
-import { listen } from '../lib/http-listen.js';
+import { bracketed, listen } from '../lib/http-listen.js';
 import { buildPolicy, isLoopbackHost, isWildcardHost, type AccessPolicy } from './http-guard.js';
 import { sendJson, sendRpcError } from '../lib/http-reply.js';
 import {
@@ -63,8 +63,7 @@ const MCP_PATHS = ['/mcp', HOSTED_MCP_PATH] as const;
 
 /** The host part of a URL this machine can use: a wildcard bind is reached through loopback. */
 function urlHost(host: string): string {
-  const reachable = !isWildcardHost(host) ? host : host.includes(':') ? '::1' : '127.0.0.1';
-  return reachable.includes(':') && !reachable.startsWith('[') ? `[${reachable}]` : reachable;
+  return bracketed(!isWildcardHost(host) ? host : host.includes(':') ? '::1' : '127.0.0.1');
 }
 
 export async function startHttpServer(options: HttpServerOptions): Promise<RunningHttpServer> {
