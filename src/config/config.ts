@@ -30,7 +30,7 @@ export function mergeSources(flags: RawOptions, env: NodeJS.ProcessEnv): Record<
   const merged: Record<string, unknown> = Object.fromEntries(
     OPTION_TABLE.map((o) => [
       o.key,
-      flags[o.key] ?? emptyToUndefined(env[o.env]) ?? ('default' in o ? o.default : undefined),
+      flags[o.key] ?? (env[o.env]?.trim() ? env[o.env] : undefined) ?? ('default' in o ? o.default : undefined),
     ]),
   );
   const lower = (value: unknown) => (typeof value === 'string' ? value.trim().toLowerCase() : value);
@@ -45,10 +45,6 @@ export function mergeSources(flags: RawOptions, env: NodeJS.ProcessEnv): Record<
     cache: flags.cache !== false && noCacheEnv !== true,
     bridge: flags.bridge !== false && noBridgeEnv !== true,
   };
-}
-
-function emptyToUndefined(value: string | undefined): string | undefined {
-  return value === undefined || value.trim() === '' ? undefined : value;
 }
 
 /** Validates merged sources into a frozen Config, or throws a ConfigError naming the flag and env var. */

@@ -32,7 +32,7 @@ const COMPLETION_TIMEOUT_MS = 5_000;
 const text = (value: string | undefined) => oneLine(value ?? '', 160);
 const quoted = (value: string | undefined) => quote(value ?? '', 160);
 
-const PROMPTS: readonly PromptDefinition[] = [
+export const PROMPTS: readonly PromptDefinition[] = [
   {
     name: 'research_role_market',
     tools: ['search_jobs', 'get_job', 'get_market_map'],
@@ -84,10 +84,6 @@ const PROMPTS: readonly PromptDefinition[] = [
     },
   },
 ];
-
-export function findPrompt(name: string): PromptDefinition | undefined {
-  return PROMPTS.find((p) => p.name === name);
-}
 
 export function renderPrompt(definition: PromptDefinition, args: Args) {
   return {

@@ -59,7 +59,8 @@ export async function startOfflineServer(options: OfflineServerOptions = {}): Pr
 
   const mounts = options.mounts ?? {};
   const server = createServer((req, res) => {
-    const mount = Object.hasOwn(mounts, pathOf(req)) ? mounts[pathOf(req)] : undefined;
+    const path = new URL(req.url ?? '/', 'http://localhost').pathname;
+    const mount = Object.hasOwn(mounts, path) ? mounts[path] : undefined;
     if (!mount) return void serve(engine, req, res);
     mounted(engine, mount, req, res).catch((error: unknown) => {
       if (!res.headersSent) void writeResponse(serverError(error), res, new AbortController().signal);
@@ -101,10 +102,6 @@ function abortedOnClose(res: ServerResponse): AbortController {
 
 const serverError = (error: unknown) =>
   errorResponse(500, 'internal_error', `offline server error: ${messageOf(error)}`);
-
-function pathOf(req: IncomingMessage): string {
-  return new URL(req.url ?? '/', 'http://localhost').pathname;
-}
 
 async function serve(engine: OfflineEngine, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const controller = abortedOnClose(res);

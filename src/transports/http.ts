@@ -61,11 +61,6 @@ export interface RunningHttpServer {
 /** The local path, and the hosted service's, so a client configured for either finds us. */
 const MCP_PATHS = ['/mcp', HOSTED_MCP_PATH] as const;
 
-/** The host part of a URL this machine can use: a wildcard bind is reached through loopback. */
-function urlHost(host: string): string {
-  return bracketed(!isWildcardHost(host) ? host : host.includes(':') ? '::1' : '127.0.0.1');
-}
-
 export async function startHttpServer(options: HttpServerOptions): Promise<RunningHttpServer> {
   const { backend, logger } = options;
   const limits: HttpLimits = { ...DEFAULT_LIMITS, ...options.limits };
@@ -163,8 +158,10 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
   }
   if (auth?.required) logger.info(`callers: ${auth.description}`);
 
+  // A URL this machine can use: a wildcard bind is reached through loopback.
+  const reachable = !isWildcardHost(host) ? host : host.includes(':') ? '::1' : '127.0.0.1';
   return {
-    url: `http://${urlHost(host)}:${port}${MCP_PATHS[0]}`,
+    url: `http://${bracketed(reachable)}:${port}${MCP_PATHS[0]}`,
     port,
     inFlight: () => active,
     close: async (graceMs = limits.shutdownGraceMs) => {

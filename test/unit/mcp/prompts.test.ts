@@ -1,9 +1,12 @@
 /** Prompt arguments are user text: they stay one quoted value inside the prompt. */
 import { describe, expect, it } from 'vitest';
-import { findPrompt, renderPrompt } from '../../../src/mcp/prompts.js';
+import { PROMPTS, renderPrompt } from '../../../src/mcp/prompts.js';
 
 const textOf = (name: string, args: Record<string, string>) =>
-  renderPrompt(findPrompt(name)!, args).messages[0]!.content.text;
+  renderPrompt(
+    PROMPTS.find((p) => p.name === name)!,
+    args,
+  ).messages[0]!.content.text;
 
 describe('prompts', () => {
   it('quote arguments so a quote or newline cannot end the value', () => {
