@@ -96,7 +96,6 @@ export class LineTransport implements Transport {
     this.handOn();
   };
 
-  /** Requests handed on and not answered yet (cancelled ones excepted: they get no answer). */
   get owed(): number {
     return this.requests.owing;
   }
