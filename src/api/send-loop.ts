@@ -18,7 +18,7 @@ import {
   isTransportFailure,
 } from '../contract/errors.js';
 import { BudgetExceeded, takeShare, type UpstreamBudget } from './fair-share.js';
-import type { ExchangeLog, UpstreamExchange } from '../obs/exchanges.js';
+import type { ExchangeLog, UpstreamExchange } from '../obs/call-record.js';
 import type { HttpAnswer, RawResponse } from './fetch-like.js';
 import {
   DEFAULT_429_PAUSE_S,

@@ -15,7 +15,7 @@ import { isJSONRPCRequest } from '@modelcontextprotocol/server';
 import { ApiError } from '../contract/errors.js';
 import type { UpstreamBudget } from '../api/fair-share.js';
 import { SendLoop, type CallOptions } from '../api/send-loop.js';
-import { HOSTED_OPERATION } from '../obs/exchanges.js';
+import { HOSTED_OPERATION } from '../obs/call-record.js';
 import type { RetryAfterGate } from '../api/retry-after-gate.js';
 import { upstreamEnvelope } from '../api/status-errors.js';
 import { USER_AGENT } from '../contract/version.js';

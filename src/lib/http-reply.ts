@@ -1,11 +1,23 @@
 /**
- * Small writers for the HTTP server's own answers. Every refusal carries a JSON-RPC error body (id
- * null unless the request's was read), the shape MCP clients already parse for transport errors,
- * so a 403 or 413 reads the same as the SDK's own 400s and 406s.
+ * The JSON-RPC error answers this server writes itself, when it refuses a line or a request before
+ * the SDK sees it (HTTP: a limit, a guard or shutdown; stdio: a line that is no message, shutdown,
+ * or no answer in time), and small writers for the HTTP server's own answers. Every HTTP refusal
+ * carries such a body (id null unless the request's was read), the shape MCP clients already parse
+ * for transport errors, so a 403 or 413 reads the same as the SDK's own 400s and 406s.
+ * SERVER_ERROR is JSON-RPC's implementation-defined "server error" code, as the SDK's own HTTP
+ * refusals use it; the SDK exports no name for it.
  */
 import type { ServerResponse } from 'node:http';
-import type { RequestId } from '@modelcontextprotocol/server';
-import { rpcError } from './server-error.js';
+import { JSONRPC_VERSION, type JSONRPCErrorResponse, type RequestId } from '@modelcontextprotocol/server';
+
+const SERVER_ERROR = -32000;
+
+/** JSON-RPC 2.0 answers with a null id when the request's id cannot be read; the SDK's type has no null. */
+export type ErrorAnswer = Omit<JSONRPCErrorResponse, 'id'> & { id: RequestId | null };
+
+export function rpcError(message: string, id: RequestId | null = null, code = SERVER_ERROR): ErrorAnswer {
+  return { jsonrpc: JSONRPC_VERSION, error: { code, message }, id };
+}
 
 export type Headers = Record<string, string>;
 

@@ -4,8 +4,7 @@
  * every hook is a no-op and nothing of OpenTelemetry is loaded.
  */
 import type { McpServer } from '@modelcontextprotocol/server';
-import type { UpstreamExchange } from './exchanges.js';
-import type { CallRecord } from './call-record.js';
+import type { CallRecord, UpstreamExchange } from './call-record.js';
 
 /** One request to the API, as telemetry follows it. */
 export interface UpstreamRequest {

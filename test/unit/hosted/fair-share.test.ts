@@ -7,7 +7,7 @@
  */
 import { Client, StreamableHTTPClientTransport, type CallToolResult } from '@modelcontextprotocol/client';
 import { createMcpHandler, type AuthInfo } from '@modelcontextprotocol/server';
-import { HOSTED_OPERATION } from '../../../src/obs/exchanges.js';
+import { HOSTED_OPERATION, newCallRecord } from '../../../src/obs/call-record.js';
 import { describe, expect, it } from 'vitest';
 import { LocalBudget } from '../../../src/api/fair-share.js';
 import { RetryAfterGate } from '../../../src/api/retry-after-gate.js';
@@ -18,7 +18,6 @@ import { serverFactory } from '../../../src/mcp/server.js';
 import { TOOLS } from '../../../src/tools/index.js';
 import { TOOL_NAMES } from '../../../src/contract/tool-names.js';
 import { callerOf, withCaller } from '../../../src/transports/auth/caller.js';
-import { newCallRecord } from '../../../src/obs/call-record.js';
 import { runTool } from '../../../src/tools/run.js';
 import { offlineClient } from '../../helpers/offline-client.js';
 import { READ_ONLY_TOOL, surface } from './surface.js';
