@@ -4,7 +4,7 @@
  */
 import type * as z from 'zod';
 import { isRecord } from '../lib/is-record.js';
-import { Answers } from './answers.js';
+import { Answers, type ApiResult } from './answers.js';
 import { silentLogger, type Logger } from '../obs/log.js';
 import { DeployedCatalog, operationOf, type CatalogCheck, type CatalogRead } from './deployed-catalog.js';
 import { contractError, decodeHealth, envelopeSchema, parseJson, validate } from './decode.js';
@@ -15,7 +15,6 @@ import type { InterviewBriefParams, JobListParams, MarketMapParams, SearchJobsPa
 import { buildQuery } from './query.js';
 import { RequestPolicy, type GetOptions, type RequestPolicyOptions } from './request-policy.js';
 import { abortError, type CallOptions } from './send-loop.js';
-import type { ApiResult } from './result.js';
 import { RetryAfterGate } from './retry-after-gate.js';
 import type { ShareState, UpstreamBudget } from './fair-share.js';
 import {

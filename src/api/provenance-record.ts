@@ -4,8 +4,8 @@
  * API was reached and whether its data is fictional (two facts: mock-api is http and fictional).
  */
 import { ageSeconds, cadenceSeconds } from '../contract/age.js';
-import type { Provenance } from '../contract/provenance.js';
-import type { ApiResult } from './result.js';
+import { sourceSaysFictional, type Provenance } from '../contract/provenance.js';
+import type { ApiResult } from './answers.js';
 
 /** How a backend reaches its API: the embedded offline API, or over HTTP. */
 export type Mode = Provenance['reached'];
@@ -24,13 +24,6 @@ export function timezoneState(value: string | null | undefined): Provenance['gen
 export interface Freshness {
   cadence?: unknown;
   lastSeen?: ReadonlyArray<readonly [jobId: string, lastSeen: string | null]>;
-}
-
-/** A source that says the data is invented or a snapshot for trying things, in the API's own words. */
-const FICTIONAL_SOURCE = /\b(?:offline[- ]snapshot|fictional|sample data)\b/i;
-
-export function sourceSaysFictional(source: unknown): boolean {
-  return typeof source === 'string' && FICTIONAL_SOURCE.test(source);
 }
 
 export function buildProvenance(result: ApiResult<unknown>, mode: Mode, freshness: Freshness = {}): Provenance {

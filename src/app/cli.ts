@@ -7,8 +7,11 @@ import { ConfigError } from '../config/config.js';
 import { DEFAULTS } from '../config/defaults.js';
 import { OPTION_TABLE } from '../config/options.js';
 import { PACKAGE_NAME, VERSION } from '../contract/version.js';
-import { authGateFor, configFrom, listedTools, ONE_CALL_REDIS_WAIT_MS, telemetryFor } from './modes.js';
 import {
+  authGateFor,
+  configFrom,
+  ONE_CALL_REDIS_WAIT_MS,
+  telemetryFor,
   EXIT_OK,
   EXIT_TOOL_ERROR,
   EXIT_USAGE,
@@ -17,7 +20,7 @@ import {
   parsePort,
   print,
   UsageError,
-} from './usage.js';
+} from './command-parts.js';
 
 const EXAMPLES = `
 Examples:
@@ -67,7 +70,7 @@ export function buildProgram(): Command {
       const { config, logger } = configFrom(command); // a bad global option is bad usage here too
       const [{ toolCatalog }, tools] = await Promise.all([
         import('../tools/tools-list.js'),
-        listedTools(config, logger),
+        import('./start-backend.js').then(({ listedTools }) => listedTools(config, logger)),
       ]);
       const width = Math.max(...tools.map((t) => t.name.length));
       await print(

@@ -11,7 +11,7 @@ import { faultsFromEnv } from '../offline/faults.js';
 import { marketTools, surfaceBackend } from './offline-deployment.js';
 import { startOfflineServer, type OfflineServer } from '../offline/server.js';
 import { buildPolicy, type AccessPolicy } from '../transports/http-guard.js';
-import { sendRpcError } from '../lib/http-reply.js';
+import { sendRpcError } from '../lib/http-server.js';
 import { createMcpEndpoint, DEFAULT_LIMITS, HOSTED_MCP_PATH } from '../transports/mcp-endpoint.js';
 
 export async function startMockApi(options: {

@@ -1,17 +1,119 @@
 /**
  * The offline deployment's hosted market surface, POST /api/public/v1/mcp?surface=market: a server
- * of its own tools (the seven over its REST API, and the market tools REST lacks,
- * app/market-tools.ts), never a bridge. The engine routes the path to it in-process, so the
+ * of its own tools, never a bridge: the seven over its REST API, and the market tools REST lacks
+ * (compensation benchmarks, funding rounds, frontier-AI evidence), over the snapshot and as
+ * fictional as it, registered with the SDK directly (the local server knows them only as any
+ * deployment's, by reading the hosted list). The engine routes the path here in-process, so the
  * offline bridge reaches it with no socket; mock-api serves the same definitions over HTTP.
  */
-import { createMcpHandler, type McpServer } from '@modelcontextprotocol/server';
+import { createMcpHandler, type CallToolResult, type McpServer } from '@modelcontextprotocol/server';
+import * as z from 'zod';
+import type { Config } from '../config/config.js';
+import { createServer } from '../mcp/server.js';
+import type { Logger } from '../obs/log.js';
+import type { Dataset } from '../offline/dataset.js';
+import { createOfflineEngine, type OfflineEngine } from '../offline/engine.js';
+import { compensationBenchmarks } from '../offline/market/compensation.js';
+import { frontierEvidence } from '../offline/market/evidence.js';
+import { findCompany, fundingRounds } from '../offline/market/funding.js';
 import type { Backend } from '../tools/backend.js';
 import { createBackend } from './backend.js';
-import type { Config } from '../config/config.js';
-import type { Logger } from '../obs/log.js';
-import { createOfflineEngine, type OfflineEngine } from '../offline/engine.js';
-import { registerMarketTools } from './market-tools.js';
-import { createServer } from '../mcp/server.js';
+
+const READ_ONLY = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true } as const;
+
+const OutputSchema = z.object({
+  data: z.record(z.string(), z.unknown()),
+  meta: z.object({ source: z.string(), generated_at: z.string(), computed_at: z.string() }),
+});
+
+const company = z.string().min(1).max(160).describe('company_id, slug or exact name, as the REST tools show them');
+
+function answer(dataset: Dataset, text: string, data: Record<string, unknown>): CallToolResult {
+  const { source, generated_at, computed_at } = dataset.snapshot;
+  return {
+    content: [{ type: 'text', text: `FICTIONAL offline sample data. ${text}` }],
+    structuredContent: { data, meta: { source, generated_at, computed_at } },
+  };
+}
+
+const notFound = (key: string): CallToolResult => ({
+  content: [{ type: 'text', text: `No company ${JSON.stringify(key)} in this snapshot.` }],
+  isError: true,
+});
+
+export function registerMarketTools(mcp: McpServer, dataset: Dataset): void {
+  mcp.registerTool(
+    'get_compensation_benchmarks',
+    {
+      title: 'Compensation benchmarks',
+      description:
+        'Annualized USD pay by role, seniority and evidence class (disclosed, extracted, predicted), from active postings. Classes are never pooled.',
+      inputSchema: z.strictObject({
+        role: z.string().min(1).max(80).optional().describe('part of a role label, e.g. "Inference Engineer"'),
+        seniority_level: z.string().min(1).max(40).optional(),
+        domain: z.enum(['ai', 'web3']).optional(),
+        evidence_class: z.enum(['disclosed', 'extracted', 'predicted']).optional(),
+      }),
+      outputSchema: OutputSchema,
+      annotations: { title: 'Compensation benchmarks', ...READ_ONLY },
+    },
+    (args) => {
+      const rows = compensationBenchmarks(dataset, args);
+      const top = rows
+        .slice(0, 5)
+        .map(
+          (r) =>
+            `${r.role} (${r.seniority_level ?? 'any level'}, ${r.evidence_class}): median $${r.annual_usd.median} over ${r.postings}`,
+        );
+      // An empty answer names what would match, so a caller guessing a label ("ML Engineer") can retry.
+      const known =
+        rows.length === 0 && args.role !== undefined
+          ? ` No role with salary data contains "${args.role}"; roles with data: ${[...new Set(compensationBenchmarks(dataset, {}).map((r) => r.role))].sort().join(', ')}.`
+          : '';
+      return answer(dataset, `${rows.length} benchmark rows.${known} ${top.join('; ')}`.trimEnd(), {
+        benchmarks: rows,
+      });
+    },
+  );
+  mcp.registerTool(
+    'get_company_funding',
+    {
+      title: 'Company funding rounds',
+      description: "A company's funding rounds: stage, date, amount in USD and lead investor.",
+      inputSchema: z.strictObject({ company }),
+      outputSchema: OutputSchema,
+      annotations: { title: 'Company funding rounds', ...READ_ONLY },
+    },
+    ({ company: key }) => {
+      const found = findCompany(dataset, key);
+      if (!found) return notFound(key);
+      const funding = fundingRounds(dataset, found);
+      const rounds = funding.rounds.map((r) => `${r.round} ${r.announced_on} $${r.amount_usd}`).join('; ');
+      return answer(dataset, `${found.name}: ${rounds || funding.note}`, { ...funding });
+    },
+  );
+  mcp.registerTool(
+    'list_frontier_ai_evidence',
+    {
+      title: 'Frontier-AI evidence',
+      description:
+        'Evidence of frontier-AI work (model releases, evaluations, safety reports, compute), newest first; one company or all.',
+      inputSchema: z.strictObject({
+        company: company.optional(),
+        kind: z.enum(['model_release', 'evaluation', 'safety_report', 'compute']).optional(),
+        limit: z.number().int().min(1).max(50).optional(),
+      }),
+      outputSchema: OutputSchema,
+      annotations: { title: 'Frontier-AI evidence', ...READ_ONLY },
+    },
+    ({ company: key, kind, limit = 10 }) => {
+      const found = key === undefined ? undefined : findCompany(dataset, key);
+      if (key !== undefined && !found) return notFound(key);
+      const items = frontierEvidence(dataset, { company: found, kind, limit });
+      return answer(dataset, `${items.length} evidence items; newest: ${items[0]?.title ?? 'none'}`, { items });
+    },
+  );
+}
 
 /** The offline surface's own tools, added to a server of ours. */
 export const marketTools =

@@ -4,9 +4,9 @@
  */
 import type { Config } from '../config/config.js';
 import type { Logger } from '../obs/log.js';
-import type { Backend } from '../tools/backend.js';
+import { exposedTools, type Backend } from '../tools/backend.js';
 import { createBackend, type BackendOptions } from './backend.js';
-import { UsageError } from './usage.js';
+import { UsageError } from './command-parts.js';
 
 /**
  * A backend that loads the offline deployment itself (its API and its hosted market surface,
@@ -54,4 +54,14 @@ export async function startBackend(
     }),
     redisReady: shared.ready,
   };
+}
+
+/**
+ * The tools `tools` lists: ours, and with the bridge on, those bridged from the hosted surface, read
+ * once (for as long as one request may take; a surface that does not answer leaves ours alone).
+ */
+export async function listedTools(config: Config, logger: Logger) {
+  const backend = assembleBackend(config, logger);
+  await backend.bridge?.settled(config.timeoutMs);
+  return exposedTools(backend);
 }

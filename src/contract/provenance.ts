@@ -51,3 +51,10 @@ export const ProvenanceSchema = z.object({
     ),
 });
 export type Provenance = z.infer<typeof ProvenanceSchema>;
+
+/** A source that says the data is invented or a snapshot for trying things, in the API's own words. */
+const FICTIONAL_SOURCE = /\b(?:offline[- ]snapshot|fictional|sample data)\b/i;
+
+export function sourceSaysFictional(source: unknown): boolean {
+  return typeof source === 'string' && FICTIONAL_SOURCE.test(source);
+}

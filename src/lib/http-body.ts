@@ -4,7 +4,7 @@
  * declares nothing and a declared length can understate.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { sendJson, writeJson } from './http-reply.js';
+import { sendJson, writeJson } from './http-server.js';
 
 export type BodyResult = { ok: true; bytes: Buffer } | { ok: false; reason: 'too_large' | 'aborted' };
 

@@ -7,7 +7,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import { createOfflineEngine, type OfflineEngine } from './engine.js';
 import { faultsFromEnv, parseFaultRules, type FaultRule } from './faults.js';
 import { readRequestBody } from '../lib/http-body.js';
-import { bracketed, listen } from '../lib/http-listen.js';
+import { bracketed, listen } from '../lib/http-server.js';
 import { jsonResponse, errorResponse } from './responses.js';
 import { messageOf } from '../lib/cause-chain.js';
 

@@ -5,7 +5,8 @@
  */
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import { ageSeconds } from '../contract/age.js';
-import { sourceSaysFictional, type Mode } from '../api/provenance-record.js';
+import type { Mode } from '../api/provenance-record.js';
+import { sourceSaysFictional } from '../contract/provenance.js';
 import { isRecord } from '../lib/is-record.js';
 import { describeAge } from '../lib/age-words.js';
 import { shownEndpoint } from './health.js';

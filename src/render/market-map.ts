@@ -6,10 +6,9 @@
  */
 import { ageSeconds, cadenceSeconds } from '../contract/age.js';
 import { timezoneState } from '../api/provenance-record.js';
-import type { MarketMapData } from '../contract/schemas.js';
+import { isKnownSalaryClass, type MarketMapData } from '../contract/schemas.js';
 import { describeAge, describeCadence } from '../lib/age-words.js';
 import { isRecord } from '../lib/is-record.js';
-import { isKnownSalaryClass } from '../contract/salary-classes.js';
 import { fencedData } from '../lib/fence.js';
 import { datum, quote } from '../lib/text.js';
 

@@ -2,8 +2,7 @@
  * Salaries are shown with their evidence class, always: a disclosed range, one extracted from the
  * posting text and a model's prediction are different kinds of evidence and are never merged.
  */
-import type { PublicJobSalary } from '../contract/schemas.js';
-import { isKnownSalaryClass, SALARY_CLASSES } from '../contract/salary-classes.js';
+import { isKnownSalaryClass, SALARY_CLASSES, type PublicJobSalary } from '../contract/schemas.js';
 import { datum, visible } from '../lib/text.js';
 
 /**

@@ -7,7 +7,7 @@ import type { Meter } from '@opentelemetry/api';
 import type { Resource } from '@opentelemetry/resources';
 import type { Logger } from '../obs/log.js';
 import { VERSION } from '../contract/version.js';
-import { bracketed } from '../lib/http-listen.js';
+import { bracketed } from '../lib/http-server.js';
 
 /** The bucket boundaries, in seconds, the MCP semantic conventions recommend for operation durations. */
 const DURATION_BUCKETS_S = [0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 30, 60, 120, 300];
@@ -73,4 +73,25 @@ export function instrumentsOf(meter: Meter, redisReady: (() => boolean) | undefi
         "Requests about to be sent to the API, by caller (a token's name, an OAuth subject or a client address, never a token; past the first 100, _OTHER) and whether its share allowed them",
     }),
   };
+}
+
+/**
+ * The caller label of the fair-share counter: a static token's name comes from the operator's
+ * list, but an OAuth subject or a client address is whatever arrives. The first MAX_CALLERS seen
+ * keep their own series; any later one is counted as `_OTHER`, so that a stream of new subjects
+ * or addresses cannot grow `/metrics` without end.
+ */
+export const MAX_CALLERS = 100;
+
+export class CallerLabels {
+  private readonly seen = new Set<string>();
+
+  constructor(private readonly max = MAX_CALLERS) {}
+
+  label(caller: string): string {
+    if (this.seen.has(caller)) return caller;
+    if (this.seen.size >= this.max) return '_OTHER';
+    this.seen.add(caller);
+    return caller;
+  }
 }

@@ -11,8 +11,7 @@ import type { Logger } from '../obs/log.js';
 import { redactSecrets } from '../lib/redact.js';
 import { VERSION } from '../contract/version.js';
 import type { CallRecord, UpstreamExchange } from '../obs/call-record.js';
-import { CallerLabels } from './caller-labels.js';
-import { instrumentsOf, startMetrics, type Instruments } from './metrics.js';
+import { CallerLabels, instrumentsOf, startMetrics, type Instruments } from './metrics.js';
 import { Operations } from './requests.js';
 import { startTracing, type Tracing } from './traces.js';
 import {

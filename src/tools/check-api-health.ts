@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import type { ApiClient } from '../api/client.js';
-import type { ApiResult } from '../api/result.js';
+import type { ApiResult } from '../api/answers.js';
 import type { ShareState } from '../api/fair-share.js';
 import { HealthResponseSchema, type HealthResponse } from '../contract/schemas.js';
 import { ServerStateSchema, type ServerState } from '../contract/server-state.js';

@@ -4,7 +4,7 @@
  * not_deployed). Built from the client's reading of each endpoint's operation and the registry.
  */
 import * as z from 'zod';
-import type { ApiResult } from '../api/result.js';
+import type { ApiResult } from '../api/answers.js';
 import { describeOperation } from '../contract/operations.js';
 import type { DiscoveryData } from '../contract/schemas.js';
 import type { AnyTool } from './define.js';

@@ -5,7 +5,7 @@
  */
 import type * as z from 'zod';
 import type { ApiClient } from '../api/client.js';
-import type { ApiResult } from '../api/result.js';
+import type { ApiResult } from '../api/answers.js';
 import type { CallOptions } from '../api/send-loop.js';
 import type { ErrorKind } from '../contract/errors.js';
 import type { OperationId } from '../contract/operations.js';

@@ -7,7 +7,7 @@
  * address. The SDK offers the same idea as Express middleware and as deprecated transport
  * options; this is the node:http equivalent, with ports checked too.
  */
-import { bracketed } from '../lib/http-listen.js';
+import { bracketed } from '../lib/http-server.js';
 
 /** Raised for a malformed --allowed-hosts / --allowed-origins entry; the CLI reports it as bad usage. */
 export class HttpOptionError extends Error {

@@ -15,9 +15,8 @@ import { FIRST_LIST_WAIT_MS } from '../hosted/caps.js';
 import type { Logger } from '../obs/log.js';
 import { onLauncherGone } from '../lib/launcher.js';
 import { DEFAULTS } from '../config/defaults.js';
-import { bracketed, listen } from '../lib/http-listen.js';
+import { bracketed, listen, sendJson, sendRpcError } from '../lib/http-server.js';
 import { buildPolicy, isLoopbackHost, isWildcardHost, type AccessPolicy } from './http-guard.js';
-import { sendJson, sendRpcError } from '../lib/http-reply.js';
 import {
   corsHeaders,
   createMcpEndpoint,

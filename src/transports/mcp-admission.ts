@@ -6,7 +6,7 @@
  */
 import type { ServerResponse } from 'node:http';
 import { isJSONRPCRequest, type RequestId } from '@modelcontextprotocol/server';
-import { sendRpcError, type Headers } from '../lib/http-reply.js';
+import { sendRpcError, type Headers } from '../lib/http-server.js';
 import { Slots, type Release } from '../lib/slots.js';
 
 /** The id a refusal names: null for a batch holding a request; undefined when no request is there. */

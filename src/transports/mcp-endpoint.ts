@@ -15,7 +15,7 @@ import type { AuthCheck } from './auth/gate.js';
 import { callerOf } from './auth/caller.js';
 import { readRequestBody, refuseUnread } from '../lib/http-body.js';
 import { checkHost, checkOrigin, checkSingleTarget, type AccessPolicy } from './http-guard.js';
-import { rpcError, sendRpcError, type Headers } from '../lib/http-reply.js';
+import { rpcError, sendRpcError, type Headers } from '../lib/http-server.js';
 import { admission } from './mcp-admission.js';
 
 /** The path the hosted service answers at (the spec's `POST /api/public/v1/mcp`). */

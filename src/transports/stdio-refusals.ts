@@ -7,7 +7,7 @@
  */
 import { ProtocolErrorCode, type RequestId } from '@modelcontextprotocol/server';
 import { isRecord } from '../lib/is-record.js';
-import { rpcError, type ErrorAnswer } from '../lib/http-reply.js';
+import { rpcError, type ErrorAnswer } from '../lib/http-server.js';
 
 /** How far into a line that is not JSON an id is looked for: it comes near the start. */
 const ID_SCAN_CHARS = 200;

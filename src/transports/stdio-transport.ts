@@ -11,7 +11,7 @@
 import type { Readable } from 'node:stream';
 import { isJSONRPCResponse, serializeMessage, type JSONRPCMessage, type Transport } from '@modelcontextprotocol/server';
 import { condenseErrorMessage } from '../mcp/protocol-errors.js';
-import { rpcError, type ErrorAnswer } from '../lib/http-reply.js';
+import { rpcError, type ErrorAnswer } from '../lib/http-server.js';
 import { LineSplitter } from './stdio-lines.js';
 import { classify, Requests } from './stdio-requests.js';
 import { oversized, type Refusal } from './stdio-refusals.js';

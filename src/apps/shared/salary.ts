@@ -3,7 +3,7 @@
  * the text results word it (render/salary.ts). A prediction says it is a model estimate, and a
  * class this view does not know is shown as given and called unrecognised.
  */
-import { isKnownSalaryClass, SALARY_CLASSES } from '../../contract/salary-classes.js';
+import { isKnownSalaryClass, SALARY_CLASSES } from '../../contract/schemas.js';
 import { num, str, type Json } from './data.js';
 import { h } from './dom.js';
 

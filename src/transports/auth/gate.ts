@@ -19,7 +19,7 @@ import {
   type OAuthTokenVerifier,
 } from '@modelcontextprotocol/server';
 import type { Logger } from '../../obs/log.js';
-import { sendJson, sendRpcError, type Headers } from '../../lib/http-reply.js';
+import { sendJson, sendRpcError, type Headers } from '../../lib/http-server.js';
 import { anonymous, withCaller } from './caller.js';
 import { JwtVerifier } from './oauth.js';
 import { StaticTokens } from './static-tokens.js';

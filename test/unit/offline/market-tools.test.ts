@@ -3,7 +3,7 @@ import { Client, InMemoryTransport, type CallToolResult } from '@modelcontextpro
 import { McpServer } from '@modelcontextprotocol/server';
 import { describe, expect, it } from 'vitest';
 import { loadSnapshot } from '../../../src/offline/dataset.js';
-import { registerMarketTools } from '../../../src/app/market-tools.js';
+import { registerMarketTools } from '../../../src/app/offline-deployment.js';
 
 async function client(): Promise<Client> {
   const mcp = new McpServer({ name: 'market', version: '0' });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CallerLabels, MAX_CALLERS } from '../../../src/telemetry/caller-labels.js';
+import { CallerLabels, MAX_CALLERS } from '../../../src/telemetry/metrics.js';
 
 describe('caller labels', () => {
   it('keep the first callers seen, each as itself, and count every later one as _OTHER', () => {

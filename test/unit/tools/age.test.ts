@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { ageSeconds, cadenceSeconds } from '../../../src/contract/age.js';
-import type { ApiResult } from '../../../src/api/result.js';
+import type { ApiResult } from '../../../src/api/answers.js';
 import { buildProvenance } from '../../../src/api/provenance-record.js';
 import { describeAge, describeCadence } from '../../../src/lib/age-words.js';
 import { renderInterviewBrief } from '../../../src/render/interview-brief.js';

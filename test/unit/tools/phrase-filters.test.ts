@@ -3,7 +3,7 @@
  * call; and salaries say their currency, with what the USD filters compared.
  */
 import { describe, expect, it } from 'vitest';
-import type { ApiResult } from '../../../src/api/result.js';
+import type { ApiResult } from '../../../src/api/answers.js';
 import { buildProvenance } from '../../../src/api/provenance-record.js';
 import { filtersInPhrase } from '../../../src/render/filter-words.js';
 import { renderJobList } from '../../../src/render/jobs.js';

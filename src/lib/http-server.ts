@@ -1,5 +1,6 @@
 /**
- * The JSON-RPC error answers this server writes itself, when it refuses a line or a request before
+ * What our node:http servers (the MCP server, the offline API, metrics) share: binding and naming
+ * their address, and their own answers. The JSON-RPC error answers this server writes itself, when it refuses a line or a request before
  * the SDK sees it (HTTP: a limit, a guard or shutdown; stdio: a line that is no message, shutdown,
  * or no answer in time), and small writers for the HTTP server's own answers. Every HTTP refusal
  * carries such a body (id null unless the request's was read), the shape MCP clients already parse
@@ -7,7 +8,8 @@
  * SERVER_ERROR is JSON-RPC's implementation-defined "server error" code, as the SDK's own HTTP
  * refusals use it; the SDK exports no name for it.
  */
-import type { ServerResponse } from 'node:http';
+import type { Server, ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { JSONRPC_VERSION, type JSONRPCErrorResponse, type RequestId } from '@modelcontextprotocol/server';
 
 const SERVER_ERROR = -32000;
@@ -55,4 +57,20 @@ export function sendRpcError(
   id: RequestId | null = null,
 ): void {
   sendJson(res, status, rpcError(message, id), headers);
+}
+
+/** Resolves with the port bound (the one asked for, or the ephemeral one given for 0); rejects when binding fails. */
+export function listen(server: Server, port: number, host: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve((server.address() as AddressInfo).port);
+    });
+  });
+}
+
+/** The bracketed form URL and Host headers use for IPv6 literals. */
+export function bracketed(host: string): string {
+  return host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
 }

@@ -1,13 +1,50 @@
 /**
- * What each command assembles before it runs: its config and logger, the backend (with Redis when
- * asked for), telemetry, and for `serve --http` who may call; a failure the caller can fix is bad usage.
+ * What the commands share: how a command ends and what it says (exit 0 ok, 1 a tool error or a
+ * defect, 2 bad usage), the arguments a command parses itself, stdout written so that an exit right
+ * after loses nothing, and what each command assembles before it runs (config and logger, backend,
+ * telemetry, who may call `serve --http`); a failure the caller can fix is bad usage.
  */
 import type { Command } from 'commander';
 import { resolveConfig, type Config } from '../config/config.js';
 import type { RawOptions } from '../config/options.js';
+import { isRecord } from '../lib/is-record.js';
 import { createLogger, type Logger } from '../obs/log.js';
 import type { Backend } from '../tools/backend.js';
-import { isBindError, UsageError } from './usage.js';
+
+export const EXIT_OK = 0;
+export const EXIT_TOOL_ERROR = 1;
+export const EXIT_USAGE = 2;
+
+export class UsageError extends Error {}
+
+/** Writes to stdout and resolves once it is flushed, so an exit right after loses nothing. */
+export function print(text: string): Promise<void> {
+  return new Promise((resolve) => process.stdout.write(text.endsWith('\n') ? text : `${text}\n`, () => resolve()));
+}
+
+export function parsePort(value: string): number {
+  if (!/^\d+$/.test(value) || Number(value) > 65_535)
+    throw new UsageError(`--port must be a whole number from 0 to 65535, got ${JSON.stringify(value)}`);
+  return Number(value);
+}
+
+/** A port taken, or an address this machine does not have or may not bind: the caller's to change. */
+const BIND_ERRORS = new Set(['EADDRINUSE', 'EACCES', 'EADDRNOTAVAIL', 'ENOTFOUND']);
+export const isBindError = (error: unknown) => BIND_ERRORS.has(String((error as NodeJS.ErrnoException).code));
+
+export function parseJsonArgs(text: string | undefined): unknown {
+  if (text === undefined || text.trim() === '') return {};
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw new UsageError(
+      `json-args is not valid JSON: ${(error as Error).message}. Example: '{"q":"rust","per_page":5}'`,
+    );
+  }
+  if (!isRecord(value)) throw new UsageError('json-args must be a JSON object, e.g. \'{"job_id":"job_ai_0001"}\'');
+  return value;
+}
 
 /** How long `call` waits for a first Redis connection before calling on local state. */
 export const ONE_CALL_REDIS_WAIT_MS = 250;
@@ -29,20 +66,6 @@ export async function telemetryFor(config: Config, logger: Logger, backend: Back
       );
     throw error;
   }
-}
-
-/**
- * The tools `tools` lists: ours, and with the bridge on, those bridged from the hosted surface, read
- * once (for as long as one request may take; a surface that does not answer leaves ours alone).
- */
-export async function listedTools(config: Config, logger: Logger) {
-  const [{ assembleBackend }, { exposedTools }] = await Promise.all([
-    import('./start-backend.js'),
-    import('../tools/backend.js'),
-  ]);
-  const backend = assembleBackend(config, logger);
-  await backend.bridge?.settled(config.timeoutMs);
-  return exposedTools(backend);
 }
 
 /** Who may call `serve --http`; a tokens file that cannot be used is bad usage (exit 2), before anything listens. */
