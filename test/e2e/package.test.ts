@@ -1,6 +1,9 @@
 /**
  * The package as users get it: `npm pack` holds only what users need, and the tarball installed
- * into an empty folder runs with npx on Node 22 (version, tools, and an offline call).
+ * into an empty folder runs with npx on Node 22 (version, tools, and an offline call). It is packed
+ * once, from a copy of the tree with no build (as a fresh clone is), so the pack also shows that
+ * prepack builds dist/, and the tree's own dist/, which the other end-to-end tests run at the same
+ * time, is never rebuilt under them.
  */
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import {
@@ -60,18 +63,32 @@ for (const key of Object.keys(env)) if (key.startsWith('SERVICE_MCP_')) delete e
 const packedJson = (out: string): unknown => JSON.parse(out.slice(out.search(/^\[/m)));
 
 let work: string;
+let clone: string;
+let distBeforePack: boolean;
 let packed: { filename: string; size: number; unpackedSize: number; files: Array<{ path: string }> };
 
 beforeAll(() => {
   work = mkdtempSync(join(tmpdir(), 'service-mcp-pack-'));
-  const out = execFileSync('npm', ['pack', '--json', '--pack-destination', work], {
+  clone = join(work, 'clone');
+  // The files a clone has (untracked new ones too, as they are now), no dist/; the dependencies installed here.
+  const tracked = execFileSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], {
     cwd: ROOT,
+    encoding: 'utf8',
+  })
+    .split('\0')
+    // A worktree's node_modules may be a symlink, which git lists as untracked: the copy links its own.
+    .filter((path) => path !== '' && path !== 'node_modules');
+  for (const path of tracked) if (existsSync(join(ROOT, path))) cpSync(join(ROOT, path), join(clone, path));
+  symlinkSync(join(ROOT, 'node_modules'), join(clone, 'node_modules'), 'dir');
+  distBeforePack = existsSync(join(clone, 'dist'));
+  const out = execFileSync('npm', ['pack', '--json', '--pack-destination', work], {
+    cwd: clone,
     env,
     encoding: 'utf8',
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   packed = (packedJson(out) as (typeof packed)[])[0]!;
-}, 60_000);
+}, 120_000);
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 describe('npm package', () => {
@@ -169,27 +186,11 @@ describe('run through npx', () => {
 
 describe('packing', () => {
   it('a fresh clone with no build yet packs a working package: prepack builds dist/', () => {
-    const clone = join(work, 'clone');
-    // The files a clone has (untracked new ones too, as they are now), no dist/; the dependencies installed here.
-    const tracked = execFileSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], {
-      cwd: ROOT,
-      encoding: 'utf8',
-    })
-      .split('\0')
-      .filter(Boolean);
-    for (const path of tracked) if (existsSync(join(ROOT, path))) cpSync(join(ROOT, path), join(clone, path));
-    symlinkSync(join(ROOT, 'node_modules'), join(clone, 'node_modules'), 'dir');
-    expect(existsSync(join(clone, 'dist'))).toBe(false);
-    const out = execFileSync('npm', ['pack', '--json', '--pack-destination', clone], {
-      cwd: clone,
-      env,
-      encoding: 'utf8',
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    const files = (packedJson(out) as Array<{ files: Array<{ path: string }> }>)[0]!.files.map((f) => f.path);
+    expect(distBeforePack).toBe(false);
+    const files = packed.files.map((f) => f.path);
     expect(files).toContain('dist/cli.js');
     expect(files.filter((path) => path.startsWith('dist/')).length).toBeGreaterThan(1);
-  }, 120_000);
+  });
 
   it('scripts on a Node older than 22 (the pinned one not installed) stop with one sentence saying what to do', () => {
     const run = spawnSync(process.execPath, [...pretendNode('v20.11.1'), join(ROOT, 'scripts/require-node.mjs')], {
