@@ -102,6 +102,7 @@ export default defineConfig({
         test: {
           name: 'installed',
           include: ['test/installed/**/*.test.ts'],
+          globalSetup: ['test/installed/pack.ts'],
           environment: 'node',
           testTimeout: 180_000,
           hookTimeout: 600_000,

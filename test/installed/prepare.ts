@@ -105,18 +105,23 @@ export interface Installs {
 }
 
 /**
- * Packs the package (prepack builds it), installs the tarball into an empty folder with no
- * lockfile, by npm on the lowest Node with engine-strict (so a dependency whose `engines` wants a
- * newer Node than ours says fails here, naming it), and builds and unpacks the `.mcpb` bundle.
+ * `npm pack` (whose prepack builds dist/) into a folder of its own: the one pack of a run of the
+ * installed project (pack.ts, its global setup), whose tarball every file reads.
  */
-export function prepareInstalls(lowestNodeBinary: string): Installs {
-  const work = mkdtempSync(join(tmpdir(), 'service-mcp-installed-'));
+export function packTarball(): { work: string; tarball: string } {
+  const work = mkdtempSync(join(tmpdir(), 'service-mcp-packed-'));
   const packed = npm(['pack', '--json', '--pack-destination', work], ROOT);
-  const tarball = join(
-    work,
-    (JSON.parse(packed.slice(packed.search(/^\[/m))) as Array<{ filename: string }>)[0]!.filename,
-  );
+  const filename = (JSON.parse(packed.slice(packed.search(/^\[/m))) as Array<{ filename: string }>)[0]!.filename;
+  return { work, tarball: join(work, filename) };
+}
 
+/**
+ * Installs the packed tarball into an empty folder with no lockfile, by npm on the lowest Node with
+ * engine-strict (so a dependency whose `engines` wants a newer Node than ours says fails here,
+ * naming it), and builds and unpacks the `.mcpb` bundle.
+ */
+export function prepareInstalls(lowestNodeBinary: string, tarball: string): Installs {
+  const work = mkdtempSync(join(tmpdir(), 'service-mcp-installed-'));
   const app = join(work, 'app');
   mkdirSync(app);
   writeFileSync(join(app, 'package.json'), '{"name":"fresh-install","version":"1.0.0","private":true}\n');
