@@ -65,7 +65,10 @@ const CANCEL_EVERY = 50;
 const SERVER_ARGS = ['--timeout-ms', '600000'];
 
 const activeIds = dataset.jobs.filter((j) => j.active).map((j) => j.job.job_id);
-/** 100 jobs: every one is asked for during the warm-up, so a cache on has all its entries by then. */
+/**
+ * The calls ask for 50 of these 100 (index 6k mod 100), all within the first 600 calls: a cache on
+ * holds every one by the end of the warm-up.
+ */
 const jobIds = activeIds.slice(0, 100);
 const truncatedJob = activeIds[200]!;
 const brokenJob = activeIds[201]!;
