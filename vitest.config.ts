@@ -41,7 +41,6 @@ const LONGEST = [
   'test/e2e/faults.test.ts',
   'test/e2e/cancellation-fuzz.test.ts',
   'test/e2e/edges.test.ts',
-  'test/e2e/package.test.ts',
   'test/e2e/hosted-bridge.test.ts',
   'test/e2e/redis.test.ts',
   'test/e2e/in-flight.test.ts',

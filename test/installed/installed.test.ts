@@ -23,7 +23,7 @@ const binaries = new Map<string, string>();
 
 beforeAll(() => {
   for (const version of NODES) binaries.set(version, nodeBinary(version));
-  installs = prepareInstalls(binaries.get(LOWEST) ?? nodeBinary(LOWEST), inject('tarball'));
+  installs = prepareInstalls(binaries.get(LOWEST) ?? nodeBinary(LOWEST), inject('packed').tarball);
   process.stderr.write(
     `installed-package smoke on Node ${NODES.join(', ')}; the package bundles ${installs.bundled.join(', ')}\n`,
   );

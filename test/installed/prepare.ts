@@ -6,7 +6,7 @@
  * that outlives the run.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -104,15 +104,52 @@ export interface Installs {
   bundled: string[];
 }
 
+/** What `npm pack --json` tells of the tarball, and whether the copy it was packed from had a dist/. */
+export interface Packed {
+  tarball: string;
+  size: number;
+  unpackedSize: number;
+  files: string[];
+  distBeforePack: boolean;
+}
+
 /**
- * `npm pack` (whose prepack builds dist/) into a folder of its own: the one pack of a run of the
- * installed project (pack.ts, its global setup), whose tarball every file reads.
+ * `npm pack` of a copy of the tree as a fresh clone has it: the tracked files and the untracked ones
+ * git does not ignore, no dist/ (so prepack must build it), the dependencies linked. The one pack of
+ * a run of the installed project (pack.ts), whose tarball every file reads; the tree's own dist/,
+ * which a file may be running, is never rebuilt.
  */
-export function packTarball(): { work: string; tarball: string } {
+export function packFreshCopy(): { work: string; packed: Packed } {
   const work = mkdtempSync(join(tmpdir(), 'service-mcp-packed-'));
-  const packed = npm(['pack', '--json', '--pack-destination', work], ROOT);
-  const filename = (JSON.parse(packed.slice(packed.search(/^\[/m))) as Array<{ filename: string }>)[0]!.filename;
-  return { work, tarball: join(work, filename) };
+  const clone = join(work, 'clone');
+  const files = execFileSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], {
+    cwd: ROOT,
+    encoding: 'utf8',
+  })
+    .split('\0')
+    // A worktree's node_modules may be a symlink, which git lists as untracked: the copy links its own.
+    .filter((path) => path !== '' && path !== 'node_modules');
+  for (const path of files) if (existsSync(join(ROOT, path))) cpSync(join(ROOT, path), join(clone, path));
+  symlinkSync(join(ROOT, 'node_modules'), join(clone, 'node_modules'), 'dir');
+  const distBeforePack = existsSync(join(clone, 'dist'));
+  const out = npm(['pack', '--json', '--pack-destination', work], clone);
+  // The prepack build may have written its own lines before the JSON.
+  const [packed] = JSON.parse(out.slice(out.search(/^\[/m))) as Array<{
+    filename: string;
+    size: number;
+    unpackedSize: number;
+    files: Array<{ path: string }>;
+  }>;
+  return {
+    work,
+    packed: {
+      tarball: join(work, packed!.filename),
+      size: packed!.size,
+      unpackedSize: packed!.unpackedSize,
+      files: packed!.files.map((file) => file.path),
+      distBeforePack,
+    },
+  };
 }
 
 /**

@@ -68,7 +68,7 @@ let npxBefore: Set<string>;
 
 beforeAll(async () => {
   work = mkdtempSync(join(tmpdir(), 'service-mcp-readme-rows-'));
-  tarball = inject('tarball');
+  tarball = inject('packed').tarball;
   expect(basename(tarball)).toBe(TARBALL_NAME);
   registry = await startLocalRegistry(tarball, pkg, npm(['config', 'get', 'registry']).trim());
   npxCache = join(npm(['config', 'get', 'cache']).trim(), '_npx');
