@@ -40,12 +40,13 @@ const LONGEST = [
   'test/e2e/heap-soak.test.ts',
   'test/e2e/faults.test.ts',
   'test/e2e/cancellation-fuzz.test.ts',
-  'test/e2e/edges.test.ts',
-  'test/e2e/hosted-bridge.test.ts',
-  'test/e2e/redis.test.ts',
   'test/e2e/in-flight.test.ts',
-  'test/e2e/http-concurrency.test.ts',
+  'test/e2e/edges.test.ts',
   'test/e2e/stdio.test.ts',
+  'test/e2e/redis.test.ts',
+  'test/e2e/hosted-bridge.test.ts',
+  'test/e2e/observability/metrics.test.ts',
+  'test/e2e/eras.test.ts',
 ];
 
 class LongestFirst extends BaseSequencer {
