@@ -106,17 +106,19 @@ describe('static tokens (--auth-tokens-file)', () => {
     expect((await post(server.origin, { authorization: `Bearer ${ALICE}` })).status).toBe(200);
   });
 
-  it('10,000 wrong tokens take no slot: the valid caller meanwhile is always served', async () => {
+  it('wrong tokens take no slot: 16 clients sending them all along, the valid caller is always served', async () => {
     const client = await connect(server.url, { token: BOB });
-    let sent = 0;
+    let served = false;
     const refused: number[] = [];
-    // Over kept-alive connections (fetch's), as a client hammering the port would.
+    // Over kept-alive connections (fetch's), as a client hammering the port would: each of 16
+    // clients sends wrong tokens back to back for as long as the valid caller's 20 calls take (and
+    // 20 at least). With two slots, refusals that took one, or kept one, would turn it away. (This
+    // sent 10,000 whatever the valid caller was doing: 14 s, most of it after its calls were done.)
     const flood = async () => {
-      while (sent < 10_000) {
-        sent++;
+      for (let mine = 0; !served || mine < 20; mine++) {
         const answer = await fetch(server.url, {
           method: 'POST',
-          headers: { ...MCP_POST_HEADERS, authorization: `Bearer ${WRONG}${sent}` },
+          headers: { ...MCP_POST_HEADERS, authorization: `Bearer ${WRONG}${refused.length}` },
           body: INITIALIZE,
         });
         await answer.arrayBuffer();
@@ -127,11 +129,12 @@ describe('static tokens (--auth-tokens-file)', () => {
       const results = [];
       for (let i = 0; i < 20; i++)
         results.push(await client.callTool({ name: 'get_job', arguments: { job_id: 'job_ai_0001' } }));
+      served = true;
       return results;
     };
     const [results] = await Promise.all([valid(), ...Array.from({ length: 16 }, flood)]);
     expect(results.filter((r) => r.isError)).toEqual([]);
-    expect(refused.length).toBe(10_000);
+    expect(refused.length).toBeGreaterThanOrEqual(16 * 20);
     expect(new Set(refused)).toEqual(new Set([401]));
     await client.close();
   }, 120_000);

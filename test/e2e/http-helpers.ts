@@ -24,13 +24,14 @@ export interface HttpServerProcess {
 
 const LISTENING = /^service-mcp HTTP listening on (http:\/\/\S+:(\d+)\/mcp)$/m;
 
-/** `service-mcp serve --http --port 0 <args>`, resolved once it prints its listening line. */
+/** `service-mcp serve --http --port 0 <args>`, resolved once it prints its listening line; `nodeArgs` go to node itself. */
 export function startHttpServer(
   args: string[] = [],
   env: Record<string, string> = cleanEnv(),
+  nodeArgs: string[] = [],
 ): Promise<HttpServerProcess> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, 'serve', '--http', '--port', '0', ...args], {
+    const child = spawn(process.execPath, [...nodeArgs, BIN, 'serve', '--http', '--port', '0', ...args], {
       env,
       cwd: ROOT,
       stdio: ['ignore', 'pipe', 'pipe'],

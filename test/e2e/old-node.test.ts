@@ -2,8 +2,9 @@
  * On a Node.js older than the one `engines` names (22.19.0: undici 8's own minimum) the binary must
  * say why it cannot run, where the user will see it: an MCP client often hides stderr, so in stdio
  * mode the first request gets a JSON-RPC error. An older Node is played by the test's Node with its
- * reported version changed before the bin runs.
+ * reported version changed before the bin runs. The npm scripts say so too, before they start.
  */
+import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -55,5 +56,17 @@ describe('the version gate', () => {
     const { code, stdout } = await runOn(version, ['--version'], '');
     expect(code).toBe(0);
     expect(stdout.trim()).toMatch(/^\d+\.\d+\.\d+/);
+  });
+});
+
+describe('the npm scripts', () => {
+  it('on a Node older than 22 (the pinned one not installed) stop with one sentence saying what to do', () => {
+    const run = spawnSync(process.execPath, [...pretendNode('v20.11.1'), join(ROOT, 'scripts/require-node.mjs')], {
+      encoding: 'utf8',
+    });
+    expect(run.status).toBe(1);
+    expect(run.stdout).toBe('');
+    expect(run.stderr.trim().split('\n')).toHaveLength(1);
+    expect(run.stderr).toMatch(/need Node\.js 22, and this is v20\.11\.1: .*Run `npm rebuild node` once/);
   });
 });

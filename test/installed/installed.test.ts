@@ -10,7 +10,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { Client, StreamableHTTPClientTransport, type CallToolResult } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { lowestNode, nodeBinary, nodesToTest, prepareInstalls, type Installs } from './prepare.js';
 
 const NODES = nodesToTest();
@@ -23,7 +23,7 @@ const binaries = new Map<string, string>();
 
 beforeAll(() => {
   for (const version of NODES) binaries.set(version, nodeBinary(version));
-  installs = prepareInstalls(binaries.get(LOWEST) ?? nodeBinary(LOWEST));
+  installs = prepareInstalls(binaries.get(LOWEST) ?? nodeBinary(LOWEST), inject('packed').tarball);
   process.stderr.write(
     `installed-package smoke on Node ${NODES.join(', ')}; the package bundles ${installs.bundled.join(', ')}\n`,
   );

@@ -6,7 +6,7 @@
  * that outlives the run.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -104,19 +104,61 @@ export interface Installs {
   bundled: string[];
 }
 
-/**
- * Packs the package (prepack builds it), installs the tarball into an empty folder with no
- * lockfile, by npm on the lowest Node with engine-strict (so a dependency whose `engines` wants a
- * newer Node than ours says fails here, naming it), and builds and unpacks the `.mcpb` bundle.
- */
-export function prepareInstalls(lowestNodeBinary: string): Installs {
-  const work = mkdtempSync(join(tmpdir(), 'service-mcp-installed-'));
-  const packed = npm(['pack', '--json', '--pack-destination', work], ROOT);
-  const tarball = join(
-    work,
-    (JSON.parse(packed.slice(packed.search(/^\[/m))) as Array<{ filename: string }>)[0]!.filename,
-  );
+/** What `npm pack --json` tells of the tarball, and whether the copy it was packed from had a dist/. */
+export interface Packed {
+  tarball: string;
+  size: number;
+  unpackedSize: number;
+  files: string[];
+  distBeforePack: boolean;
+}
 
+/**
+ * `npm pack` of a copy of the tree as a fresh clone has it: the tracked files and the untracked ones
+ * git does not ignore, no dist/ (so prepack must build it), the dependencies linked. The one pack of
+ * a run of the installed project (pack.ts), whose tarball every file reads; the tree's own dist/,
+ * which a file may be running, is never rebuilt.
+ */
+export function packFreshCopy(): { work: string; packed: Packed } {
+  const work = mkdtempSync(join(tmpdir(), 'service-mcp-packed-'));
+  const clone = join(work, 'clone');
+  const files = execFileSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], {
+    cwd: ROOT,
+    encoding: 'utf8',
+  })
+    .split('\0')
+    // A worktree's node_modules may be a symlink, which git lists as untracked: the copy links its own.
+    .filter((path) => path !== '' && path !== 'node_modules');
+  for (const path of files) if (existsSync(join(ROOT, path))) cpSync(join(ROOT, path), join(clone, path));
+  symlinkSync(join(ROOT, 'node_modules'), join(clone, 'node_modules'), 'dir');
+  const distBeforePack = existsSync(join(clone, 'dist'));
+  const out = npm(['pack', '--json', '--pack-destination', work], clone);
+  // The prepack build may have written its own lines before the JSON.
+  const [packed] = JSON.parse(out.slice(out.search(/^\[/m))) as Array<{
+    filename: string;
+    size: number;
+    unpackedSize: number;
+    files: Array<{ path: string }>;
+  }>;
+  return {
+    work,
+    packed: {
+      tarball: join(work, packed!.filename),
+      size: packed!.size,
+      unpackedSize: packed!.unpackedSize,
+      files: packed!.files.map((file) => file.path),
+      distBeforePack,
+    },
+  };
+}
+
+/**
+ * Installs the packed tarball into an empty folder with no lockfile, by npm on the lowest Node with
+ * engine-strict (so a dependency whose `engines` wants a newer Node than ours says fails here,
+ * naming it), and builds and unpacks the `.mcpb` bundle.
+ */
+export function prepareInstalls(lowestNodeBinary: string, tarball: string): Installs {
+  const work = mkdtempSync(join(tmpdir(), 'service-mcp-installed-'));
   const app = join(work, 'app');
   mkdirSync(app);
   writeFileSync(join(app, 'package.json'), '{"name":"fresh-install","version":"1.0.0","private":true}\n');

@@ -3,16 +3,16 @@
  * `args` (the `/path/to/…` placeholders replaced) started by the SDK's stdio client, as an MCP
  * client would, and driven through a tool call. The published row runs `npx -y service-mcp`
  * unchanged against a loopback registry that publishes the packed tarball; the global row installs
- * that tarball with `npm install -g --prefix <tmp>`. One pack per run; npm's own cache is reused.
+ * that tarball with `npm install -g --prefix <tmp>`. The run's one pack (pack.ts); npm's own cache is reused.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { delimiter, dirname, join } from 'node:path';
+import { basename, delimiter, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client, type CallToolResult } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { startLocalRegistry, type LocalRegistry } from './local-registry.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -68,10 +68,8 @@ let npxBefore: Set<string>;
 
 beforeAll(async () => {
   work = mkdtempSync(join(tmpdir(), 'service-mcp-readme-rows-'));
-  const packed = npm(['pack', '--json', '--pack-destination', work]);
-  const filename = (JSON.parse(packed.slice(packed.search(/^\[/m))) as Array<{ filename: string }>)[0]!.filename;
-  expect(filename).toBe(TARBALL_NAME);
-  tarball = join(work, filename);
+  tarball = inject('packed').tarball;
+  expect(basename(tarball)).toBe(TARBALL_NAME);
   registry = await startLocalRegistry(tarball, pkg, npm(['config', 'get', 'registry']).trim());
   npxCache = join(npm(['config', 'get', 'cache']).trim(), '_npx');
   npxBefore = new Set(existsSync(npxCache) ? readdirSync(npxCache) : []);

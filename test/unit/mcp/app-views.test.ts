@@ -12,7 +12,7 @@ import {
   type ClientCapabilities,
 } from '@modelcontextprotocol/client';
 import { createMcpHandler } from '@modelcontextprotocol/server';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { VIEW_LIST, VIEWS } from '../../../src/contract/views.js';
 import { createOfflineEngine } from '../../../src/offline/engine.js';
 import { OFFLINE_BASE_URL } from '../../../src/offline/fetch.js';
@@ -95,17 +95,24 @@ describe('results and resources with the MCP Apps extension', () => {
     JSON.parse(JSON.stringify(result).replace(/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d+Z/g, 'T')) as unknown;
 
   it('gives the same text and structuredContent to a client with views as to one without', async () => {
-    const [withViews, without] = await Promise.all([connect(UI), connect({})]);
-    for (const [name, args] of [
-      ['search_jobs', { q: 'engineer', per_page: 3 }],
-      ['get_market_map', {}],
-      ['get_company_interview_brief', { slug: 'northwind-neural' }],
-    ] as const) {
-      const [a, b] = await Promise.all([
-        withViews.callTool({ name, arguments: args }),
-        without.callTool({ name, arguments: args }),
-      ]);
-      expect(timeless(a as CallToolResult), name).toEqual(timeless(b as CallToolResult));
+    // One clock for both calls: the ages in the text ("3 minutes ago") are read from it, and two
+    // calls that straddled a minute on a busy machine told different ages (seen in a full run).
+    vi.useFakeTimers({ toFake: ['Date'], now: new Date('2026-11-27T12:00:00Z') });
+    try {
+      const [withViews, without] = await Promise.all([connect(UI), connect({})]);
+      for (const [name, args] of [
+        ['search_jobs', { q: 'engineer', per_page: 3 }],
+        ['get_market_map', {}],
+        ['get_company_interview_brief', { slug: 'northwind-neural' }],
+      ] as const) {
+        const [a, b] = await Promise.all([
+          withViews.callTool({ name, arguments: args }),
+          without.callTool({ name, arguments: args }),
+        ]);
+        expect(timeless(a as CallToolResult), name).toEqual(timeless(b as CallToolResult));
+      }
+    } finally {
+      vi.useRealTimers();
     }
   });
 

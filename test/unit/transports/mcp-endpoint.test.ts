@@ -2,13 +2,13 @@
  * The MCP endpoint reads and parses each body once: what parsed reaches the SDK's Node adapter as
  * its `parsedBody`, and only a body that is not JSON is left for the SDK to read and refuse.
  */
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { silentLogger } from '../../../src/obs/log.js';
 import { createOfflineEngine } from '../../../src/offline/engine.js';
 import { OFFLINE_BASE_URL } from '../../../src/offline/fetch.js';
 import { TOOLS } from '../../../src/tools/index.js';
 import { offlineClient } from '../../helpers/offline-client.js';
-import { startHttpServer, type RunningHttpServer } from '../../../src/transports/http.js';
+import type { RunningHttpServer } from '../../../src/transports/http.js';
 
 const handed: unknown[] = [];
 
@@ -31,6 +31,16 @@ vi.mock('@modelcontextprotocol/node', async (importOriginal) => {
       };
     },
   };
+});
+
+/**
+ * Loaded after the mock, afresh: the unit tests share one module cache per worker
+ * (vitest.config.ts), and a file before this one may have loaded the real adapter.
+ */
+let startHttpServer: (typeof import('../../../src/transports/http.js'))['startHttpServer'];
+beforeAll(async () => {
+  vi.resetModules();
+  ({ startHttpServer } = await import('../../../src/transports/http.js'));
 });
 
 let running: RunningHttpServer | undefined;

@@ -1,24 +1,18 @@
 /**
  * The package as users get it: `npm pack` holds only what users need, and the tarball installed
- * into an empty folder runs with npx on Node 22 (version, tools, and an offline call).
+ * into an empty folder runs with npx on Node 22 (version, tools, and an offline call). The tarball
+ * is the run's one pack (pack.ts), made from a copy of the tree with no build, as a fresh clone is,
+ * so it also shows that prepack builds dist/.
  */
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import {
-  cpSync,
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  symlinkSync,
-  writeFileSync,
-} from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { VIEW_LIST } from '../../src/contract/views.js';
-import { pretendNode, ROOT } from './helpers.js';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 const ALLOWED = [
   /^LICENSE$/,
@@ -56,27 +50,17 @@ const env: NodeJS.ProcessEnv = {
 };
 for (const key of Object.keys(env)) if (key.startsWith('SERVICE_MCP_')) delete env[key];
 
-/** npm pack --json's answer; the prepack build may have written its own lines before it. */
-const packedJson = (out: string): unknown => JSON.parse(out.slice(out.search(/^\[/m)));
-
+const packed = inject('packed');
 let work: string;
-let packed: { filename: string; size: number; unpackedSize: number; files: Array<{ path: string }> };
 
 beforeAll(() => {
-  work = mkdtempSync(join(tmpdir(), 'service-mcp-pack-'));
-  const out = execFileSync('npm', ['pack', '--json', '--pack-destination', work], {
-    cwd: ROOT,
-    env,
-    encoding: 'utf8',
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  packed = (packedJson(out) as (typeof packed)[])[0]!;
-}, 60_000);
+  work = mkdtempSync(join(tmpdir(), 'service-mcp-package-'));
+});
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 describe('npm package', () => {
   it('holds only what users need', () => {
-    const paths = packed.files.map((f) => f.path).sort();
+    const paths = [...packed.files].sort();
     for (const path of paths)
       expect(
         ALLOWED.some((re) => re.test(path)),
@@ -106,7 +90,7 @@ describe('npm package', () => {
     writeFileSync(join(app, 'package.json'), '{"name":"empty","version":"1.0.0","private":true}\n');
     execFileSync(
       'npm',
-      ['install', '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error', join(work, packed.filename)],
+      ['install', '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error', packed.tarball],
       { cwd: app, env, stdio: ['ignore', 'ignore', 'pipe'] },
     );
     // Every dependency is bundled in dist/: the install adds this one package and nothing else.
@@ -169,35 +153,8 @@ describe('run through npx', () => {
 
 describe('packing', () => {
   it('a fresh clone with no build yet packs a working package: prepack builds dist/', () => {
-    const clone = join(work, 'clone');
-    // The files a clone has (untracked new ones too, as they are now), no dist/; the dependencies installed here.
-    const tracked = execFileSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], {
-      cwd: ROOT,
-      encoding: 'utf8',
-    })
-      .split('\0')
-      .filter(Boolean);
-    for (const path of tracked) if (existsSync(join(ROOT, path))) cpSync(join(ROOT, path), join(clone, path));
-    symlinkSync(join(ROOT, 'node_modules'), join(clone, 'node_modules'), 'dir');
-    expect(existsSync(join(clone, 'dist'))).toBe(false);
-    const out = execFileSync('npm', ['pack', '--json', '--pack-destination', clone], {
-      cwd: clone,
-      env,
-      encoding: 'utf8',
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    const files = (packedJson(out) as Array<{ files: Array<{ path: string }> }>)[0]!.files.map((f) => f.path);
-    expect(files).toContain('dist/cli.js');
-    expect(files.filter((path) => path.startsWith('dist/')).length).toBeGreaterThan(1);
-  }, 120_000);
-
-  it('scripts on a Node older than 22 (the pinned one not installed) stop with one sentence saying what to do', () => {
-    const run = spawnSync(process.execPath, [...pretendNode('v20.11.1'), join(ROOT, 'scripts/require-node.mjs')], {
-      encoding: 'utf8',
-    });
-    expect(run.status).toBe(1);
-    expect(run.stdout).toBe('');
-    expect(run.stderr.trim().split('\n')).toHaveLength(1);
-    expect(run.stderr).toMatch(/need Node\.js 22, and this is v20\.11\.1: .*Run `npm rebuild node` once/);
+    expect(packed.distBeforePack).toBe(false);
+    expect(packed.files).toContain('dist/cli.js');
+    expect(packed.files.filter((path) => path.startsWith('dist/')).length).toBeGreaterThan(1);
   });
 });
