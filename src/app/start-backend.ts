@@ -12,7 +12,7 @@ import { UsageError } from './command-parts.js';
  * A backend that loads the offline deployment itself (its API and its hosted market surface,
  * in-process) when the config asks for the offline API.
  */
-export function assembleBackend(config: Config, logger: Logger, options: BackendOptions = {}): Backend {
+function assembleBackend(config: Config, logger: Logger, options: BackendOptions = {}): Backend {
   const deployment = () => import('./offline-deployment.js').then((m) => m.createOfflineDeployment(config, logger));
   return createBackend(config, logger, { deployment, ...options });
 }
