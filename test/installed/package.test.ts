@@ -7,10 +7,11 @@
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { delimiter, dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { VIEW_LIST } from '../../src/contract/views.js';
+import { npmEnv } from './prepare.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -40,15 +41,8 @@ const REQUIRED = [
   ...VIEW_LIST.map((view) => `dist/apps/${view.id}.html`),
 ];
 
-// npm and npx run under the machine's Node; putting Node 22 first on PATH makes npx run the bin on it.
-const env: NodeJS.ProcessEnv = {
-  ...process.env,
-  PATH: `${dirname(process.execPath)}${delimiter}${process.env.PATH ?? ''}`,
-  npm_config_update_notifier: 'false',
-  npm_config_fund: 'false',
-  npm_config_audit: 'false',
-};
-for (const key of Object.keys(env)) if (key.startsWith('SERVICE_MCP_')) delete env[key];
+// npm and npx on the tests' own Node 22 (npx runs the bin on it), without the developer's settings.
+const env = Object.fromEntries(Object.entries(npmEnv).filter(([key]) => !key.startsWith('SERVICE_MCP_')));
 
 const packed = inject('packed');
 let work: string;

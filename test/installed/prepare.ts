@@ -19,7 +19,7 @@ const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
 };
 
 /** npm runs under the Node that runs the tests (the project's own), not the machine's older one. */
-const npmEnv: NodeJS.ProcessEnv = {
+export const npmEnv: NodeJS.ProcessEnv = {
   ...process.env,
   PATH: `${dirname(process.execPath)}${delimiter}${process.env.PATH ?? ''}`,
   npm_config_audit: 'false',
