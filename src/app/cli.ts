@@ -18,7 +18,6 @@ import {
   isBindError,
   parseJsonArgs,
   parsePort,
-  print,
   UsageError,
 } from './command-parts.js';
 
@@ -34,6 +33,11 @@ Examples:
 
 Without --base-url (or SERVICE_MCP_BASE_URL) every command uses the embedded offline
 snapshot, and every result says so.`;
+
+/** Writes to stdout and resolves once it is flushed, so an exit right after loses nothing. */
+function print(text: string): Promise<void> {
+  return new Promise((resolve) => process.stdout.write(text.endsWith('\n') ? text : `${text}\n`, () => resolve()));
+}
 
 export function buildProgram(): Command {
   const program = new Command(PACKAGE_NAME)

@@ -1,8 +1,8 @@
 /**
  * What the commands share: how a command ends and what it says (exit 0 ok, 1 a tool error or a
- * defect, 2 bad usage), the arguments a command parses itself, stdout written so that an exit right
- * after loses nothing, and what each command assembles before it runs (config and logger, backend,
- * telemetry, who may call `serve --http`); a failure the caller can fix is bad usage.
+ * defect, 2 bad usage), the arguments a command parses itself, and what each command assembles
+ * before it runs (config and logger, backend, telemetry, who may call `serve --http`); a failure
+ * the caller can fix is bad usage.
  */
 import type { Command } from 'commander';
 import { resolveConfig, type Config } from '../config/config.js';
@@ -16,11 +16,6 @@ export const EXIT_TOOL_ERROR = 1;
 export const EXIT_USAGE = 2;
 
 export class UsageError extends Error {}
-
-/** Writes to stdout and resolves once it is flushed, so an exit right after loses nothing. */
-export function print(text: string): Promise<void> {
-  return new Promise((resolve) => process.stdout.write(text.endsWith('\n') ? text : `${text}\n`, () => resolve()));
-}
 
 export function parsePort(value: string): number {
   if (!/^\d+$/.test(value) || Number(value) > 65_535)
