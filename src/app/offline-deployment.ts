@@ -129,7 +129,9 @@ export const surfaceBackend = (config: Config, logger: Logger, engine: OfflineEn
 export async function createOfflineDeployment(config: Config, logger: Logger): Promise<OfflineEngine> {
   let serve: ((request: Request) => Promise<Response>) | undefined;
   const engine = await createOfflineEngine({ hosted: (request) => serve!(request) });
-  const backend = surfaceBackend(config, logger, engine);
+  // The deployment's surface is not ours to trim: with `--tools` it would refuse, or hide, the very
+  // bridged tools the flag names.
+  const backend = surfaceBackend({ ...config, tools: undefined }, logger, engine);
   const handler = createMcpHandler(() => createServer({ backend, logger, extend: marketTools(engine) }), {
     legacy: 'stateless',
   });

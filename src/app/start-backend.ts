@@ -4,7 +4,7 @@
  */
 import type { Config } from '../config/config.js';
 import type { Logger } from '../obs/log.js';
-import { exposedTools, type Backend } from '../tools/backend.js';
+import { checkToolNames, exposedTools, type Backend } from '../tools/backend.js';
 import { createBackend, type BackendOptions } from './backend.js';
 import { UsageError } from './command-parts.js';
 
@@ -19,14 +19,22 @@ function assembleBackend(config: Config, logger: Logger, options: BackendOptions
 
 /**
  * The backend of a command that calls the API: with --redis-url, connected first to the shared
- * state. A wrong password fails here, before anything is served; an unreachable Redis does not
- * (state stays per process until it is back). A one-shot command waits `redisWaitMs` at most.
+ * state. A wrong password, or a `--tools` name that is no tool, fails here, before anything is
+ * served; an unreachable Redis does not (state stays per process until it is back). A one-shot
+ * command waits `redisWaitMs` at most.
  */
 export async function startBackend(
   config: Config,
   logger: Logger,
-  { redisWaitMs }: { redisWaitMs?: number } = {},
+  options: { redisWaitMs?: number } = {},
 ): Promise<Backend> {
+  const backend = await connectBackend(config, logger, options);
+  // The hosted list gets as long as one request may take: the wait `call` and `tools` give it.
+  await checkToolNames(backend, config.timeoutMs);
+  return backend;
+}
+
+async function connectBackend(config: Config, logger: Logger, { redisWaitMs }: { redisWaitMs?: number }) {
   if (config.redisUrl === undefined) return assembleBackend(config, logger);
   if (config.offline) {
     logger.warn(
@@ -62,6 +70,7 @@ export async function startBackend(
  */
 export async function listedTools(config: Config, logger: Logger) {
   const backend = assembleBackend(config, logger);
+  await checkToolNames(backend, config.timeoutMs);
   await backend.bridge?.settled(config.timeoutMs);
   return exposedTools(backend);
 }

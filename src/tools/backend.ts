@@ -4,8 +4,10 @@
  */
 import type { ApiClient } from '../api/client.js';
 import type { Mode } from '../api/provenance-record.js';
+import { TOOL_NAMES } from '../contract/tool-names.js';
 import type { HostedBridge } from '../hosted/bridge.js';
 import type { AnyTool, ExposedTool } from './define.js';
+import { refuseUnknown } from './index.js';
 
 export interface Backend {
   client: ApiClient;
@@ -28,4 +30,27 @@ export function exposedTools(backend: Backend): readonly ExposedTool[] {
   const bridged = backend.bridge?.tools() ?? [];
   const names = backend.toolNames;
   return [...backend.tools, ...(names ? bridged.filter((tool) => names.includes(tool.name)) : bridged)];
+}
+
+/**
+ * Refuses, before anything is served, a `--tools` name that is neither ours nor bridged. A name not
+ * ours may be a bridged tool's, so the hosted list is waited for (`waitMs` at most); a list not read
+ * by then cannot tell a bridged name from a typo, so the name is refused all the same, saying why
+ * (a server that started without the tool it was asked for would fail later and more quietly).
+ */
+export async function checkToolNames({ toolNames, bridge }: Backend, waitMs: number): Promise<void> {
+  const ours: readonly string[] = TOOL_NAMES;
+  if (!bridge || !toolNames || toolNames.every((name) => ours.includes(name))) return;
+  await bridge.settled(waitMs);
+  const { state, failure, bridged } = bridge.status();
+  const why = state === 'failed' ? `(${failure})` : state === 'ready' ? undefined : `within ${waitMs / 1000} s`;
+  refuseUnknown(
+    toolNames,
+    [...ours, ...(why ? [] : bridged)],
+    why
+      ? `${ours.join(', ')}; the deployment's hosted tools could not be read ${why}, so bridged names are not known`
+      : bridged.length > 0
+        ? `${ours.join(', ')}, and bridged from the deployment's hosted surface: ${bridged.join(', ')}`
+        : `${ours.join(', ')} (the deployment's hosted surface offers none to bridge)`,
+  );
 }

@@ -12,10 +12,24 @@ class UnknownToolError extends Error {
   override readonly name = 'UnknownToolError';
 }
 
+/** Refuses the `--tools` names not `known`, with `listing` (the known names, and any word on them) as the tools there are. */
+export function refuseUnknown(
+  names: readonly string[] | undefined,
+  known: readonly string[],
+  listing = known.join(', '),
+) {
+  const unknown = names?.filter((name) => !known.includes(name)) ?? [];
+  if (unknown.length > 0)
+    throw new UnknownToolError(
+      `--tools / SERVICE_MCP_TOOLS: ${unknown.map((name) => JSON.stringify(name)).join(', ')} ${unknown.length === 1 ? 'is not a tool' : 'are not tools'}; the tools are ${listing}`,
+    );
+}
+
 /**
  * Our tools named (all without names), in registry order; a name that is no tool is an
- * UnknownToolError, unless tools are `bridged` (their names are known only once the hosted list is
- * read). discover_api maps endpoints to its own set, so a tool left out is never offered.
+ * UnknownToolError, unless tools are `bridged`: their names are known only once the hosted list is
+ * read, so checkToolNames (tools/backend.ts) refuses it then. discover_api maps endpoints to its
+ * own set, so a tool left out is never offered.
  */
 export function toolSet(names?: readonly string[], { bridged = false } = {}): readonly AnyTool[] {
   const all: AnyTool[] = [
@@ -27,10 +41,10 @@ export function toolSet(names?: readonly string[], { bridged = false } = {}): re
     discoverApiTool(() => set),
     checkApiHealth,
   ];
-  const unknown = names?.filter((name) => !all.some((tool) => tool.name === name)) ?? [];
-  if (unknown.length > 0 && !bridged)
-    throw new UnknownToolError(
-      `--tools / SERVICE_MCP_TOOLS: ${unknown.map((name) => JSON.stringify(name)).join(', ')} ${unknown.length === 1 ? 'is not a tool' : 'are not tools'}; the tools are ${all.map((tool) => tool.name).join(', ')}`,
+  if (!bridged)
+    refuseUnknown(
+      names,
+      all.map((tool) => tool.name),
     );
   const set = names === undefined ? all : all.filter((tool) => names.includes(tool.name));
   return set;
