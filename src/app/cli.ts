@@ -94,7 +94,7 @@ export function buildProgram(): Command {
     .option('--json', 'print the whole result (content, structuredContent, isError) as JSON')
     .action(async (name: string, jsonArgs: string | undefined, options: { json?: boolean }, command: Command) => {
       const { config, logger } = configFrom(command);
-      const [{ runTool }, { startBackend }, { exposedTools }] = await Promise.all([
+      const [{ runTool }, { startBackend }, { exposedTools, unreadBridge }] = await Promise.all([
         import('../tools/run.js'),
         import('./start-backend.js'),
         import('../tools/backend.js'),
@@ -108,7 +108,7 @@ export function buildProgram(): Command {
       const tool = tools.find((t) => t.name === name);
       if (!tool)
         throw new UsageError(
-          `unknown tool ${JSON.stringify(name)}; tools: ${tools.map((t) => t.name).join(', ')}${config.tools ? ' (--tools)' : ''}`,
+          `unknown tool ${JSON.stringify(name)}; tools: ${tools.map((t) => t.name).join(', ')}${config.tools ? ' (--tools)' : ''}${unreadBridge(backend.bridge, config.timeoutMs)}`,
         );
       const controller = new AbortController();
       process.once('SIGINT', () => controller.abort(new Error('interrupted')));

@@ -42,15 +42,23 @@ export async function checkToolNames({ toolNames, bridge }: Backend, waitMs: num
   const ours: readonly string[] = TOOL_NAMES;
   if (!bridge || !toolNames || toolNames.every((name) => ours.includes(name))) return;
   await bridge.settled(waitMs);
-  const { state, failure, bridged } = bridge.status();
-  const why = state === 'failed' ? `(${failure})` : state === 'ready' ? undefined : `within ${waitMs / 1000} s`;
+  const { bridged } = bridge.status();
+  const unread = unreadBridge(bridge, waitMs);
   refuseUnknown(
     toolNames,
-    [...ours, ...(why ? [] : bridged)],
-    why
-      ? `${ours.join(', ')}; the deployment's hosted tools could not be read ${why}, so bridged names are not known`
+    [...ours, ...(unread ? [] : bridged)],
+    unread
+      ? `${ours.join(', ')}${unread}`
       : bridged.length > 0
         ? `${ours.join(', ')}, and bridged from the deployment's hosted surface: ${bridged.join(', ')}`
         : `${ours.join(', ')} (the deployment's hosted surface offers none to bridge)`,
   );
+}
+
+/** Why bridged names are unknown once `waitMs` has passed: the hosted list failed or is still being read; '' once read. */
+export function unreadBridge(bridge: HostedBridge | undefined, waitMs: number): string {
+  const { state, failure } = bridge?.status() ?? { state: 'ready' };
+  if (state === 'ready') return '';
+  const why = state === 'failed' ? `(${failure})` : `within ${waitMs / 1000} s`;
+  return `; the deployment's hosted tools could not be read ${why}, so bridged names are not known`;
 }

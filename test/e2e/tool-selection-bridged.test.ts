@@ -147,3 +147,12 @@ describe('--tools when the hosted list cannot be read: a name not ours stops the
     expect(code).toBe(2);
   });
 });
+
+it('`call` with a name not ours, while the hosted list cannot be read, says bridged names are not known', async () => {
+  const { code, stdout, stderr } = await run(['--base-url', down.url, 'call', 'get_company_funding', '{}'], bridging());
+  expect(stderr).toMatch(
+    /^service-mcp: unknown tool "get_company_funding"; tools: search_jobs, .*; the deployment's hosted tools could not be read \(.*503.*\), so bridged names are not known\n$/,
+  );
+  expect(code).toBe(2);
+  expect(stdout).toBe('');
+});
