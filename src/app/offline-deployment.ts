@@ -16,10 +16,16 @@ import { createOfflineEngine, type OfflineEngine } from '../offline/engine.js';
 import { compensationBenchmarks } from '../offline/market/compensation.js';
 import { frontierEvidence } from '../offline/market/evidence.js';
 import { findCompany, fundingRounds } from '../offline/market/funding.js';
+import { shownOf } from '../render/shown.js';
 import type { Backend } from '../tools/backend.js';
 import { createBackend } from './backend.js';
 
 const READ_ONLY = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true } as const;
+
+/** Benchmark rows in the text; the rest are in structuredContent (179 offline rows would cost ~4k tokens). */
+const ROWS_SHOWN = 10;
+/** Evidence items one call returns at most, each on its own line. */
+const MAX_LIMIT = 50;
 
 const OutputSchema = z.object({
   data: z.record(z.string(), z.unknown()),
@@ -59,20 +65,25 @@ export function registerMarketTools(mcp: McpServer, dataset: Dataset): void {
     },
     (args) => {
       const rows = compensationBenchmarks(dataset, args);
-      const top = rows
-        .slice(0, 5)
+      const count = shownOf(
+        Math.min(rows.length, ROWS_SHOWN),
+        rows.length,
+        'benchmark rows',
+        'in structuredContent, or narrow by role, seniority_level, domain or evidence_class',
+        rows.length > 1 ? ', largest samples first' : '',
+      );
+      const shown = rows
+        .slice(0, ROWS_SHOWN)
         .map(
           (r) =>
-            `${r.role} (${r.seniority_level ?? 'any level'}, ${r.evidence_class}): median $${r.annual_usd.median} over ${r.postings}`,
+            `\n- ${r.role} (${r.seniority_level ?? 'any level'}, ${r.evidence_class}): median $${r.annual_usd.median} over ${r.postings}`,
         );
       // An empty answer names what would match, so a caller guessing a label ("ML Engineer") can retry.
       const known =
         rows.length === 0 && args.role !== undefined
           ? ` No role with salary data contains "${args.role}"; roles with data: ${[...new Set(compensationBenchmarks(dataset, {}).map((r) => r.role))].sort().join(', ')}.`
           : '';
-      return answer(dataset, `${rows.length} benchmark rows.${known} ${top.join('; ')}`.trimEnd(), {
-        benchmarks: rows,
-      });
+      return answer(dataset, `${count}.${known}${shown.join('')}`, { benchmarks: rows });
     },
   );
   mcp.registerTool(
@@ -101,7 +112,7 @@ export function registerMarketTools(mcp: McpServer, dataset: Dataset): void {
       inputSchema: z.strictObject({
         company: company.optional(),
         kind: z.enum(['model_release', 'evaluation', 'safety_report', 'compute']).optional(),
-        limit: z.number().int().min(1).max(50).optional(),
+        limit: z.number().int().min(1).max(MAX_LIMIT).optional(),
       }),
       outputSchema: OutputSchema,
       annotations: { title: 'Frontier-AI evidence', ...READ_ONLY },
@@ -109,8 +120,16 @@ export function registerMarketTools(mcp: McpServer, dataset: Dataset): void {
     ({ company: key, kind, limit = 10 }) => {
       const found = key === undefined ? undefined : findCompany(dataset, key);
       if (key !== undefined && !found) return notFound(key);
-      const items = frontierEvidence(dataset, { company: found, kind, limit });
-      return answer(dataset, `${items.length} evidence items; newest: ${items[0]?.title ?? 'none'}`, { items });
+      const { items, matching } = frontierEvidence(dataset, { company: found, kind, limit });
+      const count = shownOf(
+        items.length,
+        matching,
+        'evidence items',
+        matching > MAX_LIMIT ? 'narrow by company or kind' : `call again with limit=${matching}`,
+        items.length > 1 ? ', newest first' : '',
+      );
+      const shown = items.map((i) => `\n- ${i.observed_on} ${i.kind}: ${i.title} (${i.evidence_class})`);
+      return answer(dataset, `${count}.${shown.join('')}`, { items, matching });
     },
   );
 }

@@ -89,11 +89,12 @@ function fence(body: string, info: string): string {
 
 /**
  * Upstream prose (a hosted tool's text) as a fenced block: invisible characters written as their
- * escapes, cut at `maxChars`, and fenced past any backtick run, so nothing in it reads as ours.
+ * escapes, cut at `maxChars` (saying where the rest is: `rest`), and fenced past any backtick run,
+ * so nothing in it reads as ours.
  */
-export function fencedText(text: string, maxChars = 6_000): string {
+export function fencedText(text: string, maxChars = 6_000, rest = 'the rest of the text is not passed on'): string {
   let body = escapeInvisible(text.replace(/\r\n?/g, '\n'));
-  if (body.length > maxChars) body = `${body.slice(0, maxChars)}\n… (cut at ${maxChars} characters)`;
+  if (body.length > maxChars) body = `${body.slice(0, maxChars)}\n… (cut at ${maxChars} characters; ${rest})`;
   return fence(body, 'text');
 }
 

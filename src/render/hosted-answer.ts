@@ -66,6 +66,9 @@ function checkedStructure(
   };
 }
 
+/** Where the rest of a text cut at its cap is, when structuredContent passes. */
+const CUT_KEPT = 'the rest of the text is not passed on; structuredContent is passed on whole';
+
 /** The next step after a hosted tool's own error, in the words our own hints use. */
 const HOSTED_ERROR_HINT =
   'Hint: The hosted tool refused or failed on its own terms: read its words above, change what they name and call again, or use another tool.';
@@ -119,7 +122,9 @@ export function hostedResult(tool: HostedTool, answer: HostedAnswer, mode: Mode)
     result.isError
       ? `The hosted tool ${datum(tool.name, 128)} answered with an error of its own (the deployment's words, quoted as data):`
       : `Answer of the hosted tool ${datum(tool.name, 128)} (the deployment's words, quoted as data):`,
-    text === '' ? '(no text)' : fencedText(text, HOSTED_CAPS.textChars),
+    text === ''
+      ? '(no text)'
+      : fencedText(text, HOSTED_CAPS.textChars, structure && 'keep' in structure ? CUT_KEPT : undefined),
   ];
   if (others.length > 0)
     lines.push(`${others.length} other content block(s) passed on as sent: ${others.map((b) => b.type).join(', ')}.`);

@@ -11,6 +11,7 @@ import { describeAge, describeCadence } from '../lib/age-words.js';
 import { isRecord } from '../lib/is-record.js';
 import { fencedData } from '../lib/fence.js';
 import { datum, quote } from '../lib/text.js';
+import { shownOf } from './shown.js';
 
 type Member = Record<string, unknown>;
 
@@ -158,6 +159,23 @@ function renderGeneration(generation: unknown, at: number | undefined): string |
   return `${when}${cadence === undefined ? '' : `; ${describeCadence(datum(cadence, 30), cadenceSeconds(cadence), ageS)}`}.`;
 }
 
+/**
+ * How many dimensions the map has, when its generation metadata says more than the answer holds
+ * (a status or layer filter): the fenced metadata states that count beside the rows.
+ */
+function mapTotal(data: MarketMapData, shown: number): number {
+  const stated = isRecord(data.generation) ? data.generation.dimension_count : undefined;
+  return isNumber(stated) && stated > shown ? stated : shown;
+}
+
+/** Where the dimensions an answer leaves out are: a call without the filters it applied. */
+function elsewhere(filters: unknown): string {
+  const applied = isRecord(filters)
+    ? Object.entries(filters).flatMap(([key, value]) => (isText(value) && value !== 'all' ? [datum(key, 20)] : []))
+    : [];
+  return applied.length > 0 ? `call without ${applied.join(' and ')}` : 'not in this answer';
+}
+
 /** The map, grouped by layer; `at`, when it was retrieved, ages its generation metadata. */
 export function renderMarketMap(data: MarketMapData, at?: number): string {
   const lines: string[] = [];
@@ -175,10 +193,11 @@ export function renderMarketMap(data: MarketMapData, at?: number): string {
       counts.set(readiness, (counts.get(readiness) ?? 0) + 1);
     }
     const summary = [...counts].map(([readiness, n]) => `${n} ${datum(readiness, 20)}`).join(', ');
+    const total = mapTotal(data, dimensions.length);
     lines.push(
-      dimensions.length === 0
+      total === 0
         ? 'Market map: no dimensions in this answer.'
-        : `Market map: ${dimensions.length} dimensions (${summary}), by layer.`,
+        : `Market map: ${shownOf(dimensions.length, total, 'dimensions', elsewhere(data.filters), summary && ` (${summary}), by layer`)}.`,
     );
     const window = sharedCoverageWindow(dimensions);
     if (window) lines.push(`Coverage window of every dimension that states one: ${window}.`);

@@ -15,7 +15,7 @@ const KINDS = [
 
 const isAi = (c: InterviewCompany) => (c.data.company as { domain_id?: unknown } | undefined)?.domain_id === 'ai';
 
-/** Items of AI companies (one company's when given), newest first, at most `limit`. */
+/** Items of AI companies (one company's when given), newest first, at most `limit`; `matching`: how many there are in all. */
 export function frontierEvidence(
   dataset: Dataset,
   filter: { company?: InterviewCompany | undefined; kind?: string | undefined; limit: number },
@@ -35,5 +35,6 @@ export function frontierEvidence(
       url: `https://evidence.example.com/${company.slug}/${kind.replace('_', '-')}`,
     })),
   );
-  return items.sort((a, b) => b.observed_on.localeCompare(a.observed_on)).slice(0, filter.limit);
+  items.sort((a, b) => b.observed_on.localeCompare(a.observed_on));
+  return { items: items.slice(0, filter.limit), matching: items.length };
 }

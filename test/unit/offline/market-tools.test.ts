@@ -31,8 +31,43 @@ describe('get_compensation_benchmarks', () => {
       name: 'get_compensation_benchmarks',
       arguments: { role: 'Machine Learning Engineer' },
     })) as CallToolResult;
-    expect(text(some)).toMatch(/[1-9]\d* benchmark rows\. Machine Learning Engineer \(/);
+    expect(text(some)).toMatch(/[1-9]\d* benchmark rows, largest samples first\.\n- Machine Learning Engineer \(/);
     expect(text(some)).not.toContain('roles with data');
+    await c.close();
+  });
+
+  it('shows every row it counts, or how many of them and where the others are', async () => {
+    const c = await client();
+    const call = async (args: Record<string, unknown>) =>
+      text((await c.callTool({ name: 'get_compensation_benchmarks', arguments: args })) as CallToolResult);
+    // The trial's case: 9 rows, of which the senior disclosed one was only in structuredContent.
+    const role = await call({ role: 'Machine Learning Engineer' });
+    expect(role).toContain('9 benchmark rows, largest samples first.');
+    expect(role).toContain('- Machine Learning Engineer (senior, disclosed): median $136525 over 1');
+    expect(role.match(/^- /gm)).toHaveLength(9);
+    const all = await call({});
+    expect(all).toMatch(
+      /\. 10 of (\d+) benchmark rows shown, largest samples first; the other \d+: in structuredContent, or narrow by role, seniority_level, domain or evidence_class\.\n/,
+    );
+    expect(all.match(/^- /gm)).toHaveLength(10);
+    await c.close();
+  });
+});
+
+describe('list_frontier_ai_evidence', () => {
+  it('shows each item it counts, and past the limit, how many match and the call that shows them', async () => {
+    const c = await client();
+    const call = async (args: Record<string, unknown>) =>
+      (await c.callTool({ name: 'list_frontier_ai_evidence', arguments: args })) as CallToolResult;
+    const cut = await call({ limit: 3 });
+    const matching = (cut.structuredContent as { data: { matching: number } }).data.matching;
+    expect(text(cut)).toContain(
+      `3 of ${matching} evidence items shown, newest first; the other ${matching - 3}: call again with limit=${matching}.`,
+    );
+    expect(text(cut).match(/^- \d{4}-\d{2}-\d{2} [a-z_]+: .+ \((?:first|third)_party\)$/gm)).toHaveLength(3);
+    const whole = await call({ limit: matching });
+    expect(text(whole)).toContain(`${matching} evidence items, newest first.`);
+    expect(text(whole).match(/^- /gm)).toHaveLength(matching);
     await c.close();
   });
 });

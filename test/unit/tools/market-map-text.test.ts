@@ -144,6 +144,27 @@ describe('market map text', () => {
     expect(lines.filter((line) => line.startsWith('Layer '))).toEqual(['Layer compute (1):']);
   });
 
+  it('a filtered answer says how many of the map it shows, and which filters keep the others out', () => {
+    const filtered = { filters: { status: 'ready', layer: 'compute' }, generation: { dimension_count: 27 } };
+    expect(renderMarketMap({ dimensions: [gpu], ...filtered }).split('\n')[0]).toBe(
+      'Market map: 1 of 27 dimensions shown (1 ready), by layer; the other 26: call without status and layer.',
+    );
+    expect(
+      renderMarketMap({
+        dimensions: [],
+        filters: { status: 'error', layer: 'all' },
+        generation: { dimension_count: 4 },
+      }),
+    ).toMatch(/^Market map: 0 of 4 dimensions shown; the other 4: call without status\.\n/);
+    // With no filter applied, a count the metadata states beyond the rows is said, not explained away.
+    expect(renderMarketMap({ dimensions: [gpu, robots], generation: { dimension_count: 3 } })).toMatch(
+      /^Market map: 2 of 3 dimensions shown \(1 ready, 1 partial\), by layer; the other 1: not in this answer\.\n/,
+    );
+    expect(renderMarketMap({ dimensions: [gpu], generation: { dimension_count: 1 } })).toMatch(
+      /^Market map: 1 dimensions \(1 ready\), by layer\.\n/,
+    );
+  });
+
   it('says when there are no dimensions, and fences a map whose dimensions are not a list', () => {
     expect(renderMarketMap({ dimensions: [], filters: { layer: 'x' } })).toMatch(
       /^Market map: no dimensions in this answer\.\nOther market-map data \(upstream data\):\n```yaml\nfilters:\n {2}layer: x\n```$/,
