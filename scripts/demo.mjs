@@ -4,13 +4,16 @@
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { fileURLToPath } from 'node:url';
+import { styleText } from 'node:util';
 
 const bin = fileURLToPath(new URL('../bin/service-mcp.js', import.meta.url));
 const transport = new StdioClientTransport({ command: process.execPath, args: [bin, '--offline'], stderr: 'inherit' });
 const client = new Client({ name: 'service-mcp-demo', version: '1.0.0' });
 await client.connect(transport);
 
-const rule = (title) => console.log(`\n\x1b[1m== ${title} ==\x1b[0m`);
+// Bold only on a terminal that takes colour: styleText leaves the text plain in a pipe or a file,
+// under NO_COLOR, NODE_DISABLE_COLORS or TERM=dumb (and honours FORCE_COLOR).
+const rule = (title) => console.log(`\n${styleText('bold', `== ${title} ==`)}`);
 const show = (result) => {
   for (const part of result.content ?? []) if (part.type === 'text') console.log(part.text);
 };

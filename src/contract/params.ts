@@ -51,6 +51,10 @@ const remote_only = z.boolean();
 const location_country = z.string().regex(COUNTRY_PATTERN).describe('ISO alpha-2, e.g. US');
 // The spec gives no maximum; the safe-integer bound only keeps the value a plain JSON number.
 const salary_usd = z.number().min(0).max(Number.MAX_SAFE_INTEGER);
+// The API's rule (src/offline/README.md): a range counts when any of it meets the threshold. Said,
+// or a model reads min_salary_usd 150000 as "every result pays over $150k".
+const min_salary_usd = salary_usd.describe('Annual; keeps ranges whose top reaches it');
+const max_salary_usd = salary_usd.describe('Annual; keeps ranges starting at or below it');
 /**
  * A USD amount as sent: to the cent. String(1e-7) is "1e-7" and the API's numbers are plain
  * decimals, so sub-cent noise must not reach the query string in exponent form.
@@ -70,7 +74,7 @@ export const job_id = z
   .refine((value) => value !== '.' && value !== '..', 'must be a job identifier, not "." or ".."')
   .describe('From search_jobs/list_jobs.');
 const market_status = z.enum(MARKET_MAP_STATUSES);
-const layer = publicText(60).describe('As listed by an unfiltered call.');
+const layer = publicText(60).describe('From an unfiltered call.');
 /**
  * A job carries its company's id as an integer (PublicJob's company.id) and the brief takes it as a
  * string: both are accepted, so an id passes from one tool to the next as the model saw it.
@@ -100,8 +104,8 @@ export const searchJobsShape = {
   ...jobListShape,
   skill_match: skill_match.optional(),
   company_type: label.optional(),
-  min_salary_usd: salary_usd.optional(),
-  max_salary_usd: salary_usd.optional(),
+  min_salary_usd: min_salary_usd.optional(),
+  max_salary_usd: max_salary_usd.optional(),
 };
 
 export const marketMapShape = { status: market_status.optional(), layer: layer.optional() };

@@ -10,20 +10,18 @@ import { fencedData } from '../lib/fence.js';
 import { datum, oneLine, quote } from '../lib/text.js';
 
 /**
- * The brief's own freshness metadata, aged: `Freshness: generated 2026-11-16T00:55:00Z, 9 days ago;
- * the API's status fresh (its label; generated 9 days ago); observation window 2026-10-17 to 2026-11-16.`
+ * The brief's own freshness metadata, aged: `Freshness: generated 2026-11-16T00:55:00Z, 9 days ago,
+ * which the API labels "fresh"; observation window 2026-10-17 to 2026-11-16.`
  */
 function renderFreshness(freshness: unknown, at: number | undefined): string | undefined {
   if (!isRecord(freshness) || at === undefined) return undefined;
   const parts: string[] = [];
-  const age =
-    typeof freshness.generated_at === 'string' ? describeAge(ageSeconds(freshness.generated_at, at)) : undefined;
-  if (typeof freshness.generated_at === 'string') parts.push(`generated ${datum(freshness.generated_at, 40)}, ${age}`);
-  // "fresh" is the API's word, by its own rule: said as its, with the age beside it, for the reader to judge.
-  if (typeof freshness.status === 'string')
-    parts.push(
-      `the API's status ${datum(freshness.status, 30)} (its label; generated ${age ?? 'at a time not stated'})`,
-    );
+  // "fresh" is the API's word, by its own rule: quoted as its label, beside the age, for the reader to judge.
+  const label = typeof freshness.status === 'string' ? quote(freshness.status, 30) : undefined;
+  if (typeof freshness.generated_at === 'string') {
+    const generated = `generated ${datum(freshness.generated_at, 40)}, ${describeAge(ageSeconds(freshness.generated_at, at))}`;
+    parts.push(label ? `${generated}, which the API labels ${label}` : generated);
+  } else if (label) parts.push(`the API labels it ${label} (generation time not stated)`);
   const window = freshness.observation_window;
   if (isRecord(window) && typeof window.from === 'string' && typeof window.to === 'string')
     parts.push(`observation window ${datum(window.from, 30)} to ${datum(window.to, 30)}`);

@@ -55,6 +55,23 @@ function renderPagination(p: Pagination, shown: number): string {
   return `Page ${p.page} of ${p.total_pages}, ${p.total} total (${range})${next}.`;
 }
 
+/**
+ * The salary thresholds and the rule they were applied by: a range passes when any of it meets the
+ * threshold, so a model must not read "min_salary_usd 150000" as "every job here pays 150000+".
+ */
+function renderSalaryFilter({ min_salary_usd: min, max_salary_usd: max }: JobListArgs): string | undefined {
+  const rules = [
+    min === undefined
+      ? ''
+      : `min_salary_usd ${String(min)} keeps a range whose top reaches it, so a range may start below it`,
+    max === undefined
+      ? ''
+      : `max_salary_usd ${String(max)} keeps a range whose bottom is at or below it, so a range may end above it`,
+  ].filter(Boolean);
+  if (rules.length === 0) return undefined;
+  return `Salary filter (on the API's annualized USD conversion of each salary): ${rules.join('; ')}. The ranges above are in each posting's own currency (ISO code beside a non-USD one), not converted here.`;
+}
+
 /** A page of jobs; `args`, the tool's, are named when nothing matched them; `at`: when retrieved. */
 export function renderJobList(data: JobListData, args: JobListArgs = {}, at?: number): string {
   const includePredicted = args.include_predicted_salaries === true;
@@ -69,11 +86,8 @@ export function renderJobList(data: JobListData, args: JobListArgs = {}, at?: nu
     lines.push(
       'salary: none = no disclosed or extracted range; model estimates are left out unless include_predicted_salaries=true.',
     );
-  if (data.jobs.length > 0 && (args.min_salary_usd !== undefined || args.max_salary_usd !== undefined)) {
-    lines.push(
-      "min_salary_usd/max_salary_usd were compared by the API with its annualized USD conversion of each salary; the ranges above are in each posting's own currency (ISO code beside a non-USD one), not converted here.",
-    );
-  }
+  const salaryFilter = data.jobs.length > 0 ? renderSalaryFilter(args) : undefined;
+  if (salaryFilter) lines.push(salaryFilter);
   const suggestion = data.jobs.length > 0 ? phraseSuggestion(args) : undefined;
   if (suggestion)
     lines.push(

@@ -11,7 +11,7 @@ export const getMarketMap = defineTool({
   title: 'Get market map',
   operation: 'getPublicMarketMap',
   description:
-    'AI and web3 hiring market map: dimensions by layer, readiness, generation metadata. No arguments shows the valid layers.',
+    'AI and web3 hiring by dimension and layer: readiness, job and company counts, median salary, trend, top skills.',
   input: z.strictObject(marketMapShape),
   example: { layer: 'models', status: 'ready' },
   data: MarketMapDataSchema,

@@ -10,7 +10,7 @@ export const searchJobs = defineTool({
   title: 'Search jobs',
   operation: 'searchPublicJobs',
   description:
-    'Search AI and web3 job postings by text and filters (salary filters compare annualized USD; ranges show in the posting currency). Use first for questions in words. Returns jobs with location, freshness, last_seen, salary with evidence class; paging. get_job before recommending.',
+    'Search AI and web3 job postings by text and filters. Use first for questions in words. Returns jobs with location, freshness, last_seen, salary with evidence class; paging.',
   input: z
     .strictObject(searchJobsShape)
     // No job can match a minimum over the maximum: refuse it here rather than spend a request on it.

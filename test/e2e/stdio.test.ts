@@ -127,7 +127,7 @@ describe('every tool, happy path (the SDK client validates structuredContent aga
     expect(result.isError).toBeFalsy();
     expect(textOf(result)).toMatch(
       new RegExp(
-        `^FICTIONAL [^\n]*\nFreshness: generated [^\n]+ ago; the API's status \\w+ \\(its label; generated [^\n]+ ago\\)[^\n]*\nInterview brief for "${company.name}" \\(upstream data below\\):\n\`\`\`yaml\n`,
+        `^FICTIONAL [^\n]*\nFreshness: generated [^\n]+ ago, which the API labels "\\w+"[^\n]*\nInterview brief for "${company.name}" \\(upstream data below\\):\n\`\`\`yaml\n`,
       ),
     );
   });

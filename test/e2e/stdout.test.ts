@@ -20,8 +20,9 @@ interface Message {
 describe('stdio session transcript', () => {
   it('every stdout line is JSON-RPC 2.0, and stdin closing ends the process within one second', async () => {
     // --offline: no upstream process needed, and a hostile line on stdin must not produce stray output.
+    // FORCE_COLOR: colour a dependency would add on a terminal must not reach the protocol channel either.
     const child = spawn(process.execPath, [BIN, '--offline', '--log-level', 'debug'], {
-      env: cleanEnv(),
+      env: cleanEnv({ FORCE_COLOR: '1' }),
       cwd: ROOT,
       stdio: ['pipe', 'pipe', 'pipe'],
     });
@@ -99,6 +100,7 @@ describe('stdio session transcript', () => {
     // No farewell, no flush of anything else: the last byte on stdout was the last answer.
     expect(stdout.slice(stdoutAtClose)).toBe('');
 
+    expect(stdout).not.toContain('\u001b');
     const lines = stdout.split('\n').filter((line) => line !== '');
     const messages = lines.map((line) => {
       const parsed = JSON.parse(line) as Message;

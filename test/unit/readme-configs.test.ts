@@ -1,8 +1,8 @@
 /**
  * Every client config in the README is one a user can copy: each block is parsed as its client
  * would (JSON, TOML, or the shell command), and what it starts must be what the CLI accepts: the
- * package (or mcp-remote) through npx, with no argument or environment variable the CLI does not
- * know, or the URL `serve --http` listens at by default.
+ * package (or mcp-remote) through npx (on Windows, npx through `cmd /c`), with no argument or
+ * environment variable the CLI does not know, or the URL `serve --http` listens at by default.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { parse as parseToml } from 'smol-toml';
@@ -86,12 +86,28 @@ describe('client configs in the README', () => {
     expect(launches.some((launch) => launch.args?.includes('mcp-remote'))).toBe(true);
   });
 
+  it('say how to start it on Windows, where npx is a .cmd script a client cannot spawn without a shell', () => {
+    const windows = launches.filter((launch) => launch.client.startsWith('Windows'));
+    expect(windows.map(({ command, args }) => [command, ...args!])).toEqual([
+      ['cmd', '/c', 'npx', '-y', pkg.name],
+      ['cmd', '/c', 'npx', '-y', pkg.name],
+    ]);
+    expect(section.replace(/\s+/g, ' ')).toContain(
+      '`npx` is a `.cmd` script there, which a client that starts the server without a shell cannot run',
+    );
+  });
+
   it.each(blocks().map((block, i) => [`${block.client} #${i}`, launchOf(block)] as const))(
     '%s starts what the CLI accepts',
     (_name, launch) => {
       if (launch.url !== undefined) return void expect(launch.url).toBe(SERVE_URL);
-      expect(launch.command).toBe('npx');
-      const [yes, target, ...rest] = launch.args!;
+      // On Windows the same npx command, through cmd /c.
+      const [command, ...args] =
+        launch.command === 'cmd'
+          ? launch.args!.slice(launch.args![0] === '/c' ? 1 : 0)
+          : [launch.command, ...launch.args!];
+      expect(command).toBe('npx');
+      const [yes, target, ...rest] = args;
       expect(yes).toBe('-y');
       if (target === 'mcp-remote') return void expect(rest).toEqual([SERVE_URL]);
       expect(target).toBe(pkg.name);

@@ -144,12 +144,12 @@ describe('ages in results', () => {
       AT,
     );
     expect(text.split('\n')[0]).toBe(
-      "Freshness: generated 2026-11-16T00:55:00Z, 9 days ago; the API's status fresh (its label; generated 9 days ago); observation window 2026-10-17 to 2026-11-16.",
+      'Freshness: generated 2026-11-16T00:55:00Z, 9 days ago, which the API labels "fresh"; observation window 2026-10-17 to 2026-11-16.',
     );
   });
 
   it("says a brief's status is the API's word, with the age beside it, even when no time is stated", () => {
     const text = renderInterviewBrief({ company: { name: 'Acme' }, freshness: { status: 'fresh' } }, AT);
-    expect(text.split('\n')[0]).toBe("Freshness: the API's status fresh (its label; generated at a time not stated).");
+    expect(text.split('\n')[0]).toBe('Freshness: the API labels it "fresh" (generation time not stated).');
   });
 });

@@ -1,6 +1,7 @@
 /** The market map's figures reach the text, grouped by layer; what the renderer does not know is fenced. */
 import { describe, expect, it } from 'vitest';
 import { renderMarketMap } from '../../../src/render/market-map.js';
+import { findTool } from '../../helpers/tools.js';
 
 const window = { observed_from: '2026-10-03', observed_to: '2026-11-01' };
 const gpu = {
@@ -173,5 +174,22 @@ describe('market map text', () => {
       'Other market-map data (upstream data):\n```yaml\ndimensions:\n  a: 1\n```',
     );
     expect(renderMarketMap({})).toBe('The market map is empty.');
+  });
+
+  it("the tool's description says what it returns: the figures each dimension's line shows", () => {
+    const line = renderMarketMap({ dimensions: [gpu] })
+      .split('\n')
+      .find((text) => text.startsWith('- '))!;
+    const description = findTool('get_market_map')!.description;
+    for (const [said, shown] of [
+      ['readiness', ': ready |'],
+      ['job and company counts', '33 jobs, 15 companies'],
+      ['median salary', 'median salary'],
+      ['trend', 'trend'],
+      ['top skills', 'top skills'],
+    ] as const) {
+      expect(description).toContain(said);
+      expect(line).toContain(shown);
+    }
   });
 });

@@ -9,6 +9,7 @@ import { filtersInPhrase } from '../../../src/render/filter-words.js';
 import { renderJobList } from '../../../src/render/jobs.js';
 import { phraseSuggestion } from '../../../src/render/no-match.js';
 import { renderSalary } from '../../../src/render/salary.js';
+import { toolCatalog } from '../../../src/tools/tools-list.js';
 import { jobListBody, makeJob } from '../../helpers/fixtures.js';
 
 describe('phrases become filters', () => {
@@ -79,12 +80,29 @@ describe('currencies said plainly', () => {
     expect(renderSalary(salary('EUR', ''))).toBe('EUR 145000–185000 [extracted]');
   });
 
-  it('when a USD filter was applied, the text says the API compared its USD conversion', () => {
-    const text = renderJobList(jobListBody([makeJob()]).data, { min_salary_usd: 150_000 });
-    expect(text).toContain(
-      "min_salary_usd/max_salary_usd were compared by the API with its annualized USD conversion of each salary; the ranges above are in each posting's own currency",
+  it('a salary filter is echoed with its rule: a range passes when it reaches the threshold, not when all of it does', () => {
+    const filterLine = (args: Record<string, unknown>) =>
+      renderJobList(jobListBody([makeJob()]).data, args)
+        .split('\n')
+        .find((line) => line.startsWith('Salary filter'));
+    expect(filterLine({ min_salary_usd: 150_000 })).toBe(
+      "Salary filter (on the API's annualized USD conversion of each salary): min_salary_usd 150000 keeps a range whose top reaches it, so a range may start below it. The ranges above are in each posting's own currency (ISO code beside a non-USD one), not converted here.",
     );
-    expect(renderJobList(jobListBody([makeJob()]).data, {})).not.toContain('annualized USD conversion');
+    expect(filterLine({ max_salary_usd: 120_000 })).toContain(
+      'max_salary_usd 120000 keeps a range whose bottom is at or below it, so a range may end above it.',
+    );
+    expect(filterLine({ min_salary_usd: 150_000, max_salary_usd: 200_000 })).toContain(
+      'min_salary_usd 150000 keeps a range whose top reaches it, so a range may start below it; max_salary_usd 200000',
+    );
+    expect(filterLine({})).toBeUndefined();
+  });
+
+  it("search_jobs's schema says the same rule, so a model does not claim every result pays over the minimum", () => {
+    const { properties } = toolCatalog().find((tool) => tool.name === 'search_jobs')!.inputSchema as {
+      properties: Record<string, { description?: string }>;
+    };
+    expect(properties.min_salary_usd?.description).toBe('Annual; keeps ranges whose top reaches it');
+    expect(properties.max_salary_usd?.description).toBe('Annual; keeps ranges starting at or below it');
   });
 });
 

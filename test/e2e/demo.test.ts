@@ -1,0 +1,46 @@
+/**
+ * `npm run demo` (scripts/demo.mjs) makes its headings bold only on a terminal that takes colour:
+ * piped, or under NO_COLOR, it writes plain text, with no ANSI escape for a file or a pager to show
+ * as `^[[1m`. The terminal here is a real pseudo-terminal, from util-linux's `script` (Debian's
+ * bsdutils, an essential package), so the test also sees the colour it expects to be left out.
+ */
+import { execFileSync } from 'node:child_process';
+import { describe, expect, it } from 'vitest';
+import { cleanEnv, ROOT } from './helpers.js';
+
+const DEMO = 'scripts/demo.mjs';
+const ESC = '\u001b';
+
+/** The test runner's own colour settings left out; a terminal type that takes colour. */
+function env(extra: Record<string, string>): Record<string, string> {
+  const base = cleanEnv();
+  for (const key of ['NO_COLOR', 'FORCE_COLOR', 'NODE_DISABLE_COLORS']) delete base[key];
+  return { ...base, TERM: 'xterm-256color', ...extra };
+}
+
+const piped = (extra: Record<string, string> = {}) =>
+  execFileSync(process.execPath, [DEMO], { cwd: ROOT, env: env(extra), encoding: 'utf8', stdio: 'pipe' });
+
+/** The demo with a pseudo-terminal as its stdout: `script -q` adds no banner, `-e` passes on its exit status. */
+const onTerminal = (extra: Record<string, string> = {}) =>
+  execFileSync('script', ['-qec', `'${process.execPath}' ${DEMO}`, '/dev/null'], {
+    cwd: ROOT,
+    env: env(extra),
+    encoding: 'utf8',
+    stdio: 'pipe',
+  });
+
+describe('npm run demo', () => {
+  it('writes no ANSI escape into a pipe', () => {
+    const out = piped();
+    expect(out).toContain('\n== search_jobs: ');
+    expect(out).not.toContain(ESC);
+  });
+
+  it('makes its headings bold on a terminal, and writes none under NO_COLOR', () => {
+    expect(onTerminal()).toContain(`${ESC}[1m== search_jobs: `);
+    const out = onTerminal({ NO_COLOR: '1' });
+    expect(out).toContain('\n== search_jobs: ');
+    expect(out).not.toContain(ESC);
+  });
+});
