@@ -7,7 +7,7 @@
  * was given; and, for older clients that look here, the issuer's own metadata, relayed.
  *
  * With static tokens there is no OAuth to find, but an MCP client meeting a 401 tries anyway: the
- * SDK's (in mcp-remote, the Inspector, Claude Code) walks the well-known documents, falls back to
+ * SDK's (in mcp-remote and the Inspector) walks the well-known documents, falls back to
  * /register on this origin, and reports what that answered. So each of those addresses answers
  * with an OAuth error body that says what to do instead: the text those clients print.
  */

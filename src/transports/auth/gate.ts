@@ -76,7 +76,8 @@ export async function createAuthGate(settings: AuthSettings, logger: Logger): Pr
   }
   const audience = settings.oauth ? new URL(settings.oauth.audience) : undefined;
   const resourceMetadataUrl = audience ? getOAuthProtectedResourceMetadataUrl(audience) : undefined;
-  // RFC 6750 §3.1: no error code for a request without credentials; scope and metadata say where to get them.
+  // RFC 6750 §3.1: no error code for a request without credentials (the SDK's verifyBearerToken calls it
+  // invalid_token: were it to follow the RFC, this could go); scope and metadata say where to get them.
   const bare = [
     'Bearer realm="service-mcp"',
     ...(jwt && scopes.length ? [`scope="${scopes.join(' ')}"`] : []),
