@@ -2,25 +2,25 @@
  * Who may call HTTP mode, decided before any work: from the request's head alone (no body byte
  * read, no slot taken, nothing sent to the API). Static tokens (static-tokens.ts) or OAuth access
  * tokens (oauth.ts) are checked by the SDK's `verifyBearerToken`, and a refusal carries the SDK's
- * `WWW-Authenticate: Bearer` challenge with a JSON-RPC error body. With OAuth, the Protected
- * Resource Metadata (RFC 9728) that tells a client where to get a token is served here too.
+ * `WWW-Authenticate: Bearer` challenge with a JSON-RPC error body; a request with no Bearer
+ * credentials gets a challenge of ours, with no error code (RFC 6750 §3.1), which the SDK's lacks.
+ * What OAuth clients look for on the side (metadata, or why there is none) is discovery.ts's.
  * A token is never logged, never put in an error, and blanked before the request goes on (caller.ts).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import {
   bearerAuthChallengeResponse,
-  buildOAuthProtectedResourceMetadata,
   getOAuthProtectedResourceMetadataUrl,
   OAuthError,
   OAuthErrorCode,
   verifyBearerToken,
   type AuthInfo,
-  type OAuthMetadata,
   type OAuthTokenVerifier,
 } from '@modelcontextprotocol/server';
 import type { Logger } from '../../obs/log.js';
-import { sendJson, sendRpcError, type Headers } from '../../lib/http-server.js';
+import type { Headers } from '../../lib/http-server.js';
 import { anonymous, withCaller } from './caller.js';
+import { noOAuthHere, oauthDiscovery, type DiscoveryRoute } from './discovery.js';
 import { JwtVerifier } from './oauth.js';
 import { StaticTokens } from './static-tokens.js';
 
@@ -42,7 +42,7 @@ export interface AuthGate {
   /** Host names the server is reached by that the settings name (the audience's). */
   readonly hosts: readonly string[];
   check(req: IncomingMessage): Promise<AuthCheck>;
-  /** Answers a request for the metadata documents; false when `path` is none of them. */
+  /** Answers where OAuth clients look for how to get a token (discovery.ts); false when `path` is no such address. */
   serveMetadata(path: string, req: IncomingMessage, res: ServerResponse): Promise<boolean>;
   /** Reads the tokens file again (SIGHUP); with OAuth, reads the issuer's metadata and keys again on next need. */
   reload(): Promise<void>;
@@ -50,9 +50,6 @@ export interface AuthGate {
 
 /** Query parameters a token may be smuggled in: refused, whatever the settings (the spec's authentication rule 4). */
 const TOKEN_PARAMETERS = ['access_token', 'token'];
-
-const PRM_ROOT = '/.well-known/oauth-protected-resource';
-const AS_METADATA = '/.well-known/oauth-authorization-server';
 
 function tokenInQuery(target: string | undefined): string | undefined {
   const params = new URL(target ?? '/', 'http://localhost').searchParams;
@@ -79,7 +76,13 @@ export async function createAuthGate(settings: AuthSettings, logger: Logger): Pr
   }
   const audience = settings.oauth ? new URL(settings.oauth.audience) : undefined;
   const resourceMetadataUrl = audience ? getOAuthProtectedResourceMetadataUrl(audience) : undefined;
-  const prmPaths = audience ? new Set([PRM_ROOT, new URL(resourceMetadataUrl!).pathname]) : new Set<string>();
+  // RFC 6750 §3.1: no error code for a request without credentials (the SDK's verifyBearerToken calls it
+  // invalid_token: were it to follow the RFC, this could go); scope and metadata say where to get them.
+  const bare = [
+    'Bearer realm="service-mcp"',
+    ...(jwt && scopes.length ? [`scope="${scopes.join(' ')}"`] : []),
+    ...(resourceMetadataUrl ? [`resource_metadata="${resourceMetadataUrl}"`] : []),
+  ].join(', ');
   const how = tokens
     ? 'send Authorization: Bearer <token> with a token from the server operator'
     : `send Authorization: Bearer <token> with an access token from ${settings.oauth?.issuer} for the resource ${settings.oauth?.audience} (Protected Resource Metadata: ${resourceMetadataUrl})`;
@@ -95,6 +98,16 @@ export async function createAuthGate(settings: AuthSettings, logger: Logger): Pr
       };
     if (!verifier) return { ok: true, auth: settings.byAddress ? anonymous(req.socket.remoteAddress) : undefined };
     const header = req.headers.authorization;
+    if (!header || header.split(' ', 1)[0]!.toLowerCase() !== 'bearer') {
+      const what = header ? 'the Authorization header is of another scheme than Bearer' : 'no token was sent';
+      logger.debug(`refused ${req.method ?? 'GET'} from ${req.socket.remoteAddress ?? 'unknown'}: no token (${what})`);
+      return {
+        ok: false,
+        status: 401,
+        message: `Unauthorized: ${what}; ${how}`,
+        headers: { 'www-authenticate': bare },
+      };
+    }
     try {
       const verified = await verifyBearerToken(header, {
         verifier,
@@ -136,48 +149,30 @@ export async function createAuthGate(settings: AuthSettings, logger: Logger): Pr
     }
   }
 
-  async function serveMetadata(path: string, req: IncomingMessage, res: ServerResponse): Promise<boolean> {
-    if (!jwt || !audience || (!prmPaths.has(path) && path !== AS_METADATA)) return false;
-    req.resume();
-    const cors = { 'access-control-allow-origin': '*' };
-    if (req.method === 'OPTIONS') {
-      res.writeHead(204, {
-        ...cors,
-        'access-control-allow-methods': 'GET, HEAD, OPTIONS',
-        'access-control-allow-headers': 'MCP-Protocol-Version',
-      });
-      res.end();
-      return true;
-    }
-    if (req.method !== 'GET' && req.method !== 'HEAD') {
-      sendRpcError(res, 405, 'Method Not Allowed', { ...cors, allow: 'GET, HEAD, OPTIONS' });
-      return true;
-    }
-    const metadata = await jwt.discover().then(
-      (found) => found.metadata,
-      (error: Error) =>
-        void sendRpcError(res, 503, `Service Unavailable: ${error.message}`, { ...cors, 'retry-after': '5' }),
-    );
-    if (!metadata) return true;
-    const document =
-      path === AS_METADATA
-        ? metadata
-        : buildOAuthProtectedResourceMetadata({
-            oauthMetadata: metadata as unknown as OAuthMetadata,
-            resourceServerUrl: audience,
-            ...(scopes.length ? { scopesSupported: scopes } : {}),
-            resourceName: 'service-mcp',
-          });
-    sendJson(res, 200, document, { ...cors, 'cache-control': 'public, max-age=300' });
-    return true;
-  }
+  const discovery: DiscoveryRoute | undefined = jwt
+    ? oauthDiscovery({
+        issuer: settings.oauth!.issuer,
+        audience: audience!,
+        scopes,
+        issuerMetadata: () => jwt.discover().then((found) => found.metadata),
+      })
+    : tokens
+      ? noOAuthHere(async (req) => {
+          // Said only of a token this request carries: the Inspector sends its header to /mcp, not here.
+          if (!req.headers.authorization) return '';
+          const who = await check(req);
+          if (who.ok) return 'The token sent is valid. ';
+          // The reason alone: mcp-remote takes an error naming "Unauthorized" for a sign-in to wait for.
+          return `The token sent was refused: ${who.message.replace(/^[^:]+: /, '').replace(`; ${how}`, '')}. `;
+        })
+      : undefined;
 
   return {
     description,
     required: verifier !== undefined,
     hosts: audience ? [audience.host] : [],
     check,
-    serveMetadata,
+    serveMetadata: (path, req, res) => discovery?.(path, req, res) ?? Promise.resolve(false),
     reload: async () => {
       if (tokens) {
         const count = await tokens.load();

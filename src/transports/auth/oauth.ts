@@ -8,7 +8,7 @@
  * scopes are the SDK's to check (verifyBearerToken).
  */
 import { OAuthError, OAuthErrorCode, type AuthInfo, type OAuthTokenVerifier } from '@modelcontextprotocol/server';
-import { createRemoteJWKSet, errors, jwtVerify, type JWTPayload } from 'jose';
+import { createRemoteJWKSet, decodeJwt, decodeProtectedHeader, errors, jwtVerify, type JWTPayload } from 'jose';
 
 /** Clock difference allowed with the issuer when reading nbf and exp. */
 const CLOCK_TOLERANCE_S = 5;
@@ -119,6 +119,13 @@ export class JwtVerifier implements OAuthTokenVerifier {
   }
 
   async verifyAccessToken(token: string): Promise<AuthInfo> {
+    // A token that is no JWT is refused without the issuer, so that answer (401) holds whatever its state.
+    try {
+      decodeProtectedHeader(token);
+      decodeJwt(token);
+    } catch (error) {
+      throw new OAuthError(OAuthErrorCode.InvalidToken, `Token rejected: not a JWT (${(error as Error).message})`);
+    }
     const { keys } = await this.discover().catch((error: Error) => {
       throw new OAuthError(OAuthErrorCode.ServerError, `The authorization server is unreachable: ${error.message}`);
     });

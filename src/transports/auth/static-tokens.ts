@@ -74,6 +74,14 @@ export class StaticTokens implements OAuthTokenVerifier {
   }
 
   verifyAccessToken(token: string): Promise<AuthInfo> {
+    // Said apart from an unknown token: it is a pasting or templating mistake on the client's side.
+    if (!TOKEN.test(token))
+      return Promise.reject(
+        new OAuthError(
+          OAuthErrorCode.InvalidToken,
+          'Not a token of this server: its tokens are 16 or more of A-Z a-z 0-9 - . _ ~ + /',
+        ),
+      );
     const offered = digest(token);
     let name: string | undefined;
     // Every entry is compared, found or not, so the time taken says nothing of which matched.

@@ -60,15 +60,26 @@ describe('OAuth access tokens', () => {
     expect(answer.auth?.scopes).toContain('mcp:read');
   });
 
-  it('no token, or a malformed one: 401 with a Bearer challenge naming the metadata', async () => {
-    for (const header of [undefined, 'Basic abc', 'Bearer not-a-jwt']) {
+  it('no token, or another scheme: 401 with a challenge of no error code, naming the scope and the metadata', async () => {
+    for (const header of [undefined, 'Basic abc']) {
       const { status, headers, message } = await refusal(header);
       expect(status).toBe(401);
-      expect(headers['www-authenticate']).toMatch(
-        /^Bearer error="invalid_token", .*resource_metadata="http:\/\/127\.0\.0\.1:3333\/\.well-known\/oauth-protected-resource\/mcp"/,
+      expect(headers['www-authenticate']).toBe(
+        'Bearer realm="service-mcp", scope="mcp:read", resource_metadata="http://127.0.0.1:3333/.well-known/oauth-protected-resource/mcp"',
       );
       expect(message).toMatch(/^Unauthorized: .*access token from http:\/\/127\.0\.0\.1:\d+ for the resource/);
     }
+  });
+
+  it('a malformed token: 401 invalid_token with a Bearer challenge naming the metadata', async () => {
+    const { status, headers, message } = await refusal('Bearer not-a-jwt');
+    expect(status).toBe(401);
+    expect(headers['www-authenticate']).toMatch(
+      /^Bearer error="invalid_token", .*resource_metadata="http:\/\/127\.0\.0\.1:3333\/\.well-known\/oauth-protected-resource\/mcp"/,
+    );
+    expect(message).toMatch(
+      /^Unauthorized: Token rejected: not a JWT .*access token from http:\/\/127\.0\.0\.1:\d+ for the resource/,
+    );
   });
 
   it("another audience's token is refused", async () => {
