@@ -11,7 +11,7 @@ export const getMarketMap = defineTool({
   title: 'Get market map',
   operation: 'getPublicMarketMap',
   description:
-    'AI and web3 hiring market map: dimensions by layer, readiness, generation metadata. No arguments shows the valid layers.',
+    'Overview of the AI and web3 hiring market by industry segment (sector), in layers: jobs, companies, median salary, trend, top skills, coverage of each. No arguments shows the valid layers.',
   input: z.strictObject(marketMapShape),
   example: { layer: 'models', status: 'ready' },
   data: MarketMapDataSchema,
