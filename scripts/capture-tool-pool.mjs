@@ -6,7 +6,8 @@
  * reaches nothing). API keys are dummies: listing needs none of them. Writes
  * test/findability/pool.json: each server's package, version and licence (from its package.json), and
  * of each tool what a search over tools reads (name, description, argument names).
- * `node scripts/capture-tool-pool.mjs` (needs the npm registry and unshare).
+ * `node scripts/capture-tool-pool.mjs && npx prettier --write test/findability/pool.json` (needs the
+ * npm registry and unshare).
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
