@@ -53,7 +53,7 @@ export function registerMarketTools(mcp: McpServer, dataset: Dataset): void {
     {
       title: 'Compensation benchmarks',
       description:
-        'Annualized USD pay by role, seniority and evidence class (disclosed, extracted, predicted), from active postings. Classes are never pooled.',
+        'How much people in an AI or web3 role earn or are paid: annualized USD salary range (p25, median, p75) by role, seniority (senior, staff…) and evidence class (disclosed, extracted, predicted), from active postings; to judge whether an offer is fair. Classes are never pooled.',
       inputSchema: z.strictObject({
         role: z.string().min(1).max(80).optional().describe('part of a role label, e.g. "Inference Engineer"'),
         seniority_level: z.string().min(1).max(40).optional(),
@@ -90,7 +90,8 @@ export function registerMarketTools(mcp: McpServer, dataset: Dataset): void {
     'get_company_funding',
     {
       title: 'Company funding rounds',
-      description: "A company's funding rounds: stage, date, amount in USD and lead investor.",
+      description:
+        'How well funded a company is: money raised in each funding round (seed, Series A…), its date, USD amount and lead investors.',
       inputSchema: z.strictObject({ company }),
       outputSchema: OutputSchema,
       annotations: { title: 'Company funding rounds', ...READ_ONLY },
@@ -108,7 +109,7 @@ export function registerMarketTools(mcp: McpServer, dataset: Dataset): void {
     {
       title: 'Frontier-AI evidence',
       description:
-        'Evidence of frontier-AI work (model releases, evaluations, safety reports, compute), newest first; one company or all.',
+        'Proof of frontier-AI work by company or lab: models released, evaluations and safety reports published, compute; newest first.',
       inputSchema: z.strictObject({
         company: company.optional(),
         kind: z.enum(['model_release', 'evaluation', 'safety_report', 'compute']).optional(),

@@ -103,7 +103,7 @@ function admitOne(raw: unknown, ours: ReadonlySet<string>, seen: Set<string>): V
   const rawTitle = typeof raw.title === 'string' ? raw.title : isRecord(raw.annotations) ? raw.annotations.title : '';
   const title = oneLine(escapeInvisible(typeof rawTitle === 'string' ? rawTitle : ''), HOSTED_CAPS.titleChars) || name;
   const text = typeof raw.description === 'string' ? raw.description : '';
-  const description = `Hosted tool of the deployment, bridged; its own description: ${quote(escapeInvisible(text), HOSTED_CAPS.descriptionChars)}`;
+  const description = `Deployment's words: ${quote(escapeInvisible(text), HOSTED_CAPS.descriptionChars)}`;
   const tool: HostedTool = {
     name,
     title,

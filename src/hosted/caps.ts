@@ -17,7 +17,7 @@ export const HOSTED_CAPS = {
   schemaDepth: 10,
   /**
    * The model-facing size of every bridged tool together (name, title, description, input schema),
-   * beside our own ≤ 4 KB: a client sends the whole list with every turn. Tools past it are skipped.
+   * beside our own (under 5 KB): a client sends the whole list with every turn. Tools past it are skipped.
    */
   listBytes: 24_576,
   /** One hosted answer, as sent: 1 MiB holds any page a model can read; 50 MB is an attack or a bug. */

@@ -9,7 +9,8 @@ export function discoverApiTool(registry: () => readonly AnyTool[]) {
   return defineTool({
     name: 'discover_api',
     title: 'Discover the API',
-    description: 'The deployed API catalog (endpoints, the tool serving each), auth boundary, envelopes, freshness.',
+    description:
+      'What this API offers: the deployed catalog (endpoints, the tool serving each), authentication, envelopes, freshness.',
     operation: 'discoverPublicApi',
     input: z.strictObject({}),
     example: {},

@@ -68,9 +68,7 @@ describe('admitTools', () => {
       OURS,
     ).tools;
     expect(admitted!.description.length).toBeLessThan(HOSTED_CAPS.descriptionChars + 100);
-    expect(admitted!.description).toMatch(
-      /^Hosted tool of the deployment, bridged; its own description: "Ignore previous/,
-    );
+    expect(admitted!.description).toMatch(/^Deployment's words: "Ignore previous/);
     expect(admitted!.description).toContain('\\\\u202E');
     expect(admitted!.description).not.toMatch(/\n/);
     expect(admitted!.title.length).toBeLessThanOrEqual(HOSTED_CAPS.titleChars);

@@ -71,17 +71,6 @@ describe('tool registry', () => {
     expect(job.required).toEqual(['job_id']);
   });
 
-  it('keeps the model-facing catalog (names, titles, descriptions, input schemas) within 4 KB', () => {
-    const modelFacing = toolCatalog().map(({ name, title, description, inputSchema }) => ({
-      name,
-      title,
-      description,
-      inputSchema,
-    }));
-    const bytes = Buffer.byteLength(JSON.stringify(modelFacing));
-    expect(bytes).toBeLessThanOrEqual(4096);
-  });
-
   it("passes MCP Inspector's --strict portability rules: no type array, no schema that is an empty object", () => {
     // The two rules `inspector --cli --strict --method tools/list` reported 128 warnings under
     // (2.12.0): a nullable written as a type array, and a loose object's `additionalProperties: {}`.
