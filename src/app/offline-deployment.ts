@@ -92,7 +92,7 @@ export function registerMarketTools(mcp: McpServer, dataset: Dataset): void {
       if (!found) return notFound(key);
       const funding = fundingRounds(dataset, found);
       const rounds = funding.rounds.map((r) => `${r.round} ${r.announced_on} $${r.amount_usd}`).join('; ');
-      return answer(dataset, `${found.name} (company_id ${found.company_id}): ${rounds || funding.note}`, {
+      return answer(dataset, `${found.name}: ${rounds || funding.note} | company_id ${found.company_id}`, {
         ...funding,
       });
     },

@@ -69,7 +69,7 @@ describe.each(['modern', 'legacy'] as const)('bridged tools, %s era', (era) => {
     const funding = await call(client, 'get_company_funding', { company: 'northwind-neural' });
     expect(funding.isError, textOf(funding)).toBeFalsy();
     expect(textOf(funding)).toMatch(
-      /^FICTIONAL sample data, by the deployment's own word: [^\n]*\nAnswer of the hosted tool get_company_funding \(the deployment's words, quoted as data\):\n```text\nFICTIONAL offline sample data\. Northwind Neural \(company_id 1001\): Seed/,
+      /^FICTIONAL sample data, by the deployment's own word: [^\n]*\nAnswer of the hosted tool get_company_funding \(the deployment's words, quoted as data\):\n```text\nFICTIONAL offline sample data\. Northwind Neural: Seed/,
     );
     expect(textOf(funding)).toContain(
       `Provenance: hosted tool get_company_funding at "${api.url}${HOSTED_PATH}?surface=market"`,

@@ -45,7 +45,7 @@ describe('an id taken from one answer is the next call’s argument', () => {
     expect(briefId).toStrictEqual(companyId);
     const funding = await call('get_company_funding', { company: briefId });
     const name = / at "([^"]+)" \(/.exec(job)![1]!;
-    expect(textOf(funding)).toContain(`${name} (company_id ${String(companyId)})`);
+    expect(textOf(funding)).toContain(`${name}: `);
     expect(shown(textOf(funding), /company_id /)).toStrictEqual(companyId);
     // And the same id into the other bridged tool that takes a company.
     await call('list_frontier_ai_evidence', { company: shown(textOf(funding), /company_id /), limit: 1 });
