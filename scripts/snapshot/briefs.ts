@@ -61,7 +61,7 @@ export function buildBrief(company: Company, jobs: StoredJob[], vocab: Vocabular
 
   const data = {
     company: {
-      company_id: String(company.id),
+      company_id: company.id,
       slug: company.slug,
       name: company.name,
       type: company.type,
@@ -150,7 +150,8 @@ export function buildBrief(company: Company, jobs: StoredJob[], vocab: Vocabular
   };
   data.freshness.evidence_count = data.evidence.length;
   return {
-    company_id: String(company.id),
+    // Only companies with an id are briefed (generate-snapshot.ts leaves out the unresolved).
+    company_id: company.id!,
     slug: company.slug,
     name: company.name,
     meta: { source: SOURCE, generated_at: isoSeconds(generatedAt), computed_at: isoSeconds(generatedAt + 95_000) },

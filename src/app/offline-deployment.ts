@@ -32,7 +32,10 @@ const OutputSchema = z.object({
   meta: z.object({ source: z.string(), generated_at: z.string(), computed_at: z.string() }),
 });
 
-const company = z.string().min(1).max(160).describe('company_id, slug or exact name, as the REST tools show them');
+// The integer a job's company.id is, or a string (its digits, a slug, a name): an id passes as shown.
+const company = z
+  .union([z.int().min(0), z.string().min(1).max(160)])
+  .describe('company_id, slug or exact name, as the REST tools show them');
 
 function answer(dataset: Dataset, text: string, data: Record<string, unknown>): CallToolResult {
   const { source, generated_at, computed_at } = dataset.snapshot;
@@ -42,7 +45,7 @@ function answer(dataset: Dataset, text: string, data: Record<string, unknown>): 
   };
 }
 
-const notFound = (key: string): CallToolResult => ({
+const notFound = (key: string | number): CallToolResult => ({
   content: [{ type: 'text', text: `No company ${JSON.stringify(key)} in this snapshot.` }],
   isError: true,
 });
@@ -101,7 +104,9 @@ export function registerMarketTools(mcp: McpServer, dataset: Dataset): void {
       if (!found) return notFound(key);
       const funding = fundingRounds(dataset, found);
       const rounds = funding.rounds.map((r) => `${r.round} ${r.announced_on} $${r.amount_usd}`).join('; ');
-      return answer(dataset, `${found.name}: ${rounds || funding.note}`, { ...funding });
+      return answer(dataset, `${found.name}: ${rounds || funding.note} | company_id ${found.company_id}`, {
+        ...funding,
+      });
     },
   );
   mcp.registerTool(

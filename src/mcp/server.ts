@@ -60,8 +60,6 @@ export function createServer({
 
 /** What a serving entry tells the factory about each request. */
 export interface FactoryRules {
-  /** Requests answered with our own tools only (the hosted path, where this server is a surface of its own tools). */
-  ownOnly?: (request: Request) => boolean;
   /** Who is calling, from the SDK's pass-through `authInfo` (HTTP mode: transports/auth/caller.ts). */
   callerOf?: (auth: AuthInfo | undefined) => string | undefined;
 }
@@ -69,16 +67,17 @@ export interface FactoryRules {
 /**
  * The factory the serving entries call. With a bridge, a server waits for the first hosted list at
  * most FIRST_LIST_WAIT_MS, then answers with whatever is known. A request from a bridge (ours, here
- * or elsewhere), or one `ownOnly` picks, gets no bridged tools and never waits: a deployment pointed
- * at its own endpoint must not loop. Every call goes on the share of the caller `callerOf` names.
+ * or elsewhere) gets no bridged tools and never waits: a deployment pointed at its own endpoint, or
+ * two at each other, must not loop; the bridge finds only tools of ours there, and skips them.
+ * Every call goes on the share of the caller `callerOf` names.
  */
 export function serverFactory(
   options: Omit<CreateServerOptions, 'bridged' | 'caller'>,
-  { ownOnly = () => false, callerOf }: FactoryRules = {},
+  { callerOf }: FactoryRules = {},
 ): McpServerFactory {
   return async (ctx) => {
     const request = ctx.requestInfo;
-    const fromBridge = request !== undefined && (request.headers.has(BRIDGE_HEADER) || ownOnly(request));
+    const fromBridge = request?.headers.has(BRIDGE_HEADER) === true;
     const bridged = !fromBridge && options.backend.bridge !== undefined;
     if (bridged) await options.backend.bridge!.settled(FIRST_LIST_WAIT_MS);
     return createServer({ ...options, bridged, caller: callerOf?.(ctx.authInfo) });

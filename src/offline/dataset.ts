@@ -26,7 +26,8 @@ export interface StoredJob {
 }
 
 export interface InterviewCompany {
-  company_id: string;
+  /** The integer a job's company.id is: one type wherever the id is written. */
+  company_id: number;
   slug: string;
   name: string;
   meta: SnapshotMeta;

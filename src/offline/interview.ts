@@ -13,7 +13,8 @@ type LookupKey = (typeof KEYS)[number];
 const normalizeName = (name: string) => name.trim().replace(/\s+/g, ' ').toLowerCase();
 
 function find(dataset: Dataset, by: LookupKey, value: string): InterviewCompany | undefined {
-  if (by === 'company_id') return dataset.companies.find((c) => c.company_id === value);
+  // The query string carries the integer id as its digits.
+  if (by === 'company_id') return dataset.companies.find((c) => String(c.company_id) === value);
   if (by === 'slug') return dataset.companies.find((c) => c.slug === value);
   const wanted = normalizeName(value);
   return dataset.companies.find((c) => normalizeName(c.name) === wanted);
@@ -34,6 +35,7 @@ export function interviewResponse({ dataset }: { dataset: Dataset }, values: Par
   const company = find(dataset, by, value);
   if (!company)
     return errorResponse(404, 'not_found', `no interview brief for ${by} ${JSON.stringify(value)} in this snapshot`);
-  const lookup = { by, value, ignored: given.slice(1) };
+  // A company id is echoed as the integer it is, not as the query's digits: one type wherever it is written.
+  const lookup = { by, value: by === 'company_id' ? company.company_id : value, ignored: given.slice(1) };
   return successResponse({ ...company.data, lookup }, { ...company.meta });
 }

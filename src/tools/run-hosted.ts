@@ -34,9 +34,23 @@ function candidateDataIn(value: unknown, path: string): string | undefined {
   return undefined;
 }
 
-function accepted(tool: HostedTool): string[] {
+const propertiesOf = (tool: HostedTool): Record<string, unknown> => {
   const properties = (tool.inputSchema as { properties?: unknown }).properties;
-  return isRecord(properties) ? Object.keys(properties) : [];
+  return isRecord(properties) ? properties : {};
+};
+
+/**
+ * An integer where the hosted schema takes only a string goes as its digits, as ours does for
+ * company_id: a job shows its company's id as an integer, and it must pass to a bridged tool as shown.
+ */
+function idsAsShown(tool: HostedTool, args: Record<string, unknown>): Record<string, unknown> {
+  const properties = propertiesOf(tool);
+  return Object.fromEntries(
+    Object.entries(args).map(([key, value]) => {
+      const schema = properties[key];
+      return [key, Number.isSafeInteger(value) && isRecord(schema) && schema.type === 'string' ? String(value) : value];
+    }),
+  );
 }
 
 export async function runHostedTool(
@@ -49,10 +63,11 @@ export async function runHostedTool(
     record.arguments = 'invalid';
     return errorResult('invalid_argument', message, LOCAL_ARGUMENT_HINT, record);
   };
-  const args = rawArgs ?? {};
-  if (!isRecord(args)) return refuse('arguments must be a JSON object');
+  const given = rawArgs ?? {};
+  if (!isRecord(given)) return refuse('arguments must be a JSON object');
+  const args = idsAsShown(tool, given);
   const parsed = tool.input.safeParse(args, { reportInput: true });
-  if (!parsed.success) return refuse(describeIssues(parsed.error.issues, accepted(tool)));
+  if (!parsed.success) return refuse(describeIssues(parsed.error.issues, Object.keys(propertiesOf(tool))));
   const candidate = candidateDataIn(args, '');
   if (candidate) return refuse(candidate);
   record.arguments = 'valid';

@@ -152,13 +152,12 @@ function withBody(req: IncomingMessage, body: Buffer, auth: AuthInfo | undefined
 
 export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
   const { backend, logger, limits, stopping, extend } = options;
-  // At the hosted path this server is a surface of its own tools, as the deployment's is: never a bridge.
-  const atHostedPath = (request: Request) => new URL(request.url).pathname === HOSTED_MCP_PATH;
+  // The same tools at every path it is mounted at, bridged ones included; a request from a bridge gets
+  // ours alone (server.ts), so a deployment whose hosted endpoint is this server does not bridge itself.
   // The caller rides on the SDK's authInfo (withBody below); every call, bridged ones too, goes on its share.
-  const mcpHandler = createMcpHandler(
-    serverFactory({ backend, logger, stopping, extend }, { ownOnly: atHostedPath, callerOf }),
-    { legacy: 'stateless' },
-  );
+  const mcpHandler = createMcpHandler(serverFactory({ backend, logger, stopping, extend }, { callerOf }), {
+    legacy: 'stateless',
+  });
   // 2026-07-28 clients that opened a subscriptions/listen stream hear of a change of the bridged
   // tools; stateless 2025 clients have no stream to hear on, and list again (docs/tools.md).
   const unfollow = backend.bridge?.onChange(() => mcpHandler.notify.toolsChanged());

@@ -17,7 +17,7 @@ export const SERVER_CARD_PATHS = ['/mcp/server-card', '/.well-known/mcp/server-c
 /**
  * `origin` is this server's as the caller reached it. Both MCP addresses are listed: /mcp, and
  * the hosted service's path, so a client configured for the hosted service can switch by origin.
- * `tools` are those /mcp offers now: ours, and any bridged from the deployment's hosted surface.
+ * `tools` are those both offer now: ours, and any bridged from the deployment's hosted surface.
  */
 export function buildServerCard(origin: string, tools: readonly ExposedTool[] = TOOLS) {
   return {

@@ -88,7 +88,7 @@ describe.each(['modern', 'legacy'] as const)('bridged tools, %s era', (era) => {
     );
   });
 
-  it('over HTTP: /mcp offers them too; the hosted path of serve --http is a surface of our own tools only', async () => {
+  it('over HTTP: /mcp and the hosted path of serve --http offer them too', async () => {
     const { connect } = await http(live());
     const client = await connect(era);
     expect(await bridgedNames(client)).toEqual([...TOOL_NAMES, ...MARKET_TOOLS]);
@@ -99,8 +99,8 @@ describe.each(['modern', 'legacy'] as const)('bridged tools, %s era', (era) => {
         benchmarks.structuredContent as { data: { benchmarks: Array<{ evidence_class: string }> } }
       ).data.benchmarks.every((row) => row.evidence_class === 'disclosed'),
     ).toBe(true);
-    const own = await connect(era, `${HOSTED_PATH}?surface=market`);
-    expect(await names(own)).toEqual(TOOL_NAMES);
+    const hosted = await connect(era, `${HOSTED_PATH}?surface=market`);
+    expect(await bridgedNames(hosted)).toEqual([...TOOL_NAMES, ...MARKET_TOOLS]);
   });
 });
 

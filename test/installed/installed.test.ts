@@ -96,15 +96,15 @@ const OWN = [
   'list_jobs',
   'search_jobs',
 ];
-/** What mock-api's hosted market surface offers beyond our seven, bridged where the bridge is on (/mcp, stdio). */
+/** What mock-api's hosted market surface offers beyond our seven, bridged where the bridge is on. */
 const BRIDGED = ['get_company_funding', 'get_compensation_benchmarks', 'list_frontier_ai_evidence'];
 
 /**
  * Every tool, live, a call or two each, and one refusal the API itself makes (a job that is not
- * there); with `bridged`, the hosted surface's tools too, one of them called through the bridge.
+ * there); the hosted surface's tools too, one of them called through the bridge.
  */
-async function everyTool(client: Client, bridged = true): Promise<void> {
-  const expected = [...OWN, ...(bridged ? BRIDGED : [])].sort();
+async function everyTool(client: Client): Promise<void> {
+  const expected = [...OWN, ...BRIDGED].sort();
   // The first list waits for the hosted one only 1.5 s, which a slow machine may not keep: asked
   // again until it is in (counted attempts, bounded by the test's timeout).
   let names: string[] = [];
@@ -134,7 +134,6 @@ async function everyTool(client: Client, bridged = true): Promise<void> {
   })) as CallToolResult;
   expect(missing.isError).toBe(true);
   expect(textOf(missing)).toMatch(/^not_found: /);
-  if (!bridged) return;
   const funding = (await client.callTool({
     name: 'get_company_funding',
     arguments: { company: 'northwind-neural' },
@@ -198,8 +197,8 @@ describe.each(NODES)('Node %s', (version) => {
             const client = clientFor(era);
             await client.connect(new StreamableHTTPClientTransport(new URL(`${origin}${path}`)));
             try {
-              // At the hosted path serve --http is a surface of its own tools, never a bridge.
-              await everyTool(client, path === '/mcp');
+              // The same tools at both paths, the bridged ones included.
+              await everyTool(client);
             } finally {
               await client.close();
             }

@@ -49,7 +49,8 @@ const chips = (items: string[], label: string) =>
 
 function company(app: App, record: Json): HTMLElement {
   const shown = Object.entries(COMPANY_FACTS).map(([label, key]) => {
-    const value = str(record[key]);
+    // A number too: the company id is the integer a job's company.id is.
+    const value = str(record[key]) ?? num(record[key])?.toString();
     return [label, key === 'website' && value ? hostLink(app, value, 'Open the website') : value] as const;
   });
   const laidOut = ['name', ...Object.values(COMPANY_FACTS)];

@@ -25,16 +25,19 @@ interface FundingRound {
 }
 
 export interface FundingAnswer {
-  company: { company_id: string; slug: string; name: string; stage: string | null };
+  company: { company_id: number; slug: string; name: string; stage: string | null };
   rounds: FundingRound[];
   note?: string;
 }
 
 const INVESTORS = ['Foxglove Ventures', 'Brightwater Capital', 'Ironbark Partners', 'Summit Lane', 'Orchid Fund'];
 
-export function findCompany(dataset: Dataset, key: string): InterviewCompany | undefined {
-  const wanted = key.trim().toLowerCase();
-  return dataset.companies.find((c) => c.company_id === key || c.slug === wanted || c.name.toLowerCase() === wanted);
+/** By company id (the integer a job carries, or its digits), slug or exact name, any case. */
+export function findCompany(dataset: Dataset, key: string | number): InterviewCompany | undefined {
+  const wanted = String(key).trim().toLowerCase();
+  return dataset.companies.find(
+    (c) => String(c.company_id) === wanted || c.slug === wanted || c.name.toLowerCase() === wanted,
+  );
 }
 
 export function fundingRounds(dataset: Dataset, company: InterviewCompany): FundingAnswer {

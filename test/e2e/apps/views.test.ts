@@ -357,6 +357,10 @@ describe('MCP Apps views in Chromium, through ext-apps AppBridge, against the bu
     const data = structured.data as Json;
     const pkg = data.interview_package as Json;
     expect(await view.locator('h1').textContent()).toContain(data.company.name);
+    // The company's id as the brief writes it (an integer, as a job's company.id is).
+    const facts = view.locator('.company dl.facts');
+    expect(await facts.locator('dt').allTextContents()).toContain('Company id');
+    expect(await facts.locator('dd').allTextContents()).toContain(String(data.company.company_id));
     expect(await view.locator('ol.stages > li').count()).toBe(pkg.likely_interview_stages.length);
     expect(await view.locator('[data-section="questions-to-ask"] li').allTextContents()).toEqual(pkg.questions_to_ask);
     expect(await view.locator('[data-section="topics"] .chips li').allTextContents()).toEqual(pkg.topics);

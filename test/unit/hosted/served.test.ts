@@ -61,6 +61,28 @@ describe('a bridged tool with an outputSchema, served', () => {
   });
 });
 
+describe('an id passed to a bridged tool as a job shows it', () => {
+  it('an integer where the hosted schema takes a string goes as its digits; a fraction is still refused', async () => {
+    const received: unknown[] = [];
+    const { client } = await connected({
+      tools: [READ_ONLY_TOOL],
+      call: (_, args) => {
+        received.push(args);
+        return { content: [{ type: 'text', text: 'Seed round.' }] };
+      },
+    });
+    const call = (company: unknown) =>
+      client.callTool({ name: 'get_company_funding', arguments: { company } }) as Promise<CallToolResult>;
+    const byInteger = await call(1001);
+    expect(byInteger.isError, textOf(byInteger)).toBeFalsy();
+    expect(received).toEqual([{ company: '1001' }]);
+    const fraction = await call(10.5);
+    expect(textOf(fraction)).toMatch(/^invalid_argument: company: must be a string, got number 10\.5/);
+    expect(received).toHaveLength(1);
+    await client.close();
+  });
+});
+
 describe('a tool bridged after the client connected', () => {
   it('is named by the unknown-tool answer', async () => {
     let now = Date.parse('2026-11-25T12:00:00Z');

@@ -124,7 +124,7 @@ describe('404', () => {
 
   it('for a company with jobs but no brief', async () => {
     const briefed = new Set(engine.dataset.companies.map((c) => c.company_id));
-    const job = engine.dataset.jobs.find((j) => j.job.company.id !== null && !briefed.has(String(j.job.company.id)))!;
+    const job = engine.dataset.jobs.find((j) => j.job.company.id !== null && !briefed.has(j.job.company.id))!;
     await expectError(`${BRIEF}?company_id=${job.job.company.id}`, 404);
   });
 
