@@ -29,6 +29,17 @@ export function fictionNotice(p: Provenance): string | undefined {
     : undefined;
 }
 
+/**
+ * The first line of a result the API did not give this time: why it did not answer (its error,
+ * fenced: it may quote the API), and how old the kept answer is, before anything else is read.
+ */
+export function lastAnswerNotice(p: Provenance): string | undefined {
+  const kept = p.last_answer;
+  if (!kept) return undefined;
+  const why = kept.message.startsWith(`${kept.reason}: `) ? kept.message.slice(kept.reason.length + 2) : kept.message;
+  return `LAST ANSWER, NOT LIVE: the API did not answer this call (${kept.reason}: ${datum(why, 200)}); this is its earlier answer to the same request, from this server's response cache, fetched ${kept.fetched_at} (${describeAge(kept.age_s)}).`;
+}
+
 /** The closing line of every result: where the data comes from and how old it is. */
 export function renderProvenance(p: Provenance): string {
   const parts = [`source: ${p.source === null ? 'not stated' : datum(p.source, 120)}`];
