@@ -1,3 +1,4 @@
+import { stripKind } from '../contract/errors.js';
 import type { Provenance } from '../contract/provenance.js';
 import { describeAge } from '../lib/age-words.js';
 import { datum } from '../lib/text.js';
@@ -36,8 +37,7 @@ export function fictionNotice(p: Provenance): string | undefined {
 export function lastAnswerNotice(p: Provenance): string | undefined {
   const kept = p.last_answer;
   if (!kept) return undefined;
-  const why = kept.message.startsWith(`${kept.reason}: `) ? kept.message.slice(kept.reason.length + 2) : kept.message;
-  return `LAST ANSWER, NOT LIVE: the API did not answer this call (${kept.reason}: ${datum(why, 200)}); this is its earlier answer to the same request, from this server's response cache, fetched ${kept.fetched_at} (${describeAge(kept.age_s)}).`;
+  return `LAST ANSWER, NOT LIVE: the API did not answer this call (${kept.reason}: ${datum(stripKind(kept.message, kept.reason), 200)}); this is its earlier answer to the same request, from this server's response cache, fetched ${kept.fetched_at} (${describeAge(kept.age_s)}).`;
 }
 
 /** The closing line of every result: where the data comes from and how old it is. */
