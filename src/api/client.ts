@@ -100,6 +100,7 @@ export class ApiClient {
       OPERATIONS.discoverPublicApi.path,
       DiscoveryDataSchema,
       options,
+      { lastAnswer: true },
     );
     this.catalog?.learn({ data: result.data, headers });
     return {
@@ -208,7 +209,8 @@ export class ApiClient {
     { pathParam = '', ...how }: GetOptions & { pathParam?: string } = {},
   ): Promise<ApiResult<z.output<T>>> {
     const relative = OPERATIONS[operation].path.replace(/\{\w+\}/, () => encodeURIComponent(pathParam)) + query;
-    return (await this.getEnvelopeWithHeaders(relative, dataSchema, options, { ...how, operation })).result;
+    const asked = { ...how, operation, lastAnswer: true };
+    return (await this.getEnvelopeWithHeaders(relative, dataSchema, options, asked)).result;
   }
 
   private async getEnvelopeWithHeaders<T extends z.ZodType>(

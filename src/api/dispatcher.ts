@@ -8,7 +8,8 @@
  * - deduplicate: identical GETs in flight share one request (a caller that leaves: send-loop.ts);
  * - cache (unless --no-cache): RFC 9111 on a bounded memory store (cache.ts), outside the redirect
  *   interceptor as undici requires from 8.13: it keeps an answer under the URL asked for only when
- *   every hop stayed on that origin, so another origin can never plant an entry under ours;
+ *   every hop stayed on that origin, so another origin can never plant an entry under ours. Its
+ *   answers are kept past their freshness as last answers, which `lastAnswer` reads without sending;
  * - the fair-share check (--per-client-rate): inside the cache, so only a request about to be sent
  *   takes from its caller's share; the caller rides on the dispatch options under a symbol of ours;
  * - redirect: up to 20 hops, as fetch; undici refuses a Location that is not http or https, and
@@ -18,7 +19,7 @@
  * - the agent: headers and body timeouts, and the cap on the body as sent (`maxResponseSize`).
  */
 import { Agent, cacheStores, EnvHttpProxyAgent, fetch as undiciFetch, interceptors, type Dispatcher } from 'undici';
-import { CACHE_LIMITS, markingStore, type CacheStore } from './cache.js';
+import { CACHE_LIMITS, LAST_ANSWER_READ, markingStore, UNSTATED_FRESHNESS_MS, type CacheStore } from './cache.js';
 import { DEFAULT_MAX_BODY_BYTES } from './body.js';
 import { raceAbort } from '../lib/abort.js';
 import type { FetchLike } from './fetch-like.js';
@@ -108,7 +109,15 @@ function createDispatcher(options: DispatcherOptions): Dispatcher {
     // 'shared': HTTP mode answers many clients from one cache, so `private` responses stay out of it.
     ...(options.cache === false
       ? []
-      : [interceptors.cache({ store: markingStore(storeOf(options)), methods: ['GET'], type: 'shared' })]),
+      : [
+          interceptors.cache({
+            store: markingStore(storeOf(options)),
+            methods: ['GET'],
+            type: 'shared',
+            // An answer that states no freshness is kept too, as a last answer only (cache.ts).
+            cacheByDefault: UNSTATED_FRESHNESS_MS,
+          }),
+        ]),
     // A waiter that reads slowly is failed past maxBufferSize; never for a body the client would take.
     interceptors.deduplicate({ methods: ['GET'], maxBufferSize: maxBodyBytes }),
   ]);
@@ -162,7 +171,17 @@ export function createHostedFetch(options: { timeoutMs: number; maxBodyBytes?: n
     undiciFetch(url, { ...(init as Parameters<typeof undiciFetch>[1]), dispatcher }) as unknown as Promise<Response>;
 }
 
-export const createApiFetch = (options: DispatcherOptions): FetchLike => dispatcherFetch(createDispatcher(options));
+export function createApiFetch(options: DispatcherOptions): FetchLike {
+  const fetch = dispatcherFetch(createDispatcher(options));
+  if (options.cache === false) return fetch;
+  // Answered by the cache alone: a stored answer, marked, or undici's own 504; never sent.
+  const lastAnswer: FetchLike['lastAnswer'] = (url, init) =>
+    fetch(url, {
+      ...init,
+      headers: { ...(init.headers as Record<string, string>), 'cache-control': LAST_ANSWER_READ },
+    });
+  return Object.assign(fetch, { lastAnswer });
+}
 
 /**
  * The URL of the last hop, from the redirect history undici puts in the request's context. A cache

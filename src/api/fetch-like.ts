@@ -25,7 +25,14 @@ export interface RawResponse {
 }
 
 /** The fetch the client GETs with; each must end the request, body included, when `init.signal` aborts. */
-export type FetchLike = (url: string, init: FetchInit) => Promise<HttpAnswer>;
+export type FetchLike = ((url: string, init: FetchInit) => Promise<HttpAnswer>) & {
+  /**
+   * The response cache's own answer to this request, however stale (within cache.ts's last-answer
+   * age), sending nothing: a marked hit, or an answer that is none. Absent, or undefined, where there
+   * is no cache (--no-cache, the offline API, tests' fetches).
+   */
+  lastAnswer?: ((url: string, init: FetchInit) => Promise<HttpAnswer | undefined>) | undefined;
+};
 
 interface FetchInit extends RequestInit {
   /** On whose share of upstream requests this one goes (fair-share.ts); only the production fetch reads it. */

@@ -6,6 +6,7 @@
 import { ageSeconds, cadenceSeconds } from '../contract/age.js';
 import { sourceSaysFictional, type Provenance } from '../contract/provenance.js';
 import type { ApiResult } from './answers.js';
+import type { CacheHit } from './cache.js';
 
 /** How a backend reaches its API: the embedded offline API, or over HTTP. */
 export type Mode = Provenance['reached'];
@@ -24,6 +25,11 @@ export function timezoneState(value: string | null | undefined): Provenance['gen
 export interface Freshness {
   cadence?: unknown;
   lastSeen?: ReadonlyArray<readonly [jobId: string, lastSeen: string | null]>;
+}
+
+/** Why the API's last answer stood in, and when it was fetched (its age before `at`, the retrieval). */
+function lastAnswer({ ageS, lastAnswer: { kind, message } }: Required<CacheHit>, at: number) {
+  return { reason: kind, message, fetched_at: new Date(at - ageS * 1000).toISOString(), age_s: ageS };
 }
 
 export function buildProvenance(result: ApiResult<unknown>, mode: Mode, freshness: Freshness = {}): Provenance {
@@ -52,6 +58,7 @@ export function buildProvenance(result: ApiResult<unknown>, mode: Mode, freshnes
     retrieved_at: result.retrievedAt,
     http_status: result.status,
     ...(result.cache ? { cache: { hit: result.cache.hit, age_s: result.cache.ageS } } : {}),
+    ...(result.cache?.lastAnswer ? { last_answer: lastAnswer(result.cache as Required<CacheHit>, at) } : {}),
     ...(result.answeredBy ? { answered_by: result.answeredBy } : {}),
     ...(result.catalog ? { catalog: result.catalog } : {}),
   };

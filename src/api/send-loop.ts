@@ -83,7 +83,7 @@ export class SendLoop {
   lastRateLimit: { at: number; retryAfterS: number } | undefined;
   protected readonly maxRetryWaitS: number;
   protected readonly logger: Logger;
-  private readonly maxBodyBytes: number;
+  protected readonly maxBodyBytes: number;
   private readonly budget: UpstreamBudget | undefined;
   private readonly upstream: string;
 

@@ -29,10 +29,10 @@ const HOSTED_SURFACE_PATH = `${API_PREFIX}/mcp?surface=market`;
 
 function lazyFetch(load: () => Promise<FetchLike>): FetchLike {
   let ready: Promise<FetchLike> | undefined;
-  return async (url, init) => {
-    ready ??= load();
-    return (await ready)(url, init);
-  };
+  const loaded = () => (ready ??= load());
+  const fetch: FetchLike = async (url, init) => (await loaded())(url, init);
+  fetch.lastAnswer = async (url, init) => (await loaded()).lastAnswer?.(url, init);
+  return fetch;
 }
 
 async function loadOfflineFetch(engine: () => Promise<OfflineEngine>) {

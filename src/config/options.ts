@@ -43,7 +43,7 @@ const OPTIONS = [
   {
     key: 'cache',
     flag: '--no-cache',
-    description: 'turn off the in-memory response cache',
+    description: 'turn off the in-memory response cache (and the last answer it keeps for when the API is down)',
   },
   {
     key: 'maxInFlight',

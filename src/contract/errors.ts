@@ -81,6 +81,11 @@ export function cancelledError(what: string, reason: unknown, path?: string): Ap
   return new ApiError('cancelled', `cancelled: ${what} was cancelled by the caller`, { path, cause: reason });
 }
 
+/** Drops a leading kind, also as words ("rate limited: "), so the text never reads "rate_limited: rate limited: …". */
+export function stripKind(message: string, kind: ErrorKind): string {
+  return message.replace(new RegExp(`^(?:[a-z_]+|${kind.replace(/_/g, ' ')}): `), '');
+}
+
 /** Kind for a non-2xx status; the caller has already handled health's 503. */
 export function kindForStatus(status: number): ErrorKind {
   if (status === 400 || status === 422) return 'invalid_argument';

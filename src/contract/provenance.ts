@@ -4,6 +4,10 @@
  */
 import * as z from 'zod';
 
+/** The error kinds that say the API did not answer, for which its last answer may stand in. */
+export const NO_ANSWER_KINDS = ['network', 'timeout', 'upstream_unavailable', 'rate_limited'] as const;
+export type NoAnswerKind = (typeof NO_ANSWER_KINDS)[number];
+
 export const ProvenanceSchema = z.object({
   source: z.string().nullable(),
   generated_at: z.string().nullable(),
@@ -41,6 +45,17 @@ export const ProvenanceSchema = z.object({
   retrieved_at: z.string(),
   http_status: z.number().int(),
   cache: z.object({ hit: z.boolean(), age_s: z.number() }).optional(),
+  last_answer: z
+    .object({
+      reason: z.enum(NO_ANSWER_KINDS),
+      message: z.string(),
+      fetched_at: z.string(),
+      age_s: z.number().int(),
+    })
+    .optional()
+    .describe(
+      'The API did not answer this call (reason: its error kind, message), so this is its earlier answer to the same request, kept by this server up to a day: fetched_at and age_s say how old. Not live',
+    ),
   /** The origin that answered, when redirects led away from the base URL's. */
   answered_by: z.string().optional(),
   catalog: z

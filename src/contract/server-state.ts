@@ -4,6 +4,7 @@
  * bridge's status takes its shape from and the renderer reads.
  */
 import * as z from 'zod';
+import { ERROR_KINDS } from './errors.js';
 
 export const ServerStateSchema = z.object({
   version: z.string(),
@@ -26,6 +27,13 @@ export const ServerStateSchema = z.object({
       era: z.string().optional(),
       read_at: z.string().optional(),
       failure: z.string().optional(),
+      // The last read failed: when, how long before this answer, its error kind; then whether a new
+      // read runs now, or when one is due (started by the first tools/list or health check from then).
+      failed_at: z.string().optional(),
+      failed_age_s: z.number().int().optional(),
+      failure_kind: z.enum(ERROR_KINDS).optional(),
+      retrying: z.boolean().optional(),
+      next_read_at: z.string().optional(),
       bridged: z.array(z.string()),
       skipped: z.array(z.object({ name: z.string(), reason: z.string() })),
     })

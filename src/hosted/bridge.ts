@@ -11,6 +11,7 @@ import type { CallOptions } from '../api/send-loop.js';
 import { silentLogger, type Logger } from '../obs/log.js';
 import { orAfter } from '../lib/abort.js';
 import { oneLine } from '../lib/text.js';
+import type { ErrorKind } from '../contract/errors.js';
 import type { ServerState } from '../contract/server-state.js';
 import { PACKAGE_NAME, VERSION } from '../contract/version.js';
 import { admitTools, type Admission, type HostedTool } from './admit.js';
@@ -57,8 +58,8 @@ export class HostedBridge {
   private reading: Promise<void> | undefined;
   private first: Promise<void> | undefined;
   private readAt: number | undefined;
-  private failedAt: number | undefined;
-  private failure: string | undefined;
+  /** The last read's failure, and when (epoch ms); cleared by a read that succeeds. */
+  private failure: { kind: ErrorKind; message: string; at: number } | undefined;
   private endpointUrl: string | undefined;
   private endpointNote: string | undefined;
   private era: string | undefined;
@@ -82,7 +83,7 @@ export class HostedBridge {
   /** Resolves once the first read has ended, or after `ms`, whichever is first; never rejects. */
   async settled(ms: number): Promise<void> {
     this.refreshIfDue();
-    if (this.readAt !== undefined || this.failedAt !== undefined) return;
+    if (this.readAt !== undefined || this.failure !== undefined) return;
     await orAfter(this.first ?? Promise.resolve(), ms, undefined);
   }
 
@@ -93,22 +94,23 @@ export class HostedBridge {
   }
 
   status(): ServerState['bridge'] {
-    const iso = (ms: number | undefined) => (ms === undefined ? undefined : new Date(ms).toISOString());
-    const state =
-      this.reading && this.readAt === undefined
-        ? 'reading'
-        : this.failure !== undefined
-          ? 'failed'
-          : this.readAt !== undefined
-            ? 'ready'
-            : 'not_read';
+    const { failure, readAt } = this;
+    // A failed read stays the news while the next one runs: "being read" alone would hide it.
+    const state = failure ? 'failed' : readAt !== undefined ? 'ready' : this.reading ? 'reading' : 'not_read';
     return {
       endpoint: this.endpointUrl,
       endpoint_note: this.endpointNote,
       state,
       era: this.era,
-      read_at: iso(this.readAt),
-      failure: this.failure,
+      read_at: readAt === undefined ? undefined : new Date(readAt).toISOString(),
+      failure: failure?.message,
+      // When, why, and whether a read runs now or when one is due (the next list or health check starts it).
+      ...(failure && {
+        failed_at: new Date(failure.at).toISOString(),
+        failed_age_s: Math.max(0, Math.round((this.now() - failure.at) / 1000)),
+        failure_kind: failure.kind,
+        ...(this.reading ? { retrying: true } : { next_read_at: new Date(failure.at + LIST_RETRY_MS).toISOString() }),
+      }),
       bridged: this.admission.tools.map((tool) => tool.name),
       skipped: this.admission.skipped,
     };
@@ -145,8 +147,8 @@ export class HostedBridge {
     if (this.reading) return;
     const now = this.now();
     const due =
-      this.failedAt !== undefined
-        ? now - this.failedAt >= LIST_RETRY_MS
+      this.failure !== undefined
+        ? now - this.failure.at >= LIST_RETRY_MS
         : this.readAt === undefined || now - this.readAt >= LIST_TTL_MS;
     if (!due) return;
     this.reading = this.read().finally(() => (this.reading = undefined));
@@ -158,15 +160,13 @@ export class HostedBridge {
       const listed = (await this.sharedList()) ?? (await this.readHosted());
       this.apply(admitTools(listed, this.options.ours));
       this.readAt = this.now();
-      this.failedAt = undefined;
       this.failure = undefined;
     } catch (error) {
       const failure = (await outcome()).failureOf(error, 'tools/list');
-      this.failure = oneLine(failure.message, 300);
-      this.failedAt = this.now();
+      this.failure = { kind: failure.kind, message: oneLine(failure.message, 300), at: this.now() };
       this.drop();
       // Info, not a warning: a deployment without a hosted surface is no fault, and health says it.
-      this.logger.info(`hosted tools not bridged: ${this.failure}`);
+      this.logger.info(`hosted tools not bridged: ${this.failure.message}`);
       // What was bridged stays offered until the list can be read again: a blip must not hide tools.
     }
   }

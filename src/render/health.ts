@@ -1,6 +1,7 @@
-import type { ErrorKind } from '../contract/errors.js';
+import { stripKind, type ErrorKind } from '../contract/errors.js';
 import type { HealthResponse } from '../contract/schemas.js';
 import type { ServerState } from '../contract/server-state.js';
+import { describeAge } from '../lib/age-words.js';
 import { datum } from '../lib/text.js';
 
 /** Which side has the problem, when the API answered: the sentence that ends the first line. */
@@ -54,6 +55,20 @@ export function shownEndpoint(url: string): string {
 /** The renderer's view: a state without the bridge's part says nothing of it. */
 type ServerStateView = Omit<ServerState, 'bridge'> & Partial<Pick<ServerState, 'bridge'>>;
 
+/** Why the last read failed (its words fenced: they may quote the surface), when, and when it is read again. */
+function failedRead(bridge: ServerState['bridge']): string {
+  const kind = bridge.failure_kind;
+  const failure = bridge.failure ?? 'unknown';
+  const why = kind ? `${kind}: ${datum(stripKind(failure, kind), 300)}` : datum(failure, 300);
+  const when = bridge.failed_at ? `, at ${bridge.failed_at} (${describeAge(bridge.failed_age_s ?? null)})` : '';
+  const next = bridge.retrying
+    ? '; a new read is under way'
+    : bridge.next_read_at
+      ? `; next read due at ${bridge.next_read_at} (at the first tools/list or health check from then)`
+      : '';
+  return `${why}${when}${next}`;
+}
+
 /** The bridge to the hosted surface: what it offers, what it skipped and why, or why it offers nothing. */
 function renderBridge(bridge: ServerState['bridge']): string[] {
   if (bridge.state === 'off')
@@ -61,7 +76,7 @@ function renderBridge(bridge: ServerState['bridge']): string[] {
   const where = bridge.endpoint ? ` from ${shownEndpoint(bridge.endpoint)}` : '';
   const lines = [
     bridge.state === 'failed'
-      ? `- Hosted tools: the hosted surface${where} could not be read: ${datum(bridge.failure ?? 'unknown', 300)}; our own tools are unaffected${bridge.bridged.length > 0 ? `, and the ${bridge.bridged.length} bridged before stay offered` : ''}.`
+      ? `- Hosted tools: the hosted surface${where} could not be read: ${failedRead(bridge)}; our own tools are unaffected${bridge.bridged.length > 0 ? `, and the ${bridge.bridged.length} bridged before stay offered` : ''}.`
       : bridge.state === 'ready'
         ? `- Hosted tools: ${bridge.bridged.length} bridged${where}${bridge.era ? ` (${bridge.era} era)` : ''}, read at ${bridge.read_at}${bridge.bridged.length > 0 ? `: ${bridge.bridged.join(', ')}` : ''}.`
         : `- Hosted tools: the hosted list is ${bridge.state === 'reading' ? 'being read' : 'not read yet'}${where}.`,

@@ -1,3 +1,4 @@
+import { stripKind } from '../contract/errors.js';
 import type { Provenance } from '../contract/provenance.js';
 import { describeAge } from '../lib/age-words.js';
 import { datum } from '../lib/text.js';
@@ -27,6 +28,16 @@ export function fictionNotice(p: Provenance): string | undefined {
   return p.fictional
     ? `FICTIONAL sample data, by the API's own word: invented companies, jobs and salaries, not real; ${REACHED[p.reached]}.`
     : undefined;
+}
+
+/**
+ * The first line of a result the API did not give this time: why it did not answer (its error,
+ * fenced: it may quote the API), and how old the kept answer is, before anything else is read.
+ */
+export function lastAnswerNotice(p: Provenance): string | undefined {
+  const kept = p.last_answer;
+  if (!kept) return undefined;
+  return `LAST ANSWER, NOT LIVE: the API did not answer this call (${kept.reason}: ${datum(stripKind(kept.message, kept.reason), 200)}); this is its earlier answer to the same request, from this server's response cache, fetched ${kept.fetched_at} (${describeAge(kept.age_s)}).`;
 }
 
 /** The closing line of every result: where the data comes from and how old it is. */

@@ -3,7 +3,7 @@
  * message on one line, and a recovery hint, the only thing the model has to work with.
  */
 import type { CallToolResult } from '@modelcontextprotocol/server';
-import { ApiError, internalError, type ErrorKind } from '../contract/errors.js';
+import { ApiError, internalError, stripKind, type ErrorKind } from '../contract/errors.js';
 import { escapeInvisible, oneLine } from '../lib/text.js';
 import type { CallRecord } from '../obs/call-record.js';
 import type { AnyTool, FailureNote, ToolContext } from './define.js';
@@ -86,9 +86,4 @@ export function toErrorResult(
   // A bug of ours must not take the process down or pass for an API answer: say so plainly.
   const defect = internalError(tool ? `the tool ${tool.name}` : 'the call', error);
   return errorResult('internal', defect.message, INTERNAL_HINT, record, note('internal'));
-}
-
-/** Drops a leading kind, also as words ("rate limited: "), so the text never reads "rate_limited: rate limited: …". */
-function stripKind(message: string, kind: ErrorKind): string {
-  return message.replace(new RegExp(`^(?:[a-z_]+|${kind.replace(/_/g, ' ')}): `), '');
 }

@@ -10,7 +10,7 @@ import { ProvenanceSchema } from '../contract/provenance.js';
 import { ResponseMetaSchema } from '../contract/schemas.js';
 import { passes } from '../lib/compiled.js';
 import { newCallRecord, type CallRecord } from '../obs/call-record.js';
-import { fictionNotice, renderProvenance } from '../render/provenance-line.js';
+import { fictionNotice, lastAnswerNotice, renderProvenance } from '../render/provenance-line.js';
 import { counted } from './calls-in-flight.js';
 import { isHostedTool, type AnyTool, type ExposedTool, type ToolContext } from './define.js';
 import { errorResult, LOCAL_ARGUMENT_HINT, toErrorResult } from './error-result.js';
@@ -64,10 +64,11 @@ async function runOwnTool(
     try {
       const result = await tool.call(args, { ...context, log: record });
       const provenance = buildProvenance(result, context.mode, tool.freshness?.(result.data));
-      // Fiction is said first, before any figure, and in the same words in structuredContent.notices.
-      const fiction = fictionNotice(provenance);
+      // A last answer (not live) and fiction are said first, before any figure, and in the same
+      // words in structuredContent.notices.
+      const notices = [lastAnswerNotice(provenance), fictionNotice(provenance)].filter((n) => n !== undefined);
       const body = `${tool.render(result.data, args, result)}\n${renderProvenance(provenance)}`;
-      const text = fiction ? `${fiction}\n${body}` : body;
+      const text = [...notices, body].join('\n');
       return (record.result = {
         content: [{ type: 'text', text }],
         structuredContent: {
@@ -75,7 +76,7 @@ async function runOwnTool(
           meta: result.meta,
           provenance,
           ...(tool.extra ? { [tool.extra.key]: tool.extra.build(result.data, result) } : {}),
-          ...(fiction ? { notices: [fiction] } : {}),
+          ...(notices.length > 0 ? { notices } : {}),
         },
       });
     } catch (error) {

@@ -141,9 +141,11 @@ describe('the bridge, operated', () => {
     expect(jobs.isError, textOf(jobs)).toBeFalsy();
     const health = await call(client, 'check_api_health');
     expect(textOf(health)).toMatch(
-      /- Hosted tools: the hosted surface from ".*\/api\/public\/v1\/mcp\?surface=market" could not be read: .*503.*; our own tools are unaffected\./,
+      /- Hosted tools: the hosted surface from ".*\/api\/public\/v1\/mcp\?surface=market" could not be read: upstream_unavailable: "HTTP 503[^"]*", at \S+ \((just now|\d+ minutes? ago)\); (a new read is under way|next read due at \S+ \(at the first tools\/list or health check from then\)); our own tools are unaffected\./,
     );
-    expect(health.structuredContent).toMatchObject({ server: { bridge: { state: 'failed' } } });
+    expect(health.structuredContent).toMatchObject({
+      server: { bridge: { state: 'failed', failure_kind: 'upstream_unavailable', failed_at: expect.any(String) } },
+    });
   });
 
   it('a hosted surface that never answers: the first tools/list answers with ours alone, and health says why', async () => {
@@ -155,7 +157,7 @@ describe('the bridge, operated', () => {
     expect((await call(client, 'get_market_map')).isError).toBeFalsy();
     const health = textOf(await call(client, 'check_api_health'));
     expect(health).toMatch(
-      /- Hosted tools: (the hosted list is being read|the hosted surface .* could not be read: "timeout)/,
+      /- Hosted tools: (the hosted list is being read|the hosted surface .* could not be read: timeout: )/,
     );
   });
 

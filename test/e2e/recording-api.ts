@@ -23,6 +23,18 @@ export interface RecordingApi {
 export interface RecordingOptions {
   /** Rewrites the endpoint catalog discovery answers with: a deployment that lacks (or adds) endpoints. */
   endpoints?: (endpoints: Array<Record<string, unknown>>) => Array<Record<string, unknown>>;
+  /**
+   * Answers without Cache-Control or ETag, as the spec's API (which states none) may: a client cache
+   * never serves them as fresh, so every repeat reaches the API (mock-api's say a minute).
+   */
+  noFreshness?: boolean;
+}
+
+function withoutFreshness(response: Response): Response {
+  const headers = new Headers(response.headers);
+  headers.delete('cache-control');
+  headers.delete('etag');
+  return new Response(response.body, { status: response.status, headers });
 }
 
 export async function startRecordingApi(options: RecordingOptions = {}): Promise<RecordingApi> {
@@ -32,7 +44,8 @@ export async function startRecordingApi(options: RecordingOptions = {}): Promise
     ...engine,
     handle: async (request) => {
       seen.push({ url: request.url, headers: Object.fromEntries(request.headers), at: performance.now() });
-      const response = await engine.handle(request);
+      const answered = await engine.handle(request);
+      const response = options.noFreshness ? withoutFreshness(answered) : answered;
       if (
         !options.endpoints ||
         new URL(request.url).pathname.replace(/\/$/, '') !== '/api/public/v1' ||

@@ -135,6 +135,32 @@ describe('one cache for all replicas', () => {
     expect(textOf(hit)).toMatch(/ · from cache, \d+s old/);
     expect(requestsTo(path).length).toBe(before + 1);
   });
+
+  it("the API stopped: a replica that never asked answers with another's answer, as the last answer", async () => {
+    // Answers without freshness headers: never a hit, so only the last answer can serve.
+    const stopping = await startRecordingApi({ noFreshness: true });
+    try {
+      const servers = await Promise.all(
+        [0, 1].map(() =>
+          startHttpServer(['--base-url', stopping.url, '--redis-url', redis.url, '--log-level', 'warn']),
+        ),
+      );
+      started.push(...servers);
+      const [a, b] = await Promise.all(servers.map((server) => connectHttp(server.url)));
+      sessions.push(a!, b!);
+      const live = await call(a!, 'get_job', { job_id: activeJob.job_id });
+      expect(live.isError, textOf(live)).toBeFalsy();
+      await stopping.close();
+      const kept = await call(b!, 'get_job', { job_id: activeJob.job_id });
+      expect(kept.isError, textOf(kept)).toBeFalsy();
+      expect(textOf(kept)).toMatch(/^LAST ANSWER, NOT LIVE: the API did not answer this call \(network: /);
+      expect((kept.structuredContent as { data: unknown }).data).toEqual(
+        (live.structuredContent as { data: unknown }).data,
+      );
+    } finally {
+      await stopping.close().catch(() => {});
+    }
+  });
 });
 
 describe('Redis is never a single point of failure', () => {

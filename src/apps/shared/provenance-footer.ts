@@ -36,6 +36,8 @@ const REACHED: Record<Provenance['reached'], string> = {
 };
 
 function cache(p: Provenance): string {
+  if (p.last_answer)
+    return `the last answer, ${p.last_answer.age_s} s old: the API did not answer (${p.last_answer.reason})`;
   if (p.cache?.hit) return `from the response cache, ${p.cache.age_s} s old`;
   return 'fetched for this call (not from the cache)';
 }

@@ -132,7 +132,7 @@ describe('against a scripted API', () => {
     expect(api.seen).toHaveLength(1);
   });
 
-  it('keeps nothing without freshness information (no Cache-Control, no Expires)', async () => {
+  it('serves nothing from the cache without freshness information (no Cache-Control, no Expires)', async () => {
     api.respond = (_req, res) => sendJson(res, 200, jobList());
     const c = client(api.url);
     await c.listJobs();

@@ -10,6 +10,17 @@ import { runTool } from '../../../src/tools/run.js';
 import type { ToolContext } from '../../../src/tools/define.js';
 import type { HostedBridge } from '../../../src/hosted/bridge.js';
 import { bridgeOver, READ_ONLY_TOOL, silence, surface, type Fault } from './surface.js';
+import { LIST_RETRY_MS } from '../../../src/hosted/caps.js';
+import { renderServerState } from '../../../src/render/health.js';
+
+/** This server's state but the bridge, as check_api_health shows it. */
+const STATE = {
+  version: '1.2.3',
+  node: 'v22.19.0',
+  calls_in_flight: 1,
+  rate_limit: {},
+  cache: { answers: 0, hits: 0 },
+};
 
 const text = (result: CallToolResult) => (result.content[0] as { text: string }).text;
 
@@ -82,6 +93,40 @@ describe('the bridge lists', () => {
       const bridge = await ready(bridgeOver(target));
       expect(bridge.status()).toMatchObject({ state: 'failed', failure: expect.stringMatching(failure) });
     }
+  });
+
+  it('after a failed read, health says it failed, when, why, and when it is read again (or that it is being read again)', async () => {
+    let now = Date.parse('2026-11-27T10:00:00Z');
+    const failedAt = new Date(now).toISOString();
+    const target = surface({
+      tools: [READ_ONLY_TOOL],
+      fault: (m) => (m === 'tools/list' ? Promise.resolve(new Response('down', { status: 503 })) : undefined),
+    });
+    const bridge = await ready(bridgeOver(target, { now: () => now }));
+    const shown = () => renderServerState({ ...STATE, bridge: bridge.status() });
+    now += 10_000;
+    expect(bridge.status()).toMatchObject({
+      state: 'failed',
+      failed_at: failedAt,
+      failed_age_s: 10,
+      failure_kind: 'upstream_unavailable',
+      next_read_at: new Date(Date.parse(failedAt) + LIST_RETRY_MS).toISOString(),
+    });
+    expect(shown()).toContain(
+      `- Hosted tools: the hosted surface from "http://surface.test/api/public/v1/mcp?surface=market" could not be read: upstream_unavailable: "HTTP 503 from POST /api/public/v1/mcp?surface=market`,
+    );
+    expect(shown()).toMatch(
+      /", at 2026-11-27T10:00:00\.000Z \(just now\); next read due at 2026-11-27T10:00:30\.000Z \(at the first tools\/list or health check from then\); our own tools are unaffected\.$/,
+    );
+    // Due again: the next list starts a new read, and while it runs the failure is still what health says.
+    now += 3 * 60_000;
+    bridge.tools();
+    expect(bridge.status()).toMatchObject({ state: 'failed', failed_age_s: 190, retrying: true });
+    expect(shown()).toMatch(
+      /could not be read: .*, at 2026-11-27T10:00:00\.000Z \(3 minutes ago\); a new read is under way; /,
+    );
+    expect(shown()).not.toContain('being read');
+    await bridge.settled(30_000);
   });
 });
 

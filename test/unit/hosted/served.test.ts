@@ -136,7 +136,7 @@ describe('a hostile or broken surface, served', () => {
     [
       'a list that never answers',
       { tools: [READ_ONLY_TOOL], fault: listFault(silence) },
-      /- Hosted tools: the hosted surface .* could not be read: "?timeout: /,
+      /- Hosted tools: the hosted surface .* could not be read: timeout: "POST /,
     ],
     [
       'invalid JSON',
@@ -152,7 +152,7 @@ describe('a hostile or broken surface, served', () => {
         tools: [READ_ONLY_TOOL],
         fault: listFault(async () => new Response('slow down', { status: 429, headers: { 'retry-after': '30' } })),
       },
-      /could not be read: .*rate limited: the hosted surface asked for a 30s pause/,
+      /could not be read: rate_limited: "the hosted surface asked for a 30s pause/,
     ],
     [
       'a 503',
