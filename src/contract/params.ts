@@ -58,7 +58,12 @@ const salary_usd = z.number().min(0).max(Number.MAX_SAFE_INTEGER);
  */
 export const toCents = (usd: number | undefined) => (usd === undefined ? undefined : Math.round(usd * 100) / 100);
 const page = z.number().int().min(1);
-const per_page = z.number().int().min(1).max(100);
+/**
+ * The page size of the job tools when none is asked for. The API's is 20; ten jobs are what a reader
+ * scans, each paid for in the model's context, and the page line says how to get the next ten.
+ */
+export const DEFAULT_PER_PAGE = 10;
+const per_page = z.number().int().min(1).max(100).meta({ default: DEFAULT_PER_PAGE });
 export const include_predicted_salaries = z.boolean();
 // It goes into the URL path, and encodeURIComponent throws on a lone surrogate (an internal_error
 // instead of naming the argument); query values are encoded without throwing.

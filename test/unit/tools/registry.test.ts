@@ -52,7 +52,8 @@ describe('tool registry', () => {
       Record<string, unknown>
     >;
     expect(search.q).toEqual({ type: 'string' });
-    expect(search.per_page).toEqual({ type: 'integer', maximum: 100 });
+    // The tools' page size when none is asked for (contract/params.ts), as JSON Schema states one.
+    expect(search.per_page).toEqual({ type: 'integer', maximum: 100, default: 10 });
     expect(search.page).toEqual({ type: 'integer' });
     expect(search.location_country).toEqual({ type: 'string' });
     expect(search.min_salary_usd).toEqual({ type: 'number' });
