@@ -33,9 +33,7 @@ const OutputSchema = z.object({
 });
 
 // The integer a job's company.id is, or a string (its digits, a slug, a name): an id passes as shown.
-const company = z
-  .union([z.int().min(0), z.string().min(1).max(160)])
-  .describe('company_id, slug or exact name, as the REST tools show them');
+const company = z.union([z.int().min(0), z.string().min(1).max(160)]).describe('company_id, slug or exact name');
 
 function answer(dataset: Dataset, text: string, data: Record<string, unknown>): CallToolResult {
   const { source, generated_at, computed_at } = dataset.snapshot;
@@ -58,7 +56,7 @@ export function registerMarketTools(mcp: McpServer, dataset: Dataset): void {
       description:
         'How much people in an AI or web3 role earn or are paid: annualized USD salary range (p25, median, p75) by role, seniority (senior, staff…) and evidence class (disclosed, extracted, predicted), from active postings; to judge whether an offer is fair. Classes are never pooled.',
       inputSchema: z.strictObject({
-        role: z.string().min(1).max(80).optional().describe('part of a role label, e.g. "Inference Engineer"'),
+        role: z.string().min(1).max(80).optional().describe('part of a role label'),
         seniority_level: z.string().min(1).max(40).optional(),
         domain: z.enum(['ai', 'web3']).optional(),
         evidence_class: z.enum(['disclosed', 'extracted', 'predicted']).optional(),

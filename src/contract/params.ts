@@ -28,7 +28,7 @@ function refuseCandidateData(value: string, ctx: z.RefinementCtx): void {
 const publicText = (max: number) =>
   z.string().min(1, { abort: true }).max(max, { abort: true }).superRefine(refuseCandidateData);
 
-const q = publicText(200).describe('Text over title, company, skills.');
+const q = publicText(200);
 const domain = z.enum(DOMAINS);
 const skills = z
   .array(
@@ -38,30 +38,32 @@ const skills = z
       .max(60, { abort: true })
       .regex(/^[^,]+$/, 'must not contain a comma (give each skill as its own item)')
       // The API trims items and drops empty ones, so [" "] would be refused upstream as no skill at
-      // all. A refine, not a second regex: that would double the pattern in every client's catalog.
+      // all. A refine, not a second regex, so that the refusal says what is wrong.
       .refine((value) => /\S/.test(value), 'must not be blank')
       .superRefine(refuseCandidateData),
   )
   .min(1)
-  .max(20)
-  .describe('e.g. ["python","rust"]');
+  .max(20);
 const skill_match = z.enum(SKILL_MATCHES);
 const label = publicText(60);
 const remote_only = z.boolean();
-const location_country = z.string().regex(COUNTRY_PATTERN).describe('ISO alpha-2, e.g. US');
-// The spec gives no maximum; the safe-integer bound only keeps the value a plain JSON number.
+const location_country = z.string().regex(COUNTRY_PATTERN);
+// The spec gives no maximum; the safe-integer bound only keeps the value a plain JSON number. The
+// API's rule (src/offline/README.md), that a range counts when any of it meets the threshold, is said
+// beside the jobs of every answer filtered by salary, where a model reads it.
 const salary_usd = z.number().min(0).max(Number.MAX_SAFE_INTEGER);
-// The API's rule (src/offline/README.md): a range counts when any of it meets the threshold. Said,
-// or a model reads min_salary_usd 150000 as "every result pays over $150k".
-const min_salary_usd = salary_usd.describe('Annual; keeps ranges whose top reaches it');
-const max_salary_usd = salary_usd.describe('Annual; keeps ranges starting at or below it');
 /**
  * A USD amount as sent: to the cent. String(1e-7) is "1e-7" and the API's numbers are plain
  * decimals, so sub-cent noise must not reach the query string in exponent form.
  */
 export const toCents = (usd: number | undefined) => (usd === undefined ? undefined : Math.round(usd * 100) / 100);
 const page = z.number().int().min(1);
-const per_page = z.number().int().min(1).max(100);
+/**
+ * The page size of the job tools when none is asked for. The API's is 20; ten jobs are what a reader
+ * scans, each paid for in the model's context, and the page line says how to get the next ten.
+ */
+export const DEFAULT_PER_PAGE = 10;
+const per_page = z.number().int().min(1).max(100).meta({ default: DEFAULT_PER_PAGE });
 export const include_predicted_salaries = z.boolean();
 // It goes into the URL path, and encodeURIComponent throws on a lone surrogate (an internal_error
 // instead of naming the argument); query values are encoded without throwing.
@@ -104,8 +106,8 @@ export const searchJobsShape = {
   ...jobListShape,
   skill_match: skill_match.optional(),
   company_type: label.optional(),
-  min_salary_usd: min_salary_usd.optional(),
-  max_salary_usd: max_salary_usd.optional(),
+  min_salary_usd: salary_usd.optional(),
+  max_salary_usd: salary_usd.optional(),
 };
 
 export const marketMapShape = { status: market_status.optional(), layer: layer.optional() };

@@ -18,26 +18,25 @@ export const ServerStateSchema = z.object({
   catalog: z.object({ checked: z.boolean(), at: z.string().optional(), failure: z.string().optional() }).optional(),
   cache: z.object({ answers: z.number().int(), hits: z.number().int(), hit_ratio: z.number().optional() }),
   redis: z.object({ connected: z.boolean() }).optional(),
-  bridge: z
-    .object({
-      state: z.enum(['off', 'not_read', 'reading', 'ready', 'failed']),
-      endpoint: z.string().optional(),
-      // Why the endpoint is not the one health named, when it is not.
-      endpoint_note: z.string().optional(),
-      era: z.string().optional(),
-      read_at: z.string().optional(),
-      failure: z.string().optional(),
-      // The last read failed: when, how long before this answer, its error kind; then whether a new
-      // read runs now, or when one is due (started by the first tools/list or health check from then).
-      failed_at: z.string().optional(),
-      failed_age_s: z.number().int().optional(),
-      failure_kind: z.enum(ERROR_KINDS).optional(),
-      retrying: z.boolean().optional(),
-      next_read_at: z.string().optional(),
-      bridged: z.array(z.string()),
-      skipped: z.array(z.object({ name: z.string(), reason: z.string() })),
-    })
-    .describe("The tools bridged from the deployment's hosted market surface, and those skipped with the reason"),
+  // The tools bridged from the deployment's hosted market surface, and those skipped with the reason.
+  bridge: z.object({
+    state: z.enum(['off', 'not_read', 'reading', 'ready', 'failed']),
+    endpoint: z.string().optional(),
+    // Why the endpoint is not the one health named, when it is not.
+    endpoint_note: z.string().optional(),
+    era: z.string().optional(),
+    read_at: z.string().optional(),
+    failure: z.string().optional(),
+    // The last read failed: when, how long before this answer, its error kind; then whether a new
+    // read runs now, or when one is due (started by the first tools/list or health check from then).
+    failed_at: z.string().optional(),
+    failed_age_s: z.number().int().optional(),
+    failure_kind: z.enum(ERROR_KINDS).optional(),
+    retrying: z.boolean().optional(),
+    next_read_at: z.string().optional(),
+    bridged: z.array(z.string()),
+    skipped: z.array(z.object({ name: z.string(), reason: z.string() })),
+  }),
   /** The calling client's own share (HTTP mode with --per-client-rate): counts, never a token or another caller. */
   fair_share: z
     .object({

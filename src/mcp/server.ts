@@ -43,7 +43,7 @@ export function createServer({
   const tools = bridge ? exposedTools(backend) : backend.tools;
   const mcp = new McpServer(SERVER_INFO, {
     capabilities: capabilitiesFor(bridge !== undefined),
-    instructions: instructionsFor(mode, tools),
+    instructions: instructionsFor(mode),
     cacheHints: listCacheHints(bridge !== undefined),
   });
   // The names metric labels and the unknown-tool answer know: kept in step with the bridge's list.

@@ -7,14 +7,21 @@ export interface EndpointCoverage {
   tools_not_deployed: ReadonlyArray<{ tool: string; operation: string }>;
 }
 
+/**
+ * The catalog, one endpoint a line. An endpoint a tool serves names the tool, whose own description
+ * a model has already (the API's words for it stay in structuredContent); the others, which are
+ * called over HTTP, are described in the API's words.
+ */
 export function renderDiscovery(data: DiscoveryData, coverage?: EndpointCoverage): string {
   const lines = [
-    `Endpoints (${data.endpoints.length}; "tool:" names the tool that serves one, "no tool" means call it over HTTP):`,
+    coverage === undefined
+      ? `Endpoints (${data.endpoints.length}):`
+      : `Endpoints (${data.endpoints.length}; "→ tool" names the tool that serves one, the others are called over HTTP):`,
   ];
   data.endpoints.forEach((e, i) => {
     const tool = coverage?.endpoints[i]?.tool;
-    const served = coverage === undefined ? '' : tool ? ` (tool: ${tool})` : ' (no tool)';
-    lines.push(`- ${datum(e.method, 8)} ${datum(e.path, 120)}${served}: ${quote(e.description, 200)}`);
+    const endpoint = `- ${datum(e.method, 8)} ${datum(e.path, 120)}`;
+    lines.push(tool ? `${endpoint} → ${tool}` : `${endpoint}: ${quote(e.description, 200)}`);
   });
   if (coverage && coverage.tools_not_deployed.length > 0) {
     lines.push(

@@ -36,7 +36,7 @@ export function renderHealth(health: HealthResponse, httpStatus: number, trouble
   if (health.mcp_endpoint)
     lines.push(
       placeholder(health.mcp_endpoint)
-        ? 'Hosted MCP endpoint: in-process (the embedded offline API answers its hosted market surface itself; `service-mcp mock-api` serves it over HTTP at POST /api/public/v1/mcp)'
+        ? 'Hosted MCP endpoint: in-process (the embedded offline API answers it; `service-mcp mock-api` serves it over HTTP)'
         : `Hosted MCP endpoint: ${datum(health.mcp_endpoint, 200)}`,
     );
   return lines.join('\n');
@@ -82,7 +82,11 @@ function renderBridge(bridge: ServerState['bridge']): string[] {
         : `- Hosted tools: the hosted list is ${bridge.state === 'reading' ? 'being read' : 'not read yet'}${where}.`,
   ];
   if (bridge.endpoint_note) lines.push(`  Endpoint: ${datum(bridge.endpoint_note, 200)}.`);
-  for (const { name, reason } of bridge.skipped) lines.push(`  Skipped ${datum(name, 80)}: ${reason}.`);
+  // One line a reason: the seven our own tools shadow share theirs.
+  const byReason = new Map<string, string[]>();
+  for (const { name, reason } of bridge.skipped)
+    byReason.set(reason, [...(byReason.get(reason) ?? []), datum(name, 80)]);
+  for (const [reason, names] of byReason) lines.push(`  Skipped ${names.join(', ')}: ${reason}.`);
   return lines;
 }
 
@@ -129,7 +133,7 @@ export function renderServerState(state: ServerStateView): string {
       `- Deployed catalog: ${catalog.checked ? `checked${catalog.at ? ` at ${catalog.at}` : ''}` : 'not read yet'}${catalog.failure ? `; last read failed: ${catalog.failure}` : ''}.`,
     );
   lines.push(
-    `- Cache: ${cache.hits} of ${cache.answers} API answers since start came from the response cache${cache.hit_ratio === undefined ? '' : ` (hit ratio ${cache.hit_ratio})`}.`,
+    `- Cache: ${cache.hits} of ${cache.answers} API answers since start from the response cache${cache.hit_ratio === undefined ? '' : ` (hit ratio ${cache.hit_ratio})`}.`,
   );
   if (redis)
     lines.push(

@@ -73,24 +73,14 @@ const CUT_KEPT = 'the rest of the text is not passed on; structuredContent is pa
 const HOSTED_ERROR_HINT =
   'Hint: The hosted tool refused or failed on its own terms: read its words above, change what they name and call again, or use another tool.';
 
-/**
- * How the deployment was reached: the same two values as our own provenance (render/provenance-line.ts),
- * worded for a hosted endpoint, which need not be the base URL (health may name another).
- */
-const REACHED: Record<Mode, string> = {
-  embedded: 'reached: embedded (the offline deployment inside service-mcp)',
-  http: 'reached: http (the deployment over HTTP)',
-};
-
+/** The closing line, in our own provenance line's words (render/provenance-line.ts), naming the endpoint and tool. */
 function renderProvenanceLine(p: HostedProvenance): string {
   const parts = [`hosted tool ${datum(p.tool, 128)} at ${shownEndpoint(p.endpoint)}`];
   for (const { name, value, age_s } of p.stated) parts.push(`${name}: ${datum(value, 40)} (${describeAge(age_s)})`);
   if (p.stated.length === 0) parts.push('no timestamp stated');
-  parts.push(
-    REACHED[p.reached],
-    p.fictional ? "fictional: yes, by the deployment's own word" : 'fictional: no (the deployment does not say so)',
-  );
-  parts.push(`retrieved ${p.retrieved_at}`);
+  parts.push(`reached: ${p.reached}`, `fictional: ${p.fictional ? 'yes' : 'no'}`);
+  // The ages say when it was retrieved; with none, the time does.
+  if (p.stated.length === 0) parts.push(`retrieved ${p.retrieved_at.replace(/\.\d+Z$/, 'Z')}`);
   return `Provenance: ${parts.join(' · ')}`;
 }
 
@@ -114,9 +104,7 @@ export function hostedResult(tool: HostedTool, answer: HostedAnswer, mode: Mode)
   };
   // Fiction is said first, before any figure, as our own results say it (render/provenance-line.ts).
   const fiction =
-    fictional && !result.isError
-      ? [`FICTIONAL sample data, by the deployment's own word: invented, not real; ${REACHED[mode]}.`]
-      : [];
+    fictional && !result.isError ? ["FICTIONAL sample data, by the deployment's own word: invented, not real."] : [];
   const lines = [
     ...fiction,
     result.isError

@@ -11,39 +11,55 @@ import { renderSalary } from './salary.js';
 import { fencedData } from '../lib/fence.js';
 import { datum, oneLine, quote } from '../lib/text.js';
 
+/** Whether `text` already says `label` as a word ("Senior ML Engineer" says senior). */
+function says(text: string, label: string): boolean {
+  const words = text.toLowerCase().split(/[^\p{L}\p{N}+#.-]+/u);
+  return words.includes(label.toLowerCase());
+}
+
+/** Location and remote status; a status the location already says ("Remote (EMEA)"; remote) is said once. */
 function where(job: PublicJob): string {
   const place = job.location_text ? oneLine(job.location_text, 60) : '';
   const country = job.location_country ? oneLine(job.location_country, 8) : '';
   let location = 'location not stated';
   if (place && country && !place.includes(country)) location = `${datum(place, 60)}, ${datum(country, 8)}`;
   else if (place || country) location = datum(place || country, 60);
-  return job.remote_status ? `${location}; ${datum(job.remote_status, 20)}` : location;
+  const status = job.remote_status;
+  return status && !says(place, status) ? `${location}; ${datum(status, 20)}` : location;
 }
 
-/**
- * The company's name, then its type, id and slug (when the API gives one): what
- * get_company_interview_brief takes, so the next call can be made from the text alone.
- */
-function company(job: PublicJob): string {
+/** The company's type, id and slug (when the API gives one): what get_company_interview_brief takes. */
+function companyFacts(job: PublicJob): string {
   const { type, id, slug } = job.company as PublicJob['company'] & { slug?: unknown };
   const facts = [
     type ? datum(type, 30) : '',
     typeof id === 'number' ? `company_id ${id}` : '',
     typeof slug === 'string' && slug !== '' ? `slug ${datum(slug, 80)}` : '',
   ].filter(Boolean);
-  return `${quote(job.company.name, 80)}${facts.length > 0 ? ` (${facts.join('; ')})` : ''}`;
+  return facts.length > 0 ? ` (${facts.join('; ')})` : '';
 }
+
+/** A timestamp's calendar date: with its age beside it, the time of day says little (it is in structuredContent). */
+const dayOf = (value: string) => (/^\d{4}-\d{2}-\d{2}[T ]/.test(value) ? value.slice(0, 10) : value);
 
 /**
  * One job on one line (two for detail), e.g.
- * `job_ai_0001 "Staff ML Engineer" (staff) at "Acme" (ai_lab) | …`: the seniority label follows the
- * title and the company type the company, so a reader sees the labels those filters take.
+ * `job_ai_0001 "Staff ML Engineer" at "Acme" (ai_lab) | …`: the seniority label follows the title
+ * when the title does not say it, and the company's type and id the company (unless `factsSaid`, on
+ * an earlier line), so a reader sees the labels those filters take and the id the brief takes, from
+ * the text alone. With `at`, last_seen is its date and its age.
  */
-export function renderJobLine(job: PublicJob, at?: number): string {
-  const seniority = job.seniority_level ? ` (${datum(job.seniority_level, 30)})` : '';
-  const age = at === undefined ? '' : ` (${describeAge(ageSeconds(job.last_seen, at))})`;
-  const seen = job.last_seen ? `last_seen ${datum(job.last_seen, 30)}${age}` : 'last_seen not stated';
-  return `${datum(job.job_id, 80)} ${quote(job.title, 120)}${seniority} at ${company(job)} | ${where(job)} | ${datum(job.freshness, 20)}, ${seen} | salary: ${renderSalary(job.salary)}`;
+export function renderJobLine(job: PublicJob, at?: number, factsSaid = false): string {
+  const level = job.seniority_level;
+  const seniority = level && !says(job.title, level) ? ` (${datum(level, 30)})` : '';
+  const company = `${quote(job.company.name, 80)}${factsSaid ? '' : companyFacts(job)}`;
+  const age = at === undefined ? undefined : describeAge(ageSeconds(job.last_seen, at));
+  const seen = job.last_seen
+    ? age === undefined
+      ? `last_seen ${datum(job.last_seen, 30)}`
+      : `last_seen ${datum(dayOf(job.last_seen), 30)} (${age})`
+    : 'last_seen not stated';
+  return `${datum(job.job_id, 80)} ${quote(job.title, 120)}${seniority} at ${company} | ${where(job)} | ${datum(job.freshness, 20)}, ${seen} | salary: ${renderSalary(job.salary)}`;
 }
 
 function renderPagination(p: Pagination, shown: number): string {
@@ -75,16 +91,25 @@ function renderSalaryFilter({ min_salary_usd: min, max_salary_usd: max }: JobLis
 /** A page of jobs; `args`, the tool's, are named when nothing matched them; `at`: when retrieved. */
 export function renderJobList(data: JobListData, args: JobListArgs = {}, at?: number): string {
   const includePredicted = args.include_predicted_salaries === true;
-  const lines = [renderPagination(data.pagination, data.jobs.length)];
-  if (data.jobs.length === 0 && data.pagination.total === 0) lines.push(renderNoMatch(args));
+  const none = data.jobs.length === 0 && data.pagination.total === 0;
+  // Nothing at all matched: the page line would only say so again.
+  const lines = none && data.pagination.page === 1 ? [] : [renderPagination(data.pagination, data.jobs.length)];
+  if (none) lines.push(renderNoMatch(args));
   let hiddenPredictions = false;
+  // A company's facts on its first line only, unless two companies of the page share its name.
+  const factsOf = new Map<string, Set<string>>();
+  for (const job of data.jobs)
+    factsOf.set(job.company.name, (factsOf.get(job.company.name) ?? new Set()).add(companyFacts(job)));
+  const said = new Set<string>();
   data.jobs.forEach((job, index) => {
-    lines.push(`${index + 1}. ${renderJobLine(job, at)}`);
+    const name = job.company.name;
+    lines.push(`${index + 1}. ${renderJobLine(job, at, said.has(name) && factsOf.get(name)!.size === 1)}`);
+    said.add(name);
     hiddenPredictions ||= job.salary === null && !includePredicted;
   });
   if (hiddenPredictions)
     lines.push(
-      'salary: none = no disclosed or extracted range; model estimates are left out unless include_predicted_salaries=true.',
+      'salary: none = no disclosed or extracted range; model estimates only with include_predicted_salaries=true.',
     );
   const salaryFilter = data.jobs.length > 0 ? renderSalaryFilter(args) : undefined;
   if (salaryFilter) lines.push(salaryFilter);

@@ -11,12 +11,22 @@ import { describeAge, describeCadence } from '../lib/age-words.js';
 import { isRecord } from '../lib/is-record.js';
 import { fencedData } from '../lib/fence.js';
 import { datum, quote } from '../lib/text.js';
+import {
+  coverageWindow,
+  isNumber,
+  isPlainCoverage,
+  isText,
+  isTextList,
+  legend,
+  MEDIAN,
+  medianWords,
+  saidAbove,
+  sharedFigures,
+  TREND,
+  type Member,
+  type Shared,
+} from './market-map-shared.js';
 import { shownOf } from './shown.js';
-
-type Member = Record<string, unknown>;
-
-const isNumber = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value);
-const isText = (value: unknown): value is string => typeof value === 'string' && value !== '';
 
 function pick(d: Member, keys: readonly string[]): [string, string] | undefined {
   for (const key of keys) if (isText(d[key])) return [key, d[key]];
@@ -27,41 +37,16 @@ const NAME_KEYS = ['label', 'name', 'title'];
 const ID_KEYS = ['id', 'key'];
 const READINESS_KEYS = ['readiness', 'status'];
 
-// `median_disclosed_salary_usd`: the class the median was computed from is in the member's name.
-const MEDIAN = /^median_(?:([a-z]+)_)?salary_([a-z]{3})$/;
-const TREND = /^trend_(\d{1,4})d_pct$/;
-
 const signed = (n: number) => (n > 0 ? `+${n}` : String(n));
 const list = (items: readonly string[]) => items.map((item) => datum(item, 40)).join(', ');
-const isTextList = (value: unknown): value is string[] =>
-  Array.isArray(value) && value.every((item) => typeof item === 'string');
-
-function coverageWindow(coverage: Member): string | undefined {
-  const { observed_from: from, observed_to: to } = coverage;
-  return isText(from) && isText(to) ? `${datum(from, 30)} to ${datum(to, 30)}` : undefined;
-}
-
-/** Coverage with only the members it is known to have (a source count, a complete window), and some. */
-function isPlainCoverage(value: unknown): value is Member {
-  if (!isRecord(value)) return false;
-  const keys = Object.keys(value);
-  const hasWindow = 'observed_from' in value || 'observed_to' in value;
-  return (
-    keys.length > 0 &&
-    keys.every((key) => ['sources', 'observed_from', 'observed_to'].includes(key)) &&
-    (value.sources === undefined || isNumber(value.sources)) &&
-    (!hasWindow || coverageWindow(value) !== undefined)
-  );
-}
-
 const isSuppression = (value: unknown): value is { field: string; reason: string } =>
   isRecord(value) && Object.keys(value).length === 2 && isText(value.field) && isText(value.reason);
 
 /**
- * One dimension as a line, and the members not shown on it (for the fenced data); `sharedWindow` is
- * the coverage window said once for all, if any.
+ * One dimension as a line, and the members not shown on it (for the fenced data); `shared` is what
+ * is said once for all.
  */
-function renderDimension(d: Member, sharedWindow: string | undefined): { line: string; rest: Member } {
+function renderDimension(d: Member, shared: Shared): { line: string; rest: Member } {
   const used = new Set<string>(['layer']);
   const take = <T>(key: string, value: T): T => (used.add(key), value);
   const name = pick(d, NAME_KEYS);
@@ -87,16 +72,16 @@ function renderDimension(d: Member, sharedWindow: string | undefined): { line: s
       (median[1] === undefined || isKnownSalaryClass(median[1])) &&
       (isNumber(value) || value === null)
     ) {
-      if (value !== null)
-        figures.push([1, `median salary ${median[2]!.toUpperCase()} ${value} [${median[1] ?? 'class not stated'}]`]);
-    } else if (trend && isNumber(value)) figures.push([2, `trend ${signed(value)}% (${trend[1]}d)`]);
+      if (value !== null) figures.push([1, key === shared.median ? `median ${value}` : medianWords(median, value)]);
+    } else if (trend && isNumber(value))
+      figures.push([2, `trend ${signed(value)}%${key === shared.trend ? '' : ` (${trend[1]}d)`}`]);
     else if (key === 'top_skills' && isTextList(value)) {
       if (value.length > 0) figures.push([3, `top skills: ${list(value)}`]);
     } else if (key === 'coverage' && isPlainCoverage(value)) {
       const window = coverageWindow(value);
       const text = [
         isNumber(value.sources) ? `${value.sources} sources` : '',
-        window && window !== sharedWindow ? `observed ${window}` : '',
+        window && window !== shared.window ? `observed ${window}` : '',
       ]
         .filter(Boolean)
         .join(', ');
@@ -120,15 +105,6 @@ function renderDimension(d: Member, sharedWindow: string | undefined): { line: s
   return { line: `- ${parts.join(' | ')}`, rest };
 }
 
-/** The coverage window, when every dimension that states coverage states the same one. */
-function sharedCoverageWindow(dimensions: readonly Member[]): string | undefined {
-  const windows = new Set(
-    dimensions.filter((d) => isPlainCoverage(d.coverage)).map((d) => coverageWindow(d.coverage as Member)),
-  );
-  const [only] = windows;
-  return windows.size === 1 ? only : undefined;
-}
-
 function groupByLayer(dimensions: readonly Member[], advertised: unknown): Map<string | undefined, Member[]> {
   const groups = new Map<string | undefined, Member[]>();
   if (isTextList(advertised)) for (const layer of advertised) groups.set(layer, []);
@@ -143,9 +119,9 @@ function groupByLayer(dimensions: readonly Member[], advertised: unknown): Map<s
 /**
  * The generation metadata's age and cadence, first, so no reader takes an old map for a current
  * one: `Generated 2026-11-02 06:00:00 (no timezone stated, read as UTC), 23 days ago; weekly cadence:
- * 16 days past due, treat as stale.`
+ * 16 days past due, treat as stale.` A timestamp the provenance line states (`stated`) is not said twice.
  */
-function renderGeneration(generation: unknown, at: number | undefined): string | undefined {
+function renderGeneration(generation: unknown, at: number | undefined, stated?: string | null): string | undefined {
   if (!isRecord(generation) || at === undefined) return undefined;
   const generated = isText(generation.generated_at) ? generation.generated_at : undefined;
   const cadence = isText(generation.cadence) ? generation.cadence : undefined;
@@ -155,7 +131,9 @@ function renderGeneration(generation: unknown, at: number | undefined): string |
   const when =
     generated === undefined
       ? 'Generation time not stated'
-      : `Generated ${datum(generated, 40)}${noZone ? ' (no timezone stated, read as UTC)' : ''}, ${describeAge(ageS)}`;
+      : generated === stated
+        ? `Generated ${describeAge(ageS)}`
+        : `Generated ${datum(generated, 40)}${noZone ? ' (no timezone stated, read as UTC)' : ''}, ${describeAge(ageS)}`;
   return `${when}${cadence === undefined ? '' : `; ${describeCadence(datum(cadence, 30), cadenceSeconds(cadence), ageS)}`}.`;
 }
 
@@ -176,10 +154,13 @@ function elsewhere(filters: unknown): string {
   return applied.length > 0 ? `call without ${applied.join(' and ')}` : 'not in this answer';
 }
 
-/** The map, grouped by layer; `at`, when it was retrieved, ages its generation metadata. */
-export function renderMarketMap(data: MarketMapData, at?: number): string {
+/**
+ * The map, grouped by layer; `at`, when it was retrieved, ages its generation metadata, whose
+ * timestamp is not said again when it is the answer's own (`generatedAt`, on the provenance line).
+ */
+export function renderMarketMap(data: MarketMapData, at?: number, generatedAt?: string | null): string {
   const lines: string[] = [];
-  const generation = renderGeneration(data.generation, at);
+  const generation = renderGeneration(data.generation, at, generatedAt);
   if (generation) lines.push(generation);
   const fenced: Member = Object.fromEntries(
     Object.entries(data).filter(([key]) => key !== 'dimensions' || !Array.isArray(data.dimensions)),
@@ -199,20 +180,24 @@ export function renderMarketMap(data: MarketMapData, at?: number): string {
         ? 'Market map: no dimensions in this answer.'
         : `Market map: ${shownOf(dimensions.length, total, 'dimensions', elsewhere(data.filters), summary && ` (${summary}), by layer`)}.`,
     );
-    const window = sharedCoverageWindow(dimensions);
-    if (window) lines.push(`Coverage window of every dimension that states one: ${window}.`);
+    const shared = sharedFigures(dimensions);
+    const said = legend(shared);
+    if (said) lines.push(said);
     const unshown: Member[] = [];
+    const headed = new Set<unknown>();
     for (const [layer, members] of groupByLayer(dimensions, data.layers)) {
       if (members.length === 0) continue;
+      headed.add(layer);
       lines.push(`Layer ${layer === undefined ? 'not stated' : datum(layer, 40)} (${members.length}):`);
       for (const d of members) {
-        const { line, rest } = renderDimension(d, window);
+        const { line, rest } = renderDimension(d, shared);
         lines.push(line);
         const id = pick(d, ID_KEYS);
         // Keyed by the dimension's id, so the reader knows whose members these are.
         if (Object.keys(rest).length > 0) unshown.push({ ...(id ? { [id[0]]: id[1] } : {}), ...rest });
       }
     }
+    saidAbove(fenced, counts, total, headed, generation !== undefined);
     if (unshown.length > 0) fenced.dimension_members_not_shown_above = unshown;
     if (others.length > 0) fenced.dimensions_that_are_not_objects = others;
   }

@@ -14,8 +14,8 @@ const NOT_FILTERS = new Set(['page', 'per_page', 'include_predicted_salaries']);
 
 /** Filters whose value must be one of the API's normalised labels, and where results show it. */
 const LABELS: Record<string, string> = {
-  seniority_level: 'the seniority label follows each job title',
-  company_type: 'the company type follows each company name',
+  seniority_level: 'the seniority label follows each job title that does not say it',
+  company_type: "the company type follows the company's name, on its first job",
 };
 
 function shown(value: unknown): string {

@@ -4,20 +4,16 @@ import { describeAge } from '../lib/age-words.js';
 import { datum } from '../lib/text.js';
 
 /** A timestamp with its age at retrieval: `2026-11-19T06:00:00Z (6 days ago)`. */
-function aged(value: string, ageS: number | null, noZone: boolean): string {
-  const age = describeAge(ageS);
-  return `${datum(value, 40)} (${noZone ? `no timezone stated; legacy snapshot, read as UTC: ${age}` : age})`;
+function aged(value: string, age: string, noZone: boolean): string {
+  return `${datum(value, 40)} (${noZone ? `no timezone stated, read as UTC: ${age}` : age})`;
 }
 
 /**
  * The words for the two facts, the same in the text and (as `reached` and `fictional`) in
- * structuredContent: how the API was reached, and whether it says its data is fictional.
+ * structuredContent: how the API was reached, and whether it says its data is fictional. Said
+ * plainly once: the first line of a fictional result says what fictional means.
  */
-const REACHED: Record<Provenance['reached'], string> = {
-  embedded: 'reached: embedded (the offline API inside service-mcp)',
-  http: 'reached: http (over HTTP from the base URL)',
-};
-const FICTIONAL = "fictional: yes, by the API's own word (invented companies, jobs and salaries, not real)";
+const FICTIONAL = 'fictional: yes';
 const NOT_FICTIONAL = 'fictional: no (the API does not say so)';
 
 /**
@@ -25,9 +21,7 @@ const NOT_FICTIONAL = 'fictional: no (the API does not say so)';
  * stops early, must not take the first jobs for real), and its notice in structuredContent.
  */
 export function fictionNotice(p: Provenance): string | undefined {
-  return p.fictional
-    ? `FICTIONAL sample data, by the API's own word: invented companies, jobs and salaries, not real; ${REACHED[p.reached]}.`
-    : undefined;
+  return p.fictional ? "FICTIONAL sample data, by the API's own word: invented companies, jobs, salaries." : undefined;
 }
 
 /**
@@ -40,15 +34,25 @@ export function lastAnswerNotice(p: Provenance): string | undefined {
   return `LAST ANSWER, NOT LIVE: the API did not answer this call (${kept.reason}: ${datum(stripKind(kept.message, kept.reason), 200)}); this is its earlier answer to the same request, from this server's response cache, fetched ${kept.fetched_at} (${describeAge(kept.age_s)}).`;
 }
 
-/** The closing line of every result: where the data comes from and how old it is. */
+/** An ISO instant to the second: the milliseconds say nothing a reader uses. */
+const toSecond = (iso: string) => iso.replace(/\.\d+Z$/, 'Z');
+
+/**
+ * The closing line of every result: where the data comes from and how old it is. computed_at's age
+ * is said when it reads differently from generated_at's; the retrieval time when no age says it.
+ */
 export function renderProvenance(p: Provenance): string {
   const parts = [`source: ${p.source === null ? 'not stated' : datum(p.source, 120)}`];
+  const generatedAge = describeAge(p.age_s);
+  const computedAge = describeAge(p.computed_age_s);
   parts.push(
-    `generated_at: ${p.generated_at === null ? 'not stated' : aged(p.generated_at, p.age_s, p.generated_at_timezone === 'not_stated')}`,
+    `generated_at: ${p.generated_at === null ? 'not stated' : aged(p.generated_at, generatedAge, p.generated_at_timezone === 'not_stated')}`,
   );
-  parts.push(`computed_at: ${p.computed_at === null ? 'not stated' : aged(p.computed_at, p.computed_age_s, false)}`);
-  parts.push(REACHED[p.reached], p.fictional ? FICTIONAL : NOT_FICTIONAL);
-  parts.push(`retrieved ${p.retrieved_at}`);
+  parts.push(
+    `computed_at: ${p.computed_at === null ? 'not stated' : p.generated_at !== null && computedAge === generatedAge ? datum(p.computed_at, 40) : aged(p.computed_at, computedAge, false)}`,
+  );
+  parts.push(`reached: ${p.reached}`, p.fictional ? FICTIONAL : NOT_FICTIONAL);
+  if (p.generated_at === null && p.computed_at === null) parts.push(`retrieved ${toSecond(p.retrieved_at)}`);
   if (p.cache?.hit) parts.push(`from cache, ${p.cache.age_s}s old`);
   // Said only when it was not: a checked catalog is the normal case and needs no words.
   if (p.catalog && !p.catalog.checked)

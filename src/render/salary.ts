@@ -16,10 +16,10 @@ export function renderSalary(salary: PublicJobSalary | null): string {
   // A display that is empty once cleaned says nothing: the numbers speak instead.
   const range = shown === '""' ? renderRange(salary) : shown;
   // The range is the posting's own currency; the USD filters compare the API's conversion, not this.
-  const amount =
-    shown !== '""' && salary.currency.trim().toUpperCase() !== 'USD'
-      ? `${range} (${datum(salary.currency, 8)})`
-      : range;
+  // Its ISO code is said, unless the display already says it.
+  const code = salary.currency.trim().toUpperCase();
+  const said = /^[A-Z]{3}$/.test(code) && new RegExp(`\\b${code}\\b`).test(shown);
+  const amount = shown !== '""' && code !== 'USD' && !said ? `${range} (${datum(salary.currency, 8)})` : range;
   const { source } = salary;
   if (source === 'predicted') return `${amount} [predicted: ${SALARY_CLASSES.predicted}]`;
   if (isKnownSalaryClass(source)) return `${amount} [${source}]`;

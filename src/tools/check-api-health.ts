@@ -58,7 +58,7 @@ export const checkApiHealth = defineTool({
   title: 'Check API health',
   operation: 'getHostedMcpHealth',
   description:
-    'Is the API up or down, and is this server rate-limited: health (ok, or failing probes), cool-down, last 429, cache. Use when calls fail.',
+    'Is the API up or down, and is this server rate-limited: health (ok, or failing probes), cool-down, last 429, cache.',
   input: z.strictObject({}),
   example: {},
   data: HealthResponseSchema,

@@ -9,15 +9,12 @@ import { describeOperation } from '../contract/operations.js';
 import type { DiscoveryData } from '../contract/schemas.js';
 import type { AnyTool } from './define.js';
 
+/** Described in docs/contract.md rather than in every tools/list. */
 export const CoverageSchema = z.object({
-  endpoints: z
-    .array(z.object({ method: z.string(), path: z.string(), tool: z.string().nullable() }))
-    .describe(
-      'Every endpoint of the deployed catalog, in its order, with the tool that serves it (null: no tool; call it over HTTP)',
-    ),
-  tools_not_deployed: z
-    .array(z.object({ tool: z.string(), operation: z.string() }))
-    .describe('Tools whose operation this deployment does not list: they answer not_deployed'),
+  // Every endpoint of the deployed catalog, in its order, with the tool that serves it (null: none).
+  endpoints: z.array(z.object({ method: z.string(), path: z.string(), tool: z.string().nullable() })),
+  // Tools whose operation this deployment does not list: they answer not_deployed.
+  tools_not_deployed: z.array(z.object({ tool: z.string(), operation: z.string() })),
 });
 export type Coverage = z.infer<typeof CoverageSchema>;
 

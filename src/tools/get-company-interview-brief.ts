@@ -33,6 +33,6 @@ export const getCompanyInterviewBrief = defineTool({
   // The API takes company_id as a string: an integer goes as its decimal digits.
   call: (args, { client, ...options }) =>
     client.getCompanyInterviewBrief({ ...args, company_id: args.company_id?.toString() }, options),
-  render: (data, _args, result) => renderInterviewBrief(data, Date.parse(result.retrievedAt)),
+  render: (data, _args, result) => renderInterviewBrief(data, Date.parse(result.retrievedAt), result.meta.generated_at),
   view: VIEWS.interviewBrief,
 });

@@ -16,7 +16,7 @@ export const getMarketMap = defineTool({
   example: { layer: 'models', status: 'ready' },
   data: MarketMapDataSchema,
   call: (args, { client, ...options }) => client.getMarketMap(args, options),
-  render: (data, _args, result) => renderMarketMap(data, Date.parse(result.retrievedAt)),
+  render: (data, _args, result) => renderMarketMap(data, Date.parse(result.retrievedAt), result.meta.generated_at),
   freshness: (data) => ({ cadence: isRecord(data.generation) ? data.generation.cadence : undefined }),
   view: VIEWS.marketMap,
 });

@@ -3,7 +3,7 @@ import { JobListDataSchema } from '../contract/schemas.js';
 import { VIEWS } from '../contract/views.js';
 import { renderJobList } from '../render/jobs.js';
 import { defineTool } from './define.js';
-import { jobListShape } from '../contract/params.js';
+import { DEFAULT_PER_PAGE, jobListShape } from '../contract/params.js';
 
 export const listJobs = defineTool({
   name: 'list_jobs',
@@ -13,7 +13,8 @@ export const listJobs = defineTool({
   input: z.strictObject(jobListShape),
   example: { domain: 'web3', seniority_level: 'senior', per_page: 3 },
   data: JobListDataSchema,
-  call: (args, { client, ...options }) => client.listJobs(args, options),
+  call: (args, { client, ...options }) =>
+    client.listJobs({ ...args, per_page: args.per_page ?? DEFAULT_PER_PAGE }, options),
   render: (data, args, result) => renderJobList(data, args, Date.parse(result.retrievedAt)),
   freshness: (data) => ({ lastSeen: data.jobs.map((job) => [job.job_id, job.last_seen] as const) }),
   view: VIEWS.jobList,

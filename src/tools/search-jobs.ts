@@ -3,7 +3,7 @@ import { JobListDataSchema } from '../contract/schemas.js';
 import { VIEWS } from '../contract/views.js';
 import { renderJobList } from '../render/jobs.js';
 import { defineTool } from './define.js';
-import { searchJobsShape, toCents } from '../contract/params.js';
+import { DEFAULT_PER_PAGE, searchJobsShape, toCents } from '../contract/params.js';
 
 export const searchJobs = defineTool({
   name: 'search_jobs',
@@ -26,7 +26,12 @@ export const searchJobs = defineTool({
   data: JobListDataSchema,
   call: (args, { client, ...options }) =>
     client.searchJobs(
-      { ...args, min_salary_usd: toCents(args.min_salary_usd), max_salary_usd: toCents(args.max_salary_usd) },
+      {
+        ...args,
+        per_page: args.per_page ?? DEFAULT_PER_PAGE,
+        min_salary_usd: toCents(args.min_salary_usd),
+        max_salary_usd: toCents(args.max_salary_usd),
+      },
       options,
     ),
   render: (data, args, result) => renderJobList(data, args, Date.parse(result.retrievedAt)),

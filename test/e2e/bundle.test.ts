@@ -103,7 +103,8 @@ describe('the MCP Bundle', () => {
       expect((await client.listTools()).tools).toHaveLength(TOOLS.length);
       const result = await client.callTool({ name: 'search_jobs', arguments: { q: 'engineer', per_page: 2 } });
       expect(result.isError).toBeFalsy();
-      expect(textOf(result)).toMatch(/^FICTIONAL sample data, by the API's own word: .*; reached: embedded /);
+      expect(textOf(result)).toMatch(/^FICTIONAL sample data, by the API's own word: [^\n]*\n/);
+      expect(textOf(result)).toMatch(/ · reached: embedded · fictional: yes$/);
     } finally {
       await client.close();
     }

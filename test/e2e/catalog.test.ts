@@ -54,8 +54,9 @@ describe('a deployment whose catalog lacks the market map and lists an endpoint 
   it('discover_api shows which tool serves each endpoint, the endpoints no tool serves, and the tools not deployed', async () => {
     const result = await call(session, 'discover_api');
     const text = textOf(result);
-    expect(text).toMatch(/^- GET \/api\/public\/v1\/search\/jobs \(tool: search_jobs\): /m);
-    expect(text).toMatch(/^- GET \/api\/public\/v1\/salaries\/benchmarks \(no tool\): "Salary benchmarks by role\."/m);
+    // A tool's endpoint names the tool, which describes it; the API's words describe the others.
+    expect(text).toMatch(/^- GET \/api\/public\/v1\/search\/jobs → search_jobs$/m);
+    expect(text).toMatch(/^- GET \/api\/public\/v1\/salaries\/benchmarks: "Salary benchmarks by role\."/m);
     expect(text).toMatch(
       /^Not deployed here \(these tools answer not_deployed\): get_market_map \(GET \/api\/public\/v1\/market-map\)$/m,
     );

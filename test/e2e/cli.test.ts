@@ -51,7 +51,8 @@ describe('service-mcp CLI', () => {
     expect(stderr).toBe('');
     expect(code).toBe(0);
     expect(stdout).toContain(activeJob.job_id);
-    expect(stdout).toMatch(/^FICTIONAL sample data, by the API's own word: .*; reached: embedded /);
+    expect(stdout).toMatch(/^FICTIONAL sample data, by the API's own word: [^\n]*\n/);
+    expect(stdout).toMatch(/ · reached: embedded · fictional: yes\n$/);
   });
 
   it('call --json prints the whole result', async () => {

@@ -15,6 +15,16 @@ const BASELINE = new URL('./context-cost.baseline.json', import.meta.url);
 const TOLERANCE = 0.05;
 /** The issue's ceiling for any one answer's text, whatever its arguments (Claude Code cuts at 25,000). */
 const ANSWER_TEXT_CEILING = 20_000;
+/**
+ * Issue 45's ceilings, which a rise within the baseline's 5% must not cross either: what clients send
+ * the model, the instructions, the whole tools/list, and a job seeker's seven calls.
+ */
+const CEILINGS: Partial<Record<keyof TokenCounts, number>> = {
+  client_part: 1_100,
+  instructions: 250,
+  tools_list: 5_000,
+  session_text: 5_000,
+};
 
 describe('context cost in o200k tokens', () => {
   let counts: TokenCounts;
@@ -40,6 +50,14 @@ describe('context cost in o200k tokens', () => {
       return [];
     });
     expect(drift).toEqual([]);
+  });
+
+  it("stays within issue 45's ceilings", () => {
+    const over = Object.entries(CEILINGS).flatMap(([key, ceiling]) => {
+      const now = counts[key as keyof TokenCounts] as number;
+      return now > ceiling! ? [`${key}: ${now}, over ${ceiling}`] : [];
+    });
+    expect(over).toEqual([]);
   });
 
   it(`gives no answer over ${ANSWER_TEXT_CEILING} tokens of text, even with the worst-case arguments`, () => {

@@ -37,7 +37,7 @@ describe('the API stopped mid-session', () => {
     expect(kept.isError, textOf(kept)).toBeFalsy();
     const lines = textOf(kept).split('\n');
     expect(lines[0]).toMatch(
-      /^LAST ANSWER, NOT LIVE: the API did not answer this call \(network: "GET \/api\/public\/v1\/search\/jobs\?q=rust failed: [^"]*ECONNREFUSED[^"]*"\); this is its earlier answer to the same request, from this server's response cache, fetched \S+ \((just now|\d+ minutes? ago)\)\.$/,
+      /^LAST ANSWER, NOT LIVE: the API did not answer this call \(network: "GET \/api\/public\/v1\/search\/jobs\?q=rust&per_page=10 failed: [^"]*ECONNREFUSED[^"]*"\); this is its earlier answer to the same request, from this server's response cache, fetched \S+ \((just now|\d+ minutes? ago)\)\.$/,
     );
     // Still fictional sample data, said before any figure.
     expect(lines[1]).toMatch(/^FICTIONAL sample data/);

@@ -102,7 +102,7 @@ const discovery = {
 
 const ROUTES: Record<string, { status: number; body: unknown }> = {
   '/api/public/v1': { status: 200, body: discovery },
-  '/api/public/v1/search/jobs?q=forge': { status: 200, body: jobListBody(forgingJobs) },
+  '/api/public/v1/search/jobs?q=forge&per_page=10': { status: 200, body: jobListBody(forgingJobs) },
   '/api/public/v1/market-map?layer=forge': { status: 200, body: { success: true, data: forgingMap, meta } },
   '/api/public/v1/market-map': { status: 200, body: deepMarketMap },
   '/api/public/v1/jobs/job_ai_0666': { status: 200, body: { success: true, data: evilJob, meta } },

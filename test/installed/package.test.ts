@@ -106,7 +106,8 @@ describe('npm package', () => {
     const call = npx('call', 'search_jobs', '{"q":"engineer","per_page":2}');
     expect(call.status, call.stderr).toBe(0);
     expect(call.stdout).toMatch(/^FICTIONAL [^\n]*\nPage 1 of \d+/);
-    expect(call.stdout).toContain("fictional: yes, by the API's own word");
+    expect(call.stdout).toMatch(/^FICTIONAL sample data, by the API's own word: /);
+    expect(call.stdout).toContain(' · fictional: yes');
 
     const installedMb =
       Number(execFileSync('du', ['-sk', join(app, 'node_modules')], { encoding: 'utf8' }).split('\t')[0]) / 1024;

@@ -67,7 +67,7 @@ describe('check_api_health: this server', () => {
       expect(text).toContain(`Retry-After cool-down running until ${server.rate_limit.cool_down_until}`);
       expect(text).toContain(`last 429 at ${server.rate_limit.last_429_at} (Retry-After 30 s)`);
       expect(text).toContain(`Deployed catalog: checked at ${server.catalog!.at}`);
-      expect(text).toMatch(/Cache: 1 of \d+ API answers since start came from the response cache/);
+      expect(text).toMatch(/Cache: 1 of \d+ API answers since start from the response cache/);
       expect(text).toContain(`Node ${process.version}`);
       expect(JSON.stringify(server)).not.toContain('127.0.0.1'); // no address, no credential: only states and times
     } finally {

@@ -185,7 +185,7 @@ describe('what the model reads', () => {
     const { result, lines } = await search(c);
     expect(result.isError).toBeFalsy();
     expect(lines[0]).toMatch(
-      /^LAST ANSWER, NOT LIVE: the API did not answer this call \(network: "GET \/api\/public\/v1\/search\/jobs\?q=rust failed: [^"]+"\); this is its earlier answer to the same request, from this server's response cache, fetched (\S+) \(3 minutes ago\)\.$/,
+      /^LAST ANSWER, NOT LIVE: the API did not answer this call \(network: "GET \/api\/public\/v1\/search\/jobs\?q=rust&per_page=10 failed: [^"]+"\); this is its earlier answer to the same request, from this server's response cache, fetched (\S+) \(3 minutes ago\)\.$/,
     );
     expect(lines[0]).toContain(`fetched ${new Date(t0).toISOString()} (3 minutes ago)`);
     // The answer itself, its own ages counted to now, and the provenance line saying it came from the cache.

@@ -64,6 +64,11 @@ function statedIn(line: string | undefined, noun: string): Stated | undefined {
  * line for a page past the last; the others are on the pages it names.
  */
 const jobPage = (text: string, s: Structured): Reading => {
+  // Nothing matched at all: no page line, the count is said by the line that says no job matches.
+  if (s.data.pagination.total === 0 && s.data.pagination.page === 1) {
+    expect(text).toMatch(/^(No job matches all of these filters|No jobs at all)/m);
+    return { what: 'jobs', stated: { shown: 0, total: 0 }, textRows: count(ours(text), /^\d+\. job_/), total: 0 };
+  }
   const line = ours(text).find((l) => l.startsWith('Page '))!;
   const page = /^Page (\d+) of \d+, (\d+) total \((?:jobs (\d+)–(\d+)|no jobs on this page)\)(?:; (next: [^.]+))?/.exec(
     line,

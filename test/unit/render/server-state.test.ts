@@ -27,6 +27,27 @@ describe('renderServerState', () => {
   });
 });
 
+describe('the bridge in health', () => {
+  it('names the tools skipped for one reason on one line', () => {
+    const text = renderServerState({
+      ...base,
+      bridge: {
+        state: 'ready',
+        read_at: 't',
+        bridged: ['x'],
+        skipped: [
+          { name: 'search_jobs', reason: 'our own tool of that name wins' },
+          { name: 'send', reason: 'not annotated readOnlyHint: true' },
+          { name: 'get_job', reason: 'our own tool of that name wins' },
+        ],
+      },
+    });
+    expect(text).toContain(
+      '  Skipped search_jobs, get_job: our own tool of that name wins.\n  Skipped send: not annotated readOnlyHint: true.',
+    );
+  });
+});
+
 describe("the health tool's first line says whose problem it is", () => {
   const ok = { status: 'ok' as const, probes: [{ name: 'db', ok: true }] };
   it("names this server's own problem when the API is fine: Redis unreachable", () => {

@@ -77,8 +77,16 @@ describe('ages in results', () => {
       cadence: 'weekly',
       stale: true,
     });
+    // computed_at's age reads as generated_at's, so it is said once.
     expect(renderProvenance(p)).toContain(
-      'generated_at: 2026-11-02 06:00:00 (no timezone stated; legacy snapshot, read as UTC: 23 days ago) · computed_at: 2026-11-02T06:07:45Z (23 days ago)',
+      'generated_at: 2026-11-02 06:00:00 (no timezone stated, read as UTC: 23 days ago) · computed_at: 2026-11-02T06:07:45Z ·',
+    );
+    const later = buildProvenance(
+      result({ generated_at: '2026-11-02T06:00:00Z', computed_at: '2026-11-20T06:00:00Z' }),
+      'http',
+    );
+    expect(renderProvenance(later)).toContain(
+      'generated_at: 2026-11-02T06:00:00Z (23 days ago) · computed_at: 2026-11-20T06:00:00Z (5 days ago) ·',
     );
   });
 
@@ -146,6 +154,30 @@ describe('ages in results', () => {
     expect(text.split('\n')[0]).toBe(
       'Freshness: generated 2026-11-16T00:55:00Z, 9 days ago, which the API labels "fresh"; observation window 2026-10-17 to 2026-11-16.',
     );
+    // What that line says is not fenced again; the rest of the freshness member is.
+    expect(text).not.toContain('observation_window');
+    expect(text).not.toMatch(/^freshness:/m);
+    const more = renderInterviewBrief(
+      {
+        company: { name: 'Acme' },
+        freshness: { generated_at: '2026-11-16T00:55:00Z', status: 'fresh', evidence_count: 4 },
+      },
+      AT,
+      '2026-11-16T00:55:00Z',
+    );
+    // The answer's own generated_at is on its provenance line: here only its age, beside the label.
+    expect(more.split('\n')[0]).toBe('Freshness: generated 9 days ago, which the API labels "fresh".');
+    expect(more).toContain('freshness:\n  evidence_count: 4\n');
+  });
+
+  it('a market map generated when the answer says it was says the age only, the timestamp being on the provenance line', () => {
+    expect(
+      renderMarketMap(
+        { generation: { generated_at: '2026-11-02 06:00:00', cadence: 'weekly' }, dimensions: [] },
+        AT,
+        '2026-11-02 06:00:00',
+      ).split('\n')[0],
+    ).toBe('Generated 23 days ago; weekly cadence: 16 days past due, treat as stale.');
   });
 
   it("says a brief's status is the API's word, with the age beside it, even when no time is stated", () => {

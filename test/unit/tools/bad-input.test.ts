@@ -193,7 +193,7 @@ describe('limits found by the generated runs', () => {
 
   it('USD thresholds go out as plain decimals to the cent, and a minimum over the maximum is refused', async () => {
     const { urls: sent } = await call('search_jobs', { min_salary_usd: 1e-7, max_salary_usd: 150_000.456 });
-    expect(new URL(sent[0]!).search).toBe('?min_salary_usd=0&max_salary_usd=150000.46');
+    expect(new URL(sent[0]!).search).toBe('?min_salary_usd=0&max_salary_usd=150000.46&per_page=10');
     const { text, urls: none } = await call('search_jobs', { min_salary_usd: 200_000, max_salary_usd: 100_000 });
     expect(text).toMatch(/^invalid_argument: max_salary_usd: must be at least min_salary_usd \(200000\), got 100000\n/);
     expect(none).toEqual([]);

@@ -56,22 +56,72 @@ describe('market map text', () => {
       layers: ['models', 'compute', 'infrastructure', 'applications'],
       dimensions: [gpu, robots, wallets, oracles],
     });
-    expect(text.split('\n').slice(0, 10)).toEqual([
+    // Both trends are over 30 days, both sources observed in one window: said once, above the lines.
+    expect(text.split('\n')).toEqual([
       'Market map: 4 dimensions (1 ready, 1 partial, 1 error, 1 missing), by layer.',
-      'Coverage window of every dimension that states one: 2026-10-03 to 2026-11-01.',
+      'On each line: trend = change over 30 days; sources observed 2026-10-03 to 2026-11-01.',
       'Layer models (1):',
-      '- "Robotics" (models.robotics): partial | 8 jobs, 8 companies | trend -5% (30d) | 4 sources | suppressed: median_disclosed_salary_usd ("fewer than 3 disclosed salaries")',
+      '- "Robotics" (models.robotics): partial | 8 jobs, 8 companies | trend -5% | 4 sources | suppressed: median_disclosed_salary_usd ("fewer than 3 disclosed salaries")',
       'Layer compute (1):',
-      '- "GPU clouds" (compute.gpu, ai): ready | 33 jobs, 15 companies | median salary USD 143000 [disclosed] | trend +14% (30d) | top skills: CUDA, "GPU Scheduling" | 5 sources',
+      '- "GPU clouds" (compute.gpu, ai): ready | 33 jobs, 15 companies | median salary USD 143000 [disclosed] | trend +14% | top skills: CUDA, "GPU Scheduling" | 5 sources',
       'Layer infrastructure (1):',
       '- "Oracles" (infrastructure.oracles): missing | note: "No source covers this yet."',
       'Layer applications (1):',
       '- "Wallets" (applications.wallets): error | error: "aggregation failed: timed out"',
     ]);
-    expect(text).toContain(
-      'Other market-map data (upstream data):\n```yaml\nlayers: [models, compute, infrastructure, applications]\n```',
+    // Each advertised layer has its heading, so the list is not fenced again; a layer without one is.
+    expect(renderMarketMap({ layers: ['models', 'tooling'], dimensions: [robots] })).toContain(
+      'Other market-map data (upstream data):\n```yaml\nlayers: [models, tooling]\n```',
     );
-    expect(text).not.toContain('dimension_members_not_shown_above');
+  });
+
+  it("says once what every line would repeat: the medians' class and currency, the trends' window", () => {
+    const text = renderMarketMap({
+      dimensions: [gpu, { ...gpu, id: 'compute.tpu', median_disclosed_salary_usd: 150000 }],
+    });
+    expect(text).toContain(
+      'On each line: median = median salary USD [disclosed]; trend = change over 30 days; sources observed 2026-10-03 to 2026-11-01.',
+    );
+    expect(text).toContain('| median 150000 | trend +14% |');
+    // A median of another class or currency is said in full on its own line, and nothing is shared.
+    const mixed = renderMarketMap({
+      dimensions: [gpu, { ...gpu, id: 'x', median_disclosed_salary_usd: undefined, median_extracted_salary_usd: 1 }],
+    });
+    expect(mixed).toContain('On each line: trend = change over 30 days; sources observed');
+    expect(mixed).toContain('| median salary USD 1 [extracted] |');
+    expect(mixed).toContain('| median salary USD 143000 [disclosed] |');
+  });
+
+  it('fences only the summary the lines do not already state', () => {
+    const text = renderMarketMap(
+      {
+        dimensions: [gpu, robots],
+        filters: { status: 'all', layer: 'all' },
+        readiness: { ready: 1, partial: 1, total: 2 },
+        generation: {
+          generated_at: '2026-11-02 06:00:00',
+          timezone_stated: false,
+          cadence: 'weekly',
+          method: 'taxonomy',
+          dimension_count: 2,
+        },
+      },
+      Date.parse('2026-11-25T18:00:00Z'),
+    );
+    expect(text).toContain('Other market-map data (upstream data):\n```yaml\ngeneration:\n  method: taxonomy\n```');
+    // Counts that differ from the lines, a filter applied, a flag the value contradicts: fenced as sent.
+    const odd = renderMarketMap(
+      {
+        dimensions: [gpu, robots],
+        filters: { status: 'all', layer: 'compute' },
+        readiness: { ready: 2, total: 2 },
+        generation: { generated_at: '2026-11-02 06:00:00', timezone_stated: true },
+      },
+      Date.parse('2026-11-25T18:00:00Z'),
+    );
+    expect(odd).toContain(
+      'filters:\n  status: all\n  layer: compute\nreadiness:\n  ready: 2\n  total: 2\ngeneration:\n  timezone_stated: true',
+    );
   });
 
   it('names the salary class from the member name, and marks a median whose class is not stated', () => {
@@ -92,7 +142,7 @@ describe('market map text', () => {
         { ...robots, coverage: { sources: 4, observed_from: '2026-09-01', observed_to: '2026-10-01' } },
       ],
     });
-    expect(text).not.toContain('Coverage window of every dimension');
+    expect(text).not.toContain('sources observed 2026');
     expect(text).toContain('| 5 sources, observed 2026-10-03 to 2026-11-01');
     expect(text).toContain('| 4 sources, observed 2026-09-01 to 2026-10-01');
   });
@@ -181,6 +231,7 @@ describe('market map text', () => {
       .split('\n')
       .find((text) => text.startsWith('- '))!;
     const description = findTool('get_market_map')!.description;
+    // One dimension: nothing is shared, so its line says every figure's name.
     for (const [said, shown] of [
       ['readiness', ': ready |'],
       ['job and company counts', '33 jobs, 15 companies'],
