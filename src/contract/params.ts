@@ -49,8 +49,9 @@ const label = publicText(60);
 const remote_only = z.boolean();
 const location_country = z.string().regex(COUNTRY_PATTERN);
 // The spec gives no maximum; the safe-integer bound only keeps the value a plain JSON number. The
-// API's rule (src/offline/README.md), that a range counts when any of it meets the threshold, is said
-// beside the jobs of every answer filtered by salary, where a model reads it.
+// API's rule (src/offline/README.md): a range counts when any of it meets the threshold. Said in the
+// schema and beside the jobs of every answer filtered by salary, or a model reads min_salary_usd
+// 150000 as "every result pays over $150k".
 const salary_usd = z.number().min(0).max(Number.MAX_SAFE_INTEGER);
 /**
  * A USD amount as sent: to the cent. String(1e-7) is "1e-7" and the API's numbers are plain
@@ -106,8 +107,8 @@ export const searchJobsShape = {
   ...jobListShape,
   skill_match: skill_match.optional(),
   company_type: label.optional(),
-  min_salary_usd: salary_usd.optional(),
-  max_salary_usd: salary_usd.optional(),
+  min_salary_usd: salary_usd.describe('Annual; keeps ranges whose top reaches it').optional(),
+  max_salary_usd: salary_usd.describe('Annual; keeps ranges starting at or below it').optional(),
 };
 
 export const marketMapShape = { status: market_status.optional(), layer: layer.optional() };

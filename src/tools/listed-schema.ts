@@ -47,15 +47,6 @@ function eachSubschema(node: Schema, visit: (schema: Schema) => void): void {
 }
 
 /**
- * What an input schema leaves out of the listing: lengths, counts, lower bounds and patterns. Each is
- * checked before anything is sent, and a call that breaks one is refused with a message naming the
- * argument and the limit (tools/issues.ts); listed, they cost every conversation tokens for limits a
- * model's call is nowhere near, or learns from the refusal. Names, types, enums, upper bounds (a page
- * or a limit a model asks too much of) and the descriptions that say where a value comes from stay.
- */
-const UNLISTED_INPUT = ['minLength', 'maxLength', 'minItems', 'maxItems', 'minimum', 'pattern', 'format'];
-
-/**
  * Input: zod writes a nullable as `type: ["string", "null"]` and a loose object's other members as
  * `additionalProperties: {}`; clients that map schemas onto a one-`type` dialect (Gemini's function
  * declarations) reject the first, and MCP Inspector's `--strict` check flags both. The same contract,
@@ -65,7 +56,6 @@ const UNLISTED_INPUT = ['minLength', 'maxLength', 'minItems', 'maxItems', 'minim
  */
 function portable(node: Schema): void {
   eachSubschema(node, portable);
-  for (const keyword of UNLISTED_INPUT) delete node[keyword];
   if (Array.isArray(node.type)) {
     const types = node.type as string[];
     delete node.type;
@@ -81,31 +71,16 @@ function portable(node: Schema): void {
     delete node.additionalProperties;
 }
 
-/**
- * `anyOf` branches that differ only in their type, as one type array (`{"type": ["object", "null"],
- * "properties": …}` for a nullable object): the same values, in half the tokens. Undefined when the
- * branches say more than one type each.
- */
-function joinedTypes(anyOf: unknown): Schema | undefined {
-  if (!Array.isArray(anyOf) || !anyOf.every((branch) => isSchema(branch) && branch.type !== undefined))
-    return undefined;
-  const branches = anyOf as Schema[];
-  const detailed = branches.filter((branch) => Object.keys(branch).length > 1);
-  if (detailed.length > 1) return undefined;
-  return { ...detailed[0], type: branches.flatMap((branch) => branch.type) };
-}
-
 /** Output: what types are built from, `depth` levels of members down; the keywords that only validate left out. */
 function lean(node: Schema, depth: number): Schema {
   // Branches first, so that nested unions (a nullable union) join from the inside out.
   const branches = Array.isArray(node.anyOf)
     ? node.anyOf.map((branch: unknown) => (isSchema(branch) ? lean(branch, depth) : branch))
     : undefined;
-  const joined = joinedTypes(branches);
   const { anyOf: _branches, ...rest } = node;
-  const schema: Schema = joined ? { ...rest, ...joined } : branches ? { ...rest, anyOf: branches } : rest;
+  const schema: Schema = branches ? { ...rest, anyOf: branches } : rest;
   if (depth <= 0 && schema.type !== undefined)
-    return schema.enum === undefined ? { type: schema.type } : { type: schema.type, enum: schema.enum };
+    return branched(schema.enum === undefined ? { type: schema.type } : { type: schema.type, enum: schema.enum });
   for (const keyword of VALIDATION_ONLY) delete schema[keyword];
   // Anything else allowed is what a schema without the keyword says.
   if (schema.additionalProperties === true || isEmpty(schema.additionalProperties)) delete schema.additionalProperties;
@@ -117,7 +92,14 @@ function lean(node: Schema, depth: number): Schema {
   // An array's items are its members' level: `jobs` names each job's members.
   if (isSchema(schema.items)) schema.items = lean(schema.items, depth);
   if (isSchema(schema.additionalProperties)) schema.additionalProperties = below(schema.additionalProperties);
-  return schema;
+  return branched(schema);
+}
+
+/** A type array as one `anyOf` branch per type: Inspector's `--strict` flags the array as less portable. */
+function branched(schema: Schema): Schema {
+  if (!Array.isArray(schema.type)) return schema;
+  const { type, ...rest } = schema;
+  return { ...rest, anyOf: (type as string[]).map((one) => ({ type: one })) };
 }
 
 /**

@@ -5,7 +5,7 @@ import * as z from 'zod';
 import { listedInput, listedSchema } from '../../../src/tools/listed-schema.js';
 
 describe('listed input schemas', () => {
-  it('keep an argument named like a keyword (format, pattern, minimum), and drop the keywords', () => {
+  it("keep an argument named like a keyword (format, pattern, minimum), and the spec's constraints (CONTRACT.md: lengths, ranges, patterns, enums)", () => {
     const listed = listedInput({
       $schema: 'https://json-schema.org/draft/2020-12/schema',
       type: 'object',
@@ -21,9 +21,9 @@ describe('listed input schemas', () => {
       type: 'object',
       properties: {
         format: { type: 'string', enum: ['csv', 'json'] },
-        pattern: { type: 'string' },
-        minimum: { type: 'integer' },
-        limit: { type: 'integer', maximum: 50 },
+        pattern: { type: 'string', minLength: 1, pattern: '^a' },
+        minimum: { type: 'integer', minimum: 0 },
+        limit: { type: 'integer', minimum: 1, maximum: 50 },
       },
     });
   });
@@ -59,7 +59,7 @@ describe('listed output schemas', () => {
     }),
   });
 
-  it('join nullable unions into type arrays, and give values below the named levels their type only', () => {
+  it('write nullable unions as anyOf branches (Inspector --strict flags type arrays), and give values below the named levels their type only', () => {
     expect(listedSchema(schema, 'output')).toEqual({
       type: 'object',
       properties: {
@@ -70,7 +70,10 @@ describe('listed output schemas', () => {
               type: 'array',
               items: {
                 type: 'object',
-                properties: { id: { type: ['integer', 'string', 'null'] }, salary: { type: ['object', 'null'] } },
+                properties: {
+                  id: { anyOf: [{ anyOf: [{ type: 'integer' }, { type: 'string' }] }, { type: 'null' }] },
+                  salary: { anyOf: [{ type: 'object' }, { type: 'null' }] },
+                },
                 required: ['id', 'salary'],
               },
             },

@@ -8,6 +8,7 @@ import { buildProvenance } from '../../../src/api/provenance-record.js';
 import { filtersInPhrase } from '../../../src/render/filter-words.js';
 import { renderJobList } from '../../../src/render/jobs.js';
 import { phraseSuggestion } from '../../../src/render/no-match.js';
+import { toolCatalog } from '../../../src/tools/tools-list.js';
 import { renderSalary } from '../../../src/render/salary.js';
 import { jobListBody, makeJob } from '../../helpers/fixtures.js';
 
@@ -79,8 +80,6 @@ describe('currencies said plainly', () => {
     expect(renderSalary(salary('EUR', ''))).toBe('EUR 145000–185000 [extracted]');
   });
 
-  // Said where a model reads the results, not in the schema: it keeps a model from claiming every job
-  // pays over the minimum.
   it('a salary filter is echoed with its rule: a range passes when it reaches the threshold, not when all of it does', () => {
     const filterLine = (args: Record<string, unknown>) =>
       renderJobList(jobListBody([makeJob()]).data, args)
@@ -96,6 +95,14 @@ describe('currencies said plainly', () => {
       'min_salary_usd 150000 keeps a range whose top reaches it, so a range may start below it; max_salary_usd 200000',
     );
     expect(filterLine({})).toBeUndefined();
+  });
+
+  it("search_jobs's schema says the same rule, so a model does not claim every result pays over the minimum", () => {
+    const { properties } = toolCatalog().find((tool) => tool.name === 'search_jobs')!.inputSchema as {
+      properties: Record<string, { description?: string }>;
+    };
+    expect(properties.min_salary_usd?.description).toBe('Annual; keeps ranges whose top reaches it');
+    expect(properties.max_salary_usd?.description).toBe('Annual; keeps ranges starting at or below it');
   });
 });
 
