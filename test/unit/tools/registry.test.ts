@@ -80,8 +80,8 @@ describe('tool registry', () => {
     // Input schemas keep both (clients map them onto one-type dialects: Gemini's function
     // declarations), and so do output schemas, for the same check: about 270 o200k tokens.
     const found: string[] = [];
-    const walk = (node: unknown, path: string, isSchema: boolean, io: 'input' | 'output'): void => {
-      if (Array.isArray(node)) return node.forEach((item, i) => walk(item, `${path}[${i}]`, isSchema, io));
+    const walk = (node: unknown, path: string, isSchema: boolean): void => {
+      if (Array.isArray(node)) return node.forEach((item, i) => walk(item, `${path}[${i}]`, isSchema));
       if (typeof node !== 'object' || node === null) return;
       const schema = node as Record<string, unknown>;
       if (isSchema && Array.isArray(schema.type)) found.push(`${path}: type ${JSON.stringify(schema.type)}`);
@@ -91,13 +91,13 @@ describe('tool registry', () => {
         // Under `properties` each value is a schema; the object itself is a map of names.
         if (key === 'properties') {
           for (const [name, property] of Object.entries(child as Record<string, unknown>))
-            walk(property, `${path}.properties.${name}`, true, io);
-        } else walk(child, `${path}.${key}`, typeof child === 'object', io);
+            walk(property, `${path}.properties.${name}`, true);
+        } else walk(child, `${path}.${key}`, typeof child === 'object');
       }
     };
     for (const tool of toolCatalog()) {
-      walk(tool.inputSchema, `${tool.name}.inputSchema`, true, 'input');
-      walk(tool.outputSchema, `${tool.name}.outputSchema`, true, 'output');
+      walk(tool.inputSchema, `${tool.name}.inputSchema`, true);
+      walk(tool.outputSchema, `${tool.name}.outputSchema`, true);
     }
     expect(found).toEqual([]);
   });
