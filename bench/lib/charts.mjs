@@ -61,10 +61,11 @@ export function drawCharts(all, dir) {
   );
 
   const mbOf = (points, at = 1) => points.filter((p) => p[at] !== undefined).map((p) => [p[0], p[at] / (1024 * 1024)]);
-  const service = mbOf(run.rssGrowth.service);
-  const floor = mbOf(run.rssGrowth.floor);
-  const serviceHeap = mbOf(run.rssGrowth.service, 2);
-  const floorHeap = mbOf(run.rssGrowth.floor, 2);
+  const { growth } = run.soak;
+  const service = mbOf(growth.service);
+  const floor = mbOf(growth.floor);
+  const serviceHeap = mbOf(growth.service, 2);
+  const floorHeap = mbOf(growth.floor, 2);
   // Growth over the second half of the calls, when every process is long warm.
   const lateGrowth = (points) => points.at(-1)[1] - points[Math.floor((points.length - 1) / 2)][1];
   const half = service[Math.floor((service.length - 1) / 2)][0].toLocaleString('en');
@@ -74,7 +75,7 @@ export function drawCharts(all, dir) {
     'rss-over-calls.svg',
     lineChart({
       title: 'Memory over 10,000 stdio calls: RSS, and the heap after a forced GC',
-      caption: `RSS rises steeply while the heap, the JIT and the response cache (at most 256 responses, 8 MB) warm up${flat ? ', then stays flat' : ', and keeps rising after'}: ${said(lateGrowth(service))} for service-mcp from call ${half} to call ${service.at(-1)[0].toLocaleString('en')}, ${said(lateGrowth(floor))} for the SDK v2 floor.${serviceHeap.length > 1 ? ` The heap used after a forced full GC, the measure that tells a leak from V8 sizing its heap, moves ${said(lateGrowth(serviceHeap))} for service-mcp and ${said(lateGrowth(floorHeap))} for the floor over the same calls.` : ''} Default configuration, 8 in flight.`,
+      caption: `RSS rises steeply while the heap, the JIT and the response cache (at most 256 responses, 8 MB) warm up${flat ? ', then stays flat' : ', and keeps rising after'}: ${said(lateGrowth(service))} for service-mcp from call ${half} to call ${service.at(-1)[0].toLocaleString('en')}, ${said(lateGrowth(floor))} for the SDK v2 floor.${serviceHeap.length > 1 ? ` The heap used after a forced full GC, the measure that tells a leak from V8 sizing its heap, moves ${said(lateGrowth(serviceHeap))} for service-mcp and ${said(lateGrowth(floorHeap))} for the floor over the same calls.` : ''} Default configuration (the bridge on), 8 in flight.`,
       xLabel: 'calls answered',
       yLabel: 'MB',
       series: [
