@@ -25,11 +25,12 @@ export function drawCharts(all, dir) {
     }),
   );
 
-  const levels = Object.keys(run.http).map(Number);
-  const http = (s, f) => levels.map((l) => [l, f(run.http[l][s])]);
-  const peakRate = (s) => Math.max(...levels.map((l) => run.http[l][s].rate.median));
+  const levels = Object.keys(run.http.levels).map(Number);
+  const byLevel = run.http.levels;
+  const http = (s, f) => levels.map((l) => [l, f(byLevel[l][s])]);
+  const peakRate = (s) => Math.max(...levels.map((l) => byLevel[l][s].rate.median));
   // The first concurrency within a tenth of the best rate: where throughput saturates.
-  const saturates = (s) => levels.find((l) => run.http[l][s].rate.median >= 0.9 * peakRate(s));
+  const saturates = (s) => levels.find((l) => byLevel[l][s].rate.median >= 0.9 * peakRate(s));
   write(
     'http-throughput.svg',
     lineChart({
@@ -48,7 +49,7 @@ export function drawCharts(all, dir) {
     'http-p99.svg',
     lineChart({
       title: 'HTTP mode p99 latency against concurrency',
-      caption: `Once throughput saturates, added calls wait their turn: the p50 grows with the calls in flight (${run.http[levels[0]].service.p50Ms.toFixed(1)} ms at ${levels[0]}, ${run.http[levels.at(-1)].service.p50Ms.toFixed(1)} ms at ${levels.at(-1)}). The p99 is ${levels.map((l) => `${(run.http[l].service.p99Ms / run.http[l].service.p50Ms).toFixed(1)}x`).join(', ')} the p50 at ${levels.join(', ')} in flight: widest where calls are short, so a GC pause or a busy core weighs most.`,
+      caption: `Once throughput saturates, added calls wait their turn: the p50 grows with the calls in flight (${byLevel[levels[0]].service.p50Ms.toFixed(1)} ms at ${levels[0]}, ${byLevel[levels.at(-1)].service.p50Ms.toFixed(1)} ms at ${levels.at(-1)}). The p99 is ${levels.map((l) => `${(byLevel[l].service.p99Ms / byLevel[l].service.p50Ms).toFixed(1)}x`).join(', ')} the p50 at ${levels.join(', ')} in flight: widest where calls are short, so a GC pause or a busy core weighs most.`,
       xLabel: 'calls in flight (log scale)',
       yLabel: 'latency (ms)',
       xLog: true,

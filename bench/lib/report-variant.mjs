@@ -141,11 +141,12 @@ export function variantTable(runs, { suffix }) {
     );
   }
 
-  for (const level of Object.keys(last.http ?? {})) {
-    const h = (s) => (x) => x.http[level][s];
+  for (const level of Object.keys(last.http?.levels ?? {})) {
+    const h = (s) => (x) => x.http.levels[level][s];
     const service = name('service');
+    const resent = runs.reduce((n, x) => n + x.http.resent[service] + x.http.resent.floor, 0);
     row(
-      `HTTP mode, ${level} in flight (get_job calls/s)`,
+      `HTTP mode, ${level} in flight (get_job calls/s${resent ? `; ${resent} requests sent again after a reset, this subject and the floor, all levels` : ''})`,
       [rate((x) => h(service)(x).rate), '', rate((x) => h('floor')(x).rate), ''],
       (x) => h(service)(x).rate.median / h('floor')(x).rate.median,
       'HTTP floor',

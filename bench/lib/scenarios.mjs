@@ -282,7 +282,8 @@ export async function throughput({ upstream, direct, ids, levels, total, rounds 
 
 /**
  * HTTP mode against the SDK v2 floor over HTTP, at each concurrency: calls per second (median of
- * `rounds`) and the latency of each call (p50 and p99 over every call of every round).
+ * `rounds`) and the latency of each call (p50 and p99 over every call of every round); and how many
+ * requests each client sent again after a reset (httpPeer).
  */
 export async function httpScaling({ subjects: urls, ids, dispatcher, fetch, levels, total, rounds }) {
   const peers = {};
@@ -322,7 +323,7 @@ export async function httpScaling({ subjects: urls, ids, dispatcher, fetch, leve
       ]),
     );
   }
-  return out;
+  return { levels: out, resent: Object.fromEntries(Object.entries(peers).map(([name, peer]) => [name, peer.resent])) };
 }
 
 /**
