@@ -11,9 +11,10 @@
  *   npm run bench -- --only network,start   some sections only: printed, nothing written
  *   npm run bench -- --runs 1               one run instead of BENCH_RUNS
  *   npm run bench -- --quick                (or BENCH_QUICK=1) one short run: a smoke test, not figures
+ *   node bench/run.mjs --render              the tables again from bench/results.json, nothing measured
  */
 import { execFileSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { parseArgs } from 'node:util';
 import { Agent, fetch, request } from 'undici';
@@ -47,8 +48,16 @@ const { values: args } = parseArgs({
     only: { type: 'string', multiple: true },
     runs: { type: 'string' },
     quick: { type: 'boolean', default: process.env.BENCH_QUICK === '1' },
+    render: { type: 'boolean', default: false },
   },
 });
+if (args.render) {
+  const all = JSON.parse(readFileSync(new URL('./results.json', import.meta.url), 'utf8'));
+  writeFileSync(new URL('./RESULTS.md', import.meta.url), renderMarkdown(all));
+  drawCharts(all, new URL('./', import.meta.url));
+  updateBenchmarksDoc();
+  process.exit(0);
+}
 const only = args.only?.flatMap((s) => s.split(','));
 const unknown = only?.filter((s) => !SECTIONS.includes(s));
 if (unknown?.length) {

@@ -4,8 +4,11 @@
  * upstream requests counted by the proxy, beside the floor in the same rounds: spawn to the
  * tools/list answer (a 2025 client: initialize, initialized, tools/list), the first call (get_job),
  * a second, different call (search_jobs, 20 jobs) and the first call repeated. service-mcp runs with
- * its defaults (the bridge on, the cache on) and with --no-bridge; a fourth subject starts with the
+ * its defaults (the bridge on, the cache on) and with --no-bridge; another subject starts with the
  * defaults while the hosted MCP path hangs (the proxy holds its requests open), to tools/list only.
+ * The floor runs twice: loading its HTTP client at its first call, as everywhere else in the bench,
+ * and before it serves, which moves undici's load (100-300 ms on the bench machine) from the first
+ * call to the start.
  */
 import { ROUND_TRIP_MS, startLatencyProxy } from './latency-proxy.mjs';
 import { spawnFloor, spawnServiceMcp } from './processes.mjs';
@@ -62,6 +65,12 @@ export async function networkFirstSeconds({ upstream, ids, rounds, warmup }) {
     service: { spawn: (url) => spawnServiceMcp(url), calls: ours, proxy, phases: PHASES },
     serviceNoBridge: { spawn: (url) => spawnServiceMcp(url, ['--no-bridge']), calls: ours, proxy, phases: PHASES },
     floor: { spawn: (url) => spawnFloor(url), calls: floors, proxy, phases: PHASES },
+    floorClientAtStart: {
+      spawn: (url) => spawnFloor(url, [], { clientAtStart: true }),
+      calls: floors,
+      proxy,
+      phases: PHASES,
+    },
     serviceHanging: { spawn: (url) => spawnServiceMcp(url), calls: ours, proxy: hanging, phases: ['list'] },
   };
   const out = [];

@@ -98,8 +98,12 @@ export function serviceSpawners({ upstream, offline = false, extra = [], nodeArg
   return out;
 }
 
-export const spawnFloor = (upstream, nodeArgs = []) =>
-  spawnStdio([...nodeArgs, FLOOR], cleanEnv({ FLOOR_UPSTREAM: upstream }));
+/** The floor over stdio; `clientAtStart` has it load undici before it serves (floor-server.mjs). */
+export const spawnFloor = (upstream, nodeArgs = [], { clientAtStart = false } = {}) =>
+  spawnStdio(
+    [...nodeArgs, FLOOR],
+    cleanEnv({ FLOOR_UPSTREAM: upstream, ...(clientAtStart ? { FLOOR_CLIENT_AT_START: '1' } : {}) }),
+  );
 
 /** A process that loads the SDK as the floor does and answers one line, building no server (bench/sdk-only.mjs). */
 export const spawnSdkOnly = () => spawnStdio([SDK_ONLY], cleanEnv());

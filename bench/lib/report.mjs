@@ -67,7 +67,7 @@ function apartTable(runs) {
   return t.render();
 }
 
-const section = (title, lines) => (lines.length ? [`#### ${title}`, '', ...lines] : []);
+const section = (title, lines) => (lines.length ? [`### ${title}`, '', ...lines] : []);
 
 export function renderMarkdown(all) {
   const { runs } = all;
