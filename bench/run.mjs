@@ -11,7 +11,8 @@
  *   npm run bench -- --only network,start   some sections only: printed, nothing written
  *   npm run bench -- --runs 1               one run instead of BENCH_RUNS
  *   npm run bench -- --quick                (or BENCH_QUICK=1) one short run: a smoke test, not figures
- *   node bench/run.mjs --render              the tables again from bench/results.json, nothing measured
+ *   node bench/run.mjs --render              the tables again from bench/results.json and
+ *                                            bench/footprint.json, nothing measured
  */
 import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -26,7 +27,7 @@ import { renderMarkdown } from './lib/report.mjs';
 import { redisCost } from './lib/redis.mjs';
 import { cacheHits, coldStart, httpScaling, searchByPageSize, throughput, warmLatency } from './lib/scenarios.mjs';
 import { updateBenchmarksDoc } from './benchmarks-doc.mjs';
-import { runFootprint } from './footprint.mjs';
+import { footprintMarkdown, runFootprint, updateFootprintDoc } from './footprint.mjs';
 
 /** The sections, in the order a run takes them; `soak` runs in the last run only. */
 const SECTIONS = [
@@ -56,6 +57,7 @@ if (args.render) {
   writeFileSync(new URL('./RESULTS.md', import.meta.url), renderMarkdown(all));
   drawCharts(all, new URL('./', import.meta.url));
   updateBenchmarksDoc();
+  updateFootprintDoc(footprintMarkdown(JSON.parse(readFileSync(new URL('./footprint.json', import.meta.url), 'utf8'))));
   process.exit(0);
 }
 const only = args.only?.flatMap((s) => s.split(','));
