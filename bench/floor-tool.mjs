@@ -10,7 +10,8 @@ import { z } from 'zod';
 
 const upstream = process.env.FLOOR_UPSTREAM ?? 'http://127.0.0.1:4010';
 let client;
-const undici = () =>
+/** Loads undici and makes the agent, once; the first call does it unless floor-server.mjs did at start. */
+export const undici = () =>
   (client ??= import('undici').then(({ Agent, request }) => ({
     request,
     dispatcher: new Agent({ keepAliveTimeout: 30_000 }),

@@ -25,11 +25,12 @@ export function drawCharts(all, dir) {
     }),
   );
 
-  const levels = Object.keys(run.http).map(Number);
-  const http = (s, f) => levels.map((l) => [l, f(run.http[l][s])]);
-  const peakRate = (s) => Math.max(...levels.map((l) => run.http[l][s].rate.median));
+  const levels = Object.keys(run.http.levels).map(Number);
+  const byLevel = run.http.levels;
+  const http = (s, f) => levels.map((l) => [l, f(byLevel[l][s])]);
+  const peakRate = (s) => Math.max(...levels.map((l) => byLevel[l][s].rate.median));
   // The first concurrency within a tenth of the best rate: where throughput saturates.
-  const saturates = (s) => levels.find((l) => run.http[l][s].rate.median >= 0.9 * peakRate(s));
+  const saturates = (s) => levels.find((l) => byLevel[l][s].rate.median >= 0.9 * peakRate(s));
   write(
     'http-throughput.svg',
     lineChart({
@@ -48,7 +49,7 @@ export function drawCharts(all, dir) {
     'http-p99.svg',
     lineChart({
       title: 'HTTP mode p99 latency against concurrency',
-      caption: `Once throughput saturates, added calls wait their turn: the p50 grows with the calls in flight (${run.http[levels[0]].service.p50Ms.toFixed(1)} ms at ${levels[0]}, ${run.http[levels.at(-1)].service.p50Ms.toFixed(1)} ms at ${levels.at(-1)}). The p99 is ${levels.map((l) => `${(run.http[l].service.p99Ms / run.http[l].service.p50Ms).toFixed(1)}x`).join(', ')} the p50 at ${levels.join(', ')} in flight: widest where calls are short, so a GC pause or a busy core weighs most.`,
+      caption: `Once throughput saturates, added calls wait their turn: the p50 grows with the calls in flight (${byLevel[levels[0]].service.p50Ms.toFixed(1)} ms at ${levels[0]}, ${byLevel[levels.at(-1)].service.p50Ms.toFixed(1)} ms at ${levels.at(-1)}). The p99 is ${levels.map((l) => `${(byLevel[l].service.p99Ms / byLevel[l].service.p50Ms).toFixed(1)}x`).join(', ')} the p50 at ${levels.join(', ')} in flight: widest where calls are short, so a GC pause or a busy core weighs most.`,
       xLabel: 'calls in flight (log scale)',
       yLabel: 'latency (ms)',
       xLog: true,
@@ -61,10 +62,11 @@ export function drawCharts(all, dir) {
   );
 
   const mbOf = (points, at = 1) => points.filter((p) => p[at] !== undefined).map((p) => [p[0], p[at] / (1024 * 1024)]);
-  const service = mbOf(run.rssGrowth.service);
-  const floor = mbOf(run.rssGrowth.floor);
-  const serviceHeap = mbOf(run.rssGrowth.service, 2);
-  const floorHeap = mbOf(run.rssGrowth.floor, 2);
+  const { growth } = run.soak;
+  const service = mbOf(growth.service);
+  const floor = mbOf(growth.floor);
+  const serviceHeap = mbOf(growth.service, 2);
+  const floorHeap = mbOf(growth.floor, 2);
   // Growth over the second half of the calls, when every process is long warm.
   const lateGrowth = (points) => points.at(-1)[1] - points[Math.floor((points.length - 1) / 2)][1];
   const half = service[Math.floor((service.length - 1) / 2)][0].toLocaleString('en');
@@ -74,7 +76,7 @@ export function drawCharts(all, dir) {
     'rss-over-calls.svg',
     lineChart({
       title: 'Memory over 10,000 stdio calls: RSS, and the heap after a forced GC',
-      caption: `RSS rises steeply while the heap, the JIT and the response cache (at most 256 responses, 8 MB) warm up${flat ? ', then stays flat' : ', and keeps rising after'}: ${said(lateGrowth(service))} for service-mcp from call ${half} to call ${service.at(-1)[0].toLocaleString('en')}, ${said(lateGrowth(floor))} for the SDK v2 floor.${serviceHeap.length > 1 ? ` The heap used after a forced full GC, the measure that tells a leak from V8 sizing its heap, moves ${said(lateGrowth(serviceHeap))} for service-mcp and ${said(lateGrowth(floorHeap))} for the floor over the same calls.` : ''} Default configuration, 8 in flight.`,
+      caption: `RSS rises steeply while the heap, the JIT and the response cache (at most 256 responses, 8 MB) warm up${flat ? ', then stays flat' : ', and keeps rising after'}: ${said(lateGrowth(service))} for service-mcp from call ${half} to call ${service.at(-1)[0].toLocaleString('en')}, ${said(lateGrowth(floor))} for the SDK v2 floor.${serviceHeap.length > 1 ? ` The heap used after a forced full GC, the measure that tells a leak from V8 sizing its heap, moves ${said(lateGrowth(serviceHeap))} for service-mcp and ${said(lateGrowth(floorHeap))} for the floor over the same calls.` : ''} Default configuration (the bridge on), 8 in flight.`,
       xLabel: 'calls answered',
       yLabel: 'MB',
       series: [

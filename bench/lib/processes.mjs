@@ -59,6 +59,7 @@ function spawnListening(args, pattern, what, env = cleanEnv()) {
 export const startUpstream = () =>
   spawnListening([BIN, 'mock-api', '--port', '0'], /listening on (http:\/\/127\.0\.0\.1:\d+)/, 'mock-api');
 
+/** `serve --http` against `upstream`; `extra` are its flags (the bridge is on unless they say --no-bridge). */
 export const startHttpMode = (upstream, extra = []) =>
   spawnListening(
     [BIN, 'serve', '--http', '--port', '0', '--base-url', upstream, ...extra],
@@ -67,18 +68,42 @@ export const startHttpMode = (upstream, extra = []) =>
   );
 
 /**
- * service-mcp over stdio against `upstream` (live mode through undici, as a user runs it); `nodeArgs`
- * go to node. The bridge is off, as the floor has no hosted surface to read: like for like. The
- * cold start measures a bridged start apart (spawnBridged).
+ * service-mcp over stdio against `upstream` (live mode through undici, as a user runs it), or with
+ * no `upstream` as `npx -y service-mcp` starts it: the embedded offline API. `extra` are its flags,
+ * all of them (the bridge is on unless they say --no-bridge); `nodeArgs` go to node.
  */
 export const spawnServiceMcp = (upstream, extra = [], nodeArgs = []) =>
-  spawnStdio([...nodeArgs, BIN, '--base-url', upstream, '--no-bridge', ...extra], cleanEnv());
+  spawnStdio([...nodeArgs, BIN, ...(upstream ? ['--base-url', upstream] : []), ...extra], cleanEnv());
 
-/** service-mcp as a user starts it against a deployment: its first tools/list waits for the hosted list (at most 1.5 s). */
-export const spawnBridged = (upstream) => spawnStdio([BIN, '--base-url', upstream], cleanEnv());
+/**
+ * The two ways every service-mcp row is measured: as users run it (the bridge on: its first
+ * tools/list waits for the hosted list, at most 1.5 s) and with --no-bridge, like for like with the
+ * floor, which has no hosted surface to read. A subject's name ends in the suffix.
+ */
+export const VARIANTS = {
+  defaults: { suffix: '', flags: [], label: 'the defaults (the bridge on)' },
+  noBridge: { suffix: 'NoBridge', flags: ['--no-bridge'], label: '--no-bridge' },
+};
 
-export const spawnFloor = (upstream, nodeArgs = []) =>
-  spawnStdio([...nodeArgs, FLOOR], cleanEnv({ FLOOR_UPSTREAM: upstream }));
+/**
+ * Spawners of service-mcp in each variant: `service…` against `upstream` and, with `offline`,
+ * `offline…` on the embedded API; `extra` flags and `nodeArgs` for every one of them.
+ */
+export function serviceSpawners({ upstream, offline = false, extra = [], nodeArgs = [], tag = '' }) {
+  const out = {};
+  for (const { suffix, flags } of Object.values(VARIANTS)) {
+    out[`service${tag}${suffix}`] = () => spawnServiceMcp(upstream, [...flags, ...extra], nodeArgs);
+    if (offline) out[`offline${tag}${suffix}`] = () => spawnServiceMcp(undefined, [...flags, ...extra], nodeArgs);
+  }
+  return out;
+}
+
+/** The floor over stdio; `clientAtStart` has it load undici before it serves (floor-server.mjs). */
+export const spawnFloor = (upstream, nodeArgs = [], { clientAtStart = false } = {}) =>
+  spawnStdio(
+    [...nodeArgs, FLOOR],
+    cleanEnv({ FLOOR_UPSTREAM: upstream, ...(clientAtStart ? { FLOOR_CLIENT_AT_START: '1' } : {}) }),
+  );
 
 /** A process that loads the SDK as the floor does and answers one line, building no server (bench/sdk-only.mjs). */
 export const spawnSdkOnly = () => spawnStdio([SDK_ONLY], cleanEnv());

@@ -83,11 +83,25 @@ export function spawnStdio(args, env) {
   };
 }
 
-/** A stateless Streamable HTTP MCP client; answers may come as JSON or as one SSE event. */
+/**
+ * A stateless Streamable HTTP MCP client; answers may come as JSON or as one SSE event. A request
+ * whose kept-alive connection the server closed as it was sent (a reset before any answer) is sent
+ * once more on a new one, as browsers do, and counted in `resent`: on a loaded machine the server's
+ * keep-alive timeout can run out between two calls faster than the client's clock sees it.
+ */
 export function httpPeer(url, dispatcher, fetch) {
   let nextId = 1;
+  const send = async (init) => {
+    try {
+      return await fetch(url, init);
+    } catch (error) {
+      if (error?.cause?.code !== 'ECONNRESET' && error?.cause?.code !== 'UND_ERR_SOCKET') throw error;
+      peer.resent++;
+      return fetch(url, init);
+    }
+  };
   const post = async (method, params) => {
-    const response = await fetch(url, {
+    const response = await send({
       method: 'POST',
       dispatcher,
       headers: {
@@ -109,7 +123,8 @@ export function httpPeer(url, dispatcher, fetch) {
     if (json.error) throw new Error(`${method} failed: ${JSON.stringify(json.error)}`);
     return json.result;
   };
-  return {
+  const peer = {
+    resent: 0,
     initialize: () => post('initialize', INIT_PARAMS),
     async call(name, args) {
       const result = await post('tools/call', { name, arguments: args });
@@ -117,4 +132,5 @@ export function httpPeer(url, dispatcher, fetch) {
       return result;
     },
   };
+  return peer;
 }
