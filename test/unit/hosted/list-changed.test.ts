@@ -76,6 +76,9 @@ describe('the hosted list over time', () => {
     two.bridge.start();
     await two.bridge.settled(30_000);
     expect(two.bridge.tools().map((t) => t.name)).toEqual(['get_company_funding']);
+    // Its age is the other replica's read, not this one's taking it up.
+    const at = (JSON.parse(written[0]!) as { at: number }).at;
+    expect(two.bridge.status()).toMatchObject({ list_from: 'replica', read_at: new Date(at).toISOString() });
     expect(two.target.seen).not.toContain('tools/list');
   });
 });

@@ -70,7 +70,9 @@ export function bridgeOver(
     gate = new RetryAfterGate(),
     now,
     store,
-  }: Partial<Pick<BridgeOptions, 'timeoutMs' | 'maxRetryWaitS' | 'gate' | 'now' | 'store'>> = {},
+    file,
+    built,
+  }: Partial<Pick<BridgeOptions, 'timeoutMs' | 'maxRetryWaitS' | 'gate' | 'now' | 'store' | 'file' | 'built'>> = {},
 ): HostedBridge {
   return new HostedBridge({
     endpoint: async () => ({ url: 'http://surface.test/api/public/v1/mcp?surface=market' }),
@@ -81,6 +83,8 @@ export function bridgeOver(
     ours: new Set(TOOL_NAMES),
     now,
     store,
+    file,
+    built,
   });
 }
 
