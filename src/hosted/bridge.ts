@@ -92,6 +92,12 @@ export class HostedBridge {
     await orAfter(this.first ?? Promise.resolve(), ms, undefined);
   }
 
+  /** How long the list offered holds: until its next read is due (0 while a first or overdue read is under way). */
+  holdsForMs(): number {
+    const due = this.failedAt !== undefined ? this.failedAt + LIST_RETRY_MS : this.freshUntil;
+    return Math.max(0, Math.min(due - this.now(), LIST_TTL_MS));
+  }
+
   /** Told each time the set of bridged tools (names or definitions) changes. */
   onChange(listener: () => void): () => void {
     this.listeners.add(listener);

@@ -1,9 +1,10 @@
 /**
  * The first seconds with the defaults, as the built binary lives them against mock-api: the hosted
  * list an earlier run kept is offered by the first tools/list, its age said by check_api_health,
- * and read again behind it when it is due, a 2025 client told of the change by
- * notifications/tools/list_changed. Counted and polled, never timed (catalog.test.ts: the catalog
- * read at start, which leaves a first call one request).
+ * and read again behind it when it is due; a client is told when the bridged tools change (a 2025
+ * client by notifications/tools/list_changed, a 2026-07-28 one by the list's ttlMs, 0 while an
+ * overdue read is under way). Counted and polled, never timed (catalog.test.ts: the catalog read at
+ * start, which leaves a first call one request).
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import type { CallToolResult } from '@modelcontextprotocol/client';
@@ -103,5 +104,33 @@ describe('the hosted list kept between runs', () => {
     expect(await names(session.client)).toEqual([...TOOL_NAMES, ...MARKET_TOOLS]);
     expect(bridgeOf(await health(session.client))).toMatchObject({ state: 'ready', list_from: 'surface' });
     await api.clearFaults();
+  });
+
+  it('tells a 2026-07-28 client to list again (ttlMs 0) while an overdue read is under way, and how long it holds after', async () => {
+    const { env, file } = await keptByAFirstRun();
+    const readAt = rewrite(file, HOUR_MS, MARKET_TOOLS);
+    await api.setFaults([{ path: HOSTED_PATH, kind: 'hang' }]);
+    try {
+      const client = await stdio(env, 'modern');
+      console.error('A');
+      const first = await client.listTools();
+      console.error('B', JSON.stringify(first).slice(0, 100), first.ttlMs);
+      expect(first.tools.map((tool) => tool.name)).toEqual([...TOOL_NAMES, ...MARKET_TOOLS]);
+      expect(first).toMatchObject({ ttlMs: 0, cacheScope: 'public' });
+      // The read hangs until its deadline (--timeout-ms 4000, which the first list comes well within);
+      // the kept tools stay offered, and the
+      // list holds until the next try (polled: the state, not the clock).
+      let bridge = bridgeOf(await health(client));
+      while (bridge.state !== 'failed') {
+        bridge = bridgeOf(await health(client));
+        console.error('C', bridge.state);
+      }
+      expect(bridge).toMatchObject({ list_from: 'earlier_run', read_at: readAt, bridged: MARKET_TOOLS });
+      const after = await client.listTools();
+      expect(after.ttlMs).toBeGreaterThan(0);
+      expect(after.ttlMs).toBeLessThanOrEqual(30_000);
+    } finally {
+      await api.clearFaults();
+    }
   });
 });

@@ -82,6 +82,7 @@ describe('a bridge that starts from a kept list', () => {
       endpoint: 'https://api.test/mcp',
       era: 'modern',
     });
+    expect(bridge.holdsForMs()).toBe(1);
     expect(target.seen).toEqual([]);
   });
 
@@ -93,6 +94,7 @@ describe('a bridge that starts from a kept list', () => {
     const bridge = bridgeOver(target, { file, now: () => now });
     bridge.start();
     expect(bridge.tools().map((tool) => tool.name)).toEqual(['get_company_funding']);
+    expect(bridge.holdsForMs()).toBe(0);
     await new Promise<void>((resolve) => bridge.onChange(resolve));
     expect(bridge.tools().map((tool) => tool.name)).toEqual(['get_company_funding', 'get_company_headcount']);
     expect(bridge.status()).toMatchObject({ list_from: 'surface', read_at: new Date(now).toISOString() });
