@@ -5,12 +5,18 @@ import { defineConfig } from 'tsup';
 import { buildViews } from './scripts/build-views.js';
 import { minifyDependencies } from './scripts/minify-dependencies.js';
 import { writeThirdParty } from './scripts/third-party.js';
+import { buildOfflineList } from './scripts/offline-list.js';
 import { buildToolCatalog } from './scripts/tool-catalog.js';
 import { withoutSideEffects } from './scripts/without-side-effects.js';
 
 const defines = buildDefines();
-// What tools/list answers is the same on every start: converted from the zod schemas here, once.
-const define = { ...defines, __SERVICE_MCP_TOOL_CATALOG__: JSON.stringify(await buildToolCatalog(defines)) };
+// What tools/list answers is the same on every start: converted from the zod schemas here, once; and
+// offline, so is the hosted surface's list the bridge offers beside ours.
+const define = {
+  ...defines,
+  __SERVICE_MCP_TOOL_CATALOG__: JSON.stringify(await buildToolCatalog(defines)),
+  __SERVICE_MCP_OFFLINE_LIST__: JSON.stringify(await buildOfflineList(defines)),
+};
 const root = fileURLToPath(new URL('./', import.meta.url));
 /**
  * The SDK's server side declares no `sideEffects`, so esbuild would keep, and every start would run,

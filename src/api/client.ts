@@ -95,6 +95,11 @@ export class ApiClient {
     return caller === undefined || !this.budget ? Promise.resolve(undefined) : this.budget.state(caller);
   }
 
+  /** Reads the deployed catalog now, so that the first call that needs it does not wait for it (deployed-catalog.ts). */
+  readCatalogAhead(): void {
+    this.catalog?.readAhead();
+  }
+
   async discover(options?: CallOptions): Promise<ApiResult<DiscoveryData>> {
     const { result, headers } = await this.getEnvelopeWithHeaders(
       OPERATIONS.discoverPublicApi.path,

@@ -115,14 +115,12 @@ export class DeployedCatalog {
    * reason) when the catalog could not be read; throws `not_deployed` when it does not list it.
    */
   async check(id: OperationId, signal?: AbortSignal): Promise<CatalogCheck> {
-    let known = this.known !== undefined && this.now() < this.known.freshUntil ? this.known : undefined;
+    let known = this.fresh();
     if (!known) {
-      if (this.now() < this.failedUntil) return { checked: false, reason: this.failure };
-      if (!this.options.mayRead())
-        return { checked: false, reason: 'the API asked for a pause (429), so discovery was not asked either' };
+      const reading = this.read();
+      if (typeof reading === 'string') return { checked: false, reason: reading };
       // Concurrent calls share one read; each waits for it only as long as its own signal allows.
-      this.reading ??= this.refresh().finally(() => (this.reading = undefined));
-      known = await raceAbort(this.reading, signal);
+      known = await raceAbort(reading, signal);
       if (!known) return { checked: false, reason: this.failure };
     }
     // A catalog that names none of the operations we know is one we cannot read, not an empty API.
@@ -134,6 +132,25 @@ export class DeployedCatalog {
     }
     if (known.listed.has(id)) return { checked: true };
     throw notDeployed(id, known.endpoints);
+  }
+
+  /**
+   * Reads the catalog ahead of the first call that needs it (a server starts it at start): a call
+   * then finds it read, or being read, instead of waiting a round trip more for it.
+   */
+  readAhead(): void {
+    if (!this.fresh()) void this.read();
+  }
+
+  private fresh(): Known | undefined {
+    return this.known !== undefined && this.now() < this.known.freshUntil ? this.known : undefined;
+  }
+
+  /** The read under way, or a new one; or why discovery is not asked now. Never rejects. */
+  private read(): Promise<Known | undefined> | string {
+    if (this.now() < this.failedUntil) return this.failure;
+    if (!this.options.mayRead()) return 'the API asked for a pause (429), so discovery was not asked either';
+    return (this.reading ??= this.refresh().finally(() => (this.reading = undefined)));
   }
 
   /** Whether the deployed catalog was read, when last, and why not when its last read failed. */

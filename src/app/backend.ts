@@ -18,7 +18,9 @@ import { OFFLINE_BASE_URL } from '../offline/fetch.js';
 import type { Backend } from '../tools/backend.js';
 import { TOOL_NAMES } from '../contract/tool-names.js';
 import { toolSet } from '../tools/index.js';
-import { HostedBridge, type SharedListStore } from '../hosted/bridge.js';
+import { HostedBridge } from '../hosted/bridge.js';
+import { listFile, type SharedListStore } from '../hosted/kept-list.js';
+import { userCacheDir } from '../lib/cache-dir.js';
 import type { WebFetch } from '../hosted/guarded-fetch.js';
 import { LocalBudget, type UpstreamBudget } from '../api/fair-share.js';
 import { API_PREFIX } from '../contract/operations.js';
@@ -26,6 +28,15 @@ import { oneLine } from '../lib/text.js';
 
 /** The spec's hosted tool endpoint, and the surface this server bridges. */
 const HOSTED_SURFACE_PATH = `${API_PREFIX}/mcp?surface=market`;
+
+declare const __SERVICE_MCP_OFFLINE_LIST__: unknown[] | undefined;
+
+/**
+ * The offline deployment's hosted list, read by the build (scripts/offline-list.ts) from the same
+ * surface the bridge would read at run time: it is fixed for a build. Unbuilt, the bridge reads it.
+ */
+const BUILT_OFFLINE_LIST =
+  typeof __SERVICE_MCP_OFFLINE_LIST__ === 'undefined' ? undefined : __SERVICE_MCP_OFFLINE_LIST__;
 
 function lazyFetch(load: () => Promise<FetchLike>): FetchLike {
   let ready: Promise<FetchLike> | undefined;
@@ -122,6 +133,7 @@ export function createBackend(
     budget: share,
   });
   const bridging = config.bridge && !noBridge;
+  const cacheDir = offline ? undefined : userCacheDir('service-mcp');
   const bridge = bridging
     ? new HostedBridge({
         endpoint: () => endpointOf(client, baseUrl),
@@ -134,6 +146,9 @@ export function createBackend(
         ours: new Set(TOOL_NAMES),
         logger,
         store: hostedList,
+        // A deployment given as an engine may carry faults: its surface is read, not taken from the build.
+        built: config.offline && engine === undefined ? BUILT_OFFLINE_LIST : undefined,
+        file: cacheDir === undefined ? undefined : listFile(cacheDir, baseUrl, logger),
       })
     : undefined;
   return {

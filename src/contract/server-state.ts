@@ -25,6 +25,9 @@ export const ServerStateSchema = z.object({
     // Why the endpoint is not the one health named, when it is not.
     endpoint_note: z.string().optional(),
     era: z.string().optional(),
+    // The list offered: read by this process, by another replica (Redis), by an earlier run (the
+    // user's cache directory), or by the build (the offline surface's); read_at is that read's.
+    list_from: z.enum(['surface', 'replica', 'earlier_run', 'build']).optional(),
     read_at: z.string().optional(),
     failure: z.string().optional(),
     // The last read failed: when, how long before this answer, its error kind; then whether a new

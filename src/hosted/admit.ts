@@ -70,7 +70,10 @@ function capStrings(value: unknown): unknown {
   return value;
 }
 
-function validatorOf(schema: Record<string, unknown>): z.ZodType | string {
+function validatorOf(schema: Record<string, unknown>, lazy = false): z.ZodType | string {
+  // Converted at first use for a list read before (the build's, an earlier run's): each conversion
+  // costs a start milliseconds, and the schemas were read when that list was.
+  if (lazy) return z.lazy(() => orRefusal(validatorOf(schema)));
   try {
     return z.fromJSONSchema(schema as Parameters<typeof z.fromJSONSchema>[0]);
   } catch (error) {
@@ -78,13 +81,17 @@ function validatorOf(schema: Record<string, unknown>): z.ZodType | string {
   }
 }
 
+/** A validator, or one that refuses every value saying why the schema could not be read. */
+const orRefusal = (validator: z.ZodType | string): z.ZodType =>
+  typeof validator === 'string' ? z.never({ error: `the hosted schema could not be read: ${validator}` }) : validator;
+
 /** A name as health shows it: cleaned, escaped and cut. */
 const shownName = (name: unknown) =>
   typeof name === 'string' ? oneLine(escapeInvisible(name), 80) || '(empty)' : `(${typeof name})`;
 
 type Verdict = { tool: HostedTool } | { reason: string };
 
-function admitOne(raw: unknown, ours: ReadonlySet<string>, seen: Set<string>): Verdict {
+function admitOne(raw: unknown, ours: ReadonlySet<string>, seen: Set<string>, lazy: boolean): Verdict {
   if (!isRecord(raw)) return { reason: 'not a tool object' };
   const { name } = raw;
   if (typeof name !== 'string' || !TOOL_NAME.test(name))
@@ -95,11 +102,11 @@ function admitOne(raw: unknown, ours: ReadonlySet<string>, seen: Set<string>): V
   if (annotations.readOnlyHint !== true) return { reason: 'not annotated readOnlyHint: true' };
   const input = readSchema(raw.inputSchema, 'inputSchema');
   if ('refusal' in input) return { reason: input.refusal };
-  const inputValidator = validatorOf(input.schema);
+  const inputValidator = validatorOf(input.schema, lazy);
   if (typeof inputValidator === 'string') return { reason: `inputSchema could not be read: ${inputValidator}` };
   // An output schema that cannot be read costs the tool its structuredContent, not its place.
   const output = raw.outputSchema === undefined ? undefined : readSchema(raw.outputSchema, 'outputSchema');
-  const outputValidator = output && 'schema' in output ? validatorOf(output.schema) : undefined;
+  const outputValidator = output && 'schema' in output ? validatorOf(output.schema, lazy) : undefined;
   const rawTitle = typeof raw.title === 'string' ? raw.title : isRecord(raw.annotations) ? raw.annotations.title : '';
   const title = oneLine(escapeInvisible(typeof rawTitle === 'string' ? rawTitle : ''), HOSTED_CAPS.titleChars) || name;
   const text = typeof raw.description === 'string' ? raw.description : '';
@@ -124,8 +131,11 @@ export function listingBytes(tool: Pick<HostedTool, 'name' | 'title' | 'descript
   return Buffer.byteLength(JSON.stringify({ name, title, description, inputSchema }));
 }
 
-/** Sorts a hosted list into the tools offered and the ones skipped, each with its reason. */
-export function admitTools(listed: readonly unknown[], ours: ReadonlySet<string>) {
+/**
+ * Sorts a hosted list into the tools offered and the ones skipped, each with its reason; `lazy` for
+ * a list read before, whose validators are made at first use (validatorOf).
+ */
+export function admitTools(listed: readonly unknown[], ours: ReadonlySet<string>, lazy = false) {
   const tools: HostedTool[] = [];
   const skipped: SkippedTool[] = [];
   const seen = new Set<string>();
@@ -141,7 +151,7 @@ export function admitTools(listed: readonly unknown[], ours: ReadonlySet<string>
       skip(raw, `over the cap of ${HOSTED_CAPS.tools} bridged tools`);
       continue;
     }
-    const verdict = admitOne(raw, ours, seen);
+    const verdict = admitOne(raw, ours, seen, lazy);
     if ('reason' in verdict) {
       skip(raw, verdict.reason);
       continue;

@@ -1,31 +1,27 @@
 /**
  * The bridge: an SDK v2 client inside our server, reading the deployment's hosted market surface in
- * whichever era it speaks, through guarded-fetch.ts. It keeps the admitted list for LIST_TTL_MS (in
- * Redis too, so replicas read it once) and tells its listeners when the bridged tools change. A
- * surface that fails leaves ours untouched: the list is simply empty, and status() says why.
+ * whichever era it speaks, through guarded-fetch.ts. It starts from the list the build or an earlier
+ * run left (kept-list.ts), keeps each list for LIST_TTL_MS from its read (in Redis too, so replicas
+ * read it once), and tells its listeners when the bridged tools change. A surface that fails leaves
+ * ours untouched: the list is simply empty, or the last one, and status() says why.
  */
 import type { CallToolResult, Client } from '@modelcontextprotocol/client';
-import { ACCEPT_ALL } from '../lib/accept-all-validator.js';
-import type { SharedState } from '../api/redis/index.js';
 import type { CallOptions } from '../api/send-loop.js';
 import { silentLogger, type Logger } from '../obs/log.js';
 import { orAfter } from '../lib/abort.js';
 import { oneLine } from '../lib/text.js';
 import type { ErrorKind } from '../contract/errors.js';
 import type { ServerState } from '../contract/server-state.js';
-import { PACKAGE_NAME, VERSION } from '../contract/version.js';
 import { admitTools, type Admission, type HostedTool } from './admit.js';
-import { HOSTED_CAPS, LIST_RETRY_MS, LIST_TTL_MS } from './caps.js';
+import { LIST_RETRY_MS, LIST_TTL_MS } from './caps.js';
 import { guardedFetch, withCallOptions, type GuardedFetchOptions, type WebFetch } from './guarded-fetch.js';
+import { parseListing, type ListFile, type Listing, type ListSource, type SharedListStore } from './kept-list.js';
 
 /**
- * The SDK's client, and outcome.ts (which reads the client's error classes), are loaded at the first
- * read or failure, not at start: with --no-bridge neither is ever evaluated.
+ * The SDK's client (open-client.ts), and outcome.ts (which reads the client's error classes), are
+ * loaded at the first read or failure, not at start: with --no-bridge neither is ever evaluated.
  */
 const outcome = () => import('./outcome.js');
-
-/** Where the hosted list is kept between replicas (--redis-url): JSON text until an epoch ms. */
-export type SharedListStore = SharedState['hostedList'];
 
 export interface HostedBridgeOptions extends Omit<GuardedFetchOptions, 'fetch' | 'label'> {
   /** The endpoint to read: the health response's mcp_endpoint, else the base URL's hosted path. */
@@ -35,6 +31,10 @@ export interface HostedBridgeOptions extends Omit<GuardedFetchOptions, 'fetch' |
   ours: ReadonlySet<string>;
   logger?: Logger;
   store?: SharedListStore | undefined;
+  /** The list file of an earlier run, read at start and written after each read. */
+  file?: ListFile | undefined;
+  /** The surface's list as the build read it (the offline deployment's, fixed for a build): never read again unless a call finds it wrong. */
+  built?: readonly unknown[] | undefined;
   now?: () => number;
 }
 
@@ -57,7 +57,10 @@ export class HostedBridge {
   private connection: Promise<Connection> | undefined;
   private reading: Promise<void> | undefined;
   private first: Promise<void> | undefined;
+  /** Where the list in hand came from and when it was read (none for the build's); until when it is fresh. */
+  private from: ListSource | undefined;
   private readAt: number | undefined;
+  private freshUntil = 0;
   /** The last read's failure, and when (epoch ms); cleared by a read that succeeds. */
   private failure: { kind: ErrorKind; message: string; at: number } | undefined;
   private endpointUrl: string | undefined;
@@ -67,6 +70,9 @@ export class HostedBridge {
   constructor(private readonly options: HostedBridgeOptions) {
     this.now = options.now ?? Date.now;
     this.logger = options.logger ?? silentLogger;
+    // The build's list, else an earlier run's: offered at once, read again when due.
+    const kept = options.built ? { tools: [...options.built], at: this.now() } : options.file?.read();
+    if (kept) this.take(kept, options.built ? 'build' : 'earlier_run');
   }
 
   /** Starts the first read (a server calls it at start, so its first tools/list seldom waits). */
@@ -80,11 +86,17 @@ export class HostedBridge {
     return this.admission.tools;
   }
 
-  /** Resolves once the first read has ended, or after `ms`, whichever is first; never rejects. */
+  /** Resolves once a list is in hand or the first read has failed, or after `ms`, whichever is first; never rejects. */
   async settled(ms: number): Promise<void> {
     this.refreshIfDue();
-    if (this.readAt !== undefined || this.failure !== undefined) return;
+    if (this.from !== undefined || this.failure !== undefined) return;
     await orAfter(this.first ?? Promise.resolve(), ms, undefined);
+  }
+
+  /** How long the list offered holds: until its next read is due (0 while a first or overdue read is under way). */
+  holdsForMs(): number {
+    const due = this.failure !== undefined ? this.failure.at + LIST_RETRY_MS : this.freshUntil;
+    return Math.max(0, Math.min(due - this.now(), LIST_TTL_MS));
   }
 
   /** Told each time the set of bridged tools (names or definitions) changes. */
@@ -96,12 +108,13 @@ export class HostedBridge {
   status(): ServerState['bridge'] {
     const { failure, readAt } = this;
     // A failed read stays the news while the next one runs: "being read" alone would hide it.
-    const state = failure ? 'failed' : readAt !== undefined ? 'ready' : this.reading ? 'reading' : 'not_read';
+    const state = failure ? 'failed' : this.from !== undefined ? 'ready' : this.reading ? 'reading' : 'not_read';
     return {
       endpoint: this.endpointUrl,
       endpoint_note: this.endpointNote,
       state,
       era: this.era,
+      list_from: this.from,
       read_at: readAt === undefined ? undefined : new Date(readAt).toISOString(),
       failure: failure?.message,
       // When, why, and whether a read runs now or when one is due (the next list or health check starts it).
@@ -133,7 +146,7 @@ export class HostedBridge {
       // A tool the surface no longer knows, or a connection that broke: the next call reconnects and relists.
       if (failure.kind !== 'invalid_argument' && failure.kind !== 'cancelled' && failure.kind !== 'rate_limited')
         this.drop();
-      if (failure.kind === 'not_deployed') this.readAt = undefined;
+      if (failure.kind === 'not_deployed') this.freshUntil = 0;
       throw failure;
     }
   }
@@ -145,22 +158,29 @@ export class HostedBridge {
 
   private refreshIfDue(): void {
     if (this.reading) return;
-    const now = this.now();
     const due =
-      this.failure !== undefined
-        ? now - this.failure.at >= LIST_RETRY_MS
-        : this.readAt === undefined || now - this.readAt >= LIST_TTL_MS;
+      this.failure !== undefined ? this.now() - this.failure.at >= LIST_RETRY_MS : this.now() >= this.freshUntil;
     if (!due) return;
     this.reading = this.read().finally(() => (this.reading = undefined));
     this.first ??= this.reading;
   }
 
+  private take(listing: Listing, from: ListSource): void {
+    this.apply(admitTools(listing.tools, this.options.ours, from === 'build' || from === 'earlier_run'));
+    this.from = from;
+    this.readAt = from === 'build' ? undefined : listing.at;
+    this.freshUntil = from === 'build' ? Infinity : listing.at + LIST_TTL_MS;
+    if (listing.endpoint !== undefined) this.endpointUrl = listing.endpoint;
+    if (listing.era !== undefined) this.era = listing.era;
+  }
+
   private async read(): Promise<void> {
     try {
-      const listed = (await this.sharedList()) ?? (await this.readHosted());
-      this.apply(admitTools(listed, this.options.ours));
-      this.readAt = this.now();
+      const shared = parseListing(await this.options.store?.get().catch(() => undefined));
+      const listing = shared ?? (await this.readHosted());
+      this.take(listing, shared ? 'replica' : 'surface');
       this.failure = undefined;
+      this.options.file?.write(listing);
     } catch (error) {
       const failure = (await outcome()).failureOf(error, 'tools/list');
       this.failure = { kind: failure.kind, message: oneLine(failure.message, 300), at: this.now() };
@@ -171,26 +191,12 @@ export class HostedBridge {
     }
   }
 
-  private async readHosted(): Promise<unknown[]> {
-    const { client } = await this.connect();
+  private async readHosted(): Promise<Listing> {
+    const { client, url } = await this.connect();
     const { tools } = await client.listTools(undefined, { cacheMode: 'bypass', timeout: this.callTimeoutMs() });
-    const listed = tools as unknown[];
-    const store = this.options.store;
-    if (store)
-      await store.set(JSON.stringify({ at: this.now(), tools: listed }), this.now() + LIST_TTL_MS).catch(() => false);
-    return listed;
-  }
-
-  /** Another replica's read of the same deployment, while it is fresh. */
-  private async sharedList(): Promise<unknown[] | undefined> {
-    const text = await this.options.store?.get().catch(() => undefined);
-    if (text === undefined) return undefined;
-    try {
-      const { tools } = JSON.parse(text) as { tools?: unknown };
-      return Array.isArray(tools) ? tools : undefined;
-    } catch {
-      return undefined;
-    }
+    const listing = { tools: tools as unknown[], at: this.now(), endpoint: url, era: client.getProtocolEra() };
+    await this.options.store?.set(JSON.stringify(listing), listing.at + LIST_TTL_MS).catch(() => false);
+    return listing;
   }
 
   private apply(admission: Admission): void {
@@ -222,20 +228,8 @@ export class HostedBridge {
       fetch: await this.options.fetch(),
       label: () => `${label.pathname}${label.search}`,
     });
-    const { Client, StreamableHTTPClientTransport } = await import('@modelcontextprotocol/client');
-    const client = new Client(
-      { name: `${PACKAGE_NAME}-bridge`, version: VERSION },
-      {
-        versionNegotiation: { mode: 'auto', probe: { timeoutMs: this.options.timeoutMs } },
-        // structuredContent is checked against the admitted schema by answer.ts, not by the SDK.
-        jsonSchemaValidator: ACCEPT_ALL,
-        listMaxPages: HOSTED_CAPS.listPages,
-      },
-    );
-    const transport = new StreamableHTTPClientTransport(label, {
-      fetch: (target, init) => fetch(String(target), init ?? {}),
-    });
-    await client.connect(transport, { timeout: this.callTimeoutMs() });
+    const { openClient } = await import('./open-client.js');
+    const client = await openClient(label, fetch, this.options.timeoutMs, this.callTimeoutMs());
     this.era = client.getProtocolEra();
     return { client, url };
   }

@@ -4,7 +4,7 @@
  * whole conversation while a deployment of a new version still reaches it the same day.
  */
 import type { CacheHint, ServerOptions } from '@modelcontextprotocol/server';
-import { LIST_TTL_MS } from '../hosted/caps.js';
+import type { HostedBridge } from '../hosted/bridge.js';
 
 export const CATALOG_CACHE_HINT: CacheHint = { ttlMs: 60 * 60_000, cacheScope: 'public' };
 
@@ -17,12 +17,20 @@ const LIST_CACHE_HINTS: NonNullable<ServerOptions['cacheHints']> = {
 };
 
 /**
- * With tools bridged from the hosted surface, tools/list holds for as long as the hosted list is
- * kept (LIST_TTL_MS): a stateless 2026-07-28 client that opened no subscription learns of a change
- * by listing again once the hint runs out. It is still the same answer for everyone.
+ * With tools bridged from the hosted surface, tools/list holds until the hosted list is due to be
+ * read again (LIST_TTL_MS after its read, LIST_RETRY_MS after a failed one): a stateless 2026-07-28
+ * client that opened no subscription learns of a change by listing again once the hint runs out.
+ * While a first (or overdue) read is under way it holds for nothing: ttlMs 0, list again; a 2025
+ * client is told with notifications/tools/list_changed instead. The hint is read as each answer is
+ * sent (a getter: stdio's one server outlives the state it was built in). Still the same for everyone.
  */
-export function listCacheHints(bridged: boolean): NonNullable<ServerOptions['cacheHints']> {
-  return bridged
-    ? { ...LIST_CACHE_HINTS, 'tools/list': { ttlMs: LIST_TTL_MS, cacheScope: 'public' } }
-    : LIST_CACHE_HINTS;
+export function listCacheHints(bridge: HostedBridge | undefined): NonNullable<ServerOptions['cacheHints']> {
+  if (!bridge) return LIST_CACHE_HINTS;
+  const tools: CacheHint = {
+    cacheScope: 'public',
+    get ttlMs() {
+      return bridge.holdsForMs();
+    },
+  };
+  return { ...LIST_CACHE_HINTS, 'tools/list': tools };
 }

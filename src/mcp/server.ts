@@ -44,7 +44,7 @@ export function createServer({
   const mcp = new McpServer(SERVER_INFO, {
     capabilities: capabilitiesFor(bridge !== undefined),
     instructions: instructionsFor(mode),
-    cacheHints: listCacheHints(bridge !== undefined),
+    cacheHints: listCacheHints(bridge),
   });
   // The names metric labels and the unknown-tool answer know: kept in step with the bridge's list.
   const names = new Set(tools.map((tool) => tool.name));

@@ -69,6 +69,18 @@ function failedRead(bridge: ServerState['bridge']): string {
   return `${why}${when}${next}`;
 }
 
+/** When, and by whom, the list offered was read: its age is that read's. */
+function listRead({ list_from: from, read_at: at }: ServerState['bridge']): string {
+  if (from === 'build') return "as this build read them (the offline surface's list is fixed for a build)";
+  const by =
+    from === 'earlier_run'
+      ? " by an earlier run, kept in the user's cache directory"
+      : from === 'replica'
+        ? ' by another replica, shared through Redis'
+        : '';
+  return `read at ${at}${by}`;
+}
+
 /** The bridge to the hosted surface: what it offers, what it skipped and why, or why it offers nothing. */
 function renderBridge(bridge: ServerState['bridge']): string[] {
   if (bridge.state === 'off')
@@ -76,9 +88,9 @@ function renderBridge(bridge: ServerState['bridge']): string[] {
   const where = bridge.endpoint ? ` from ${shownEndpoint(bridge.endpoint)}` : '';
   const lines = [
     bridge.state === 'failed'
-      ? `- Hosted tools: the hosted surface${where} could not be read: ${failedRead(bridge)}; our own tools are unaffected${bridge.bridged.length > 0 ? `, and the ${bridge.bridged.length} bridged before stay offered` : ''}.`
+      ? `- Hosted tools: the hosted surface${where} could not be read: ${failedRead(bridge)}; our own tools are unaffected${bridge.bridged.length > 0 ? `, and the ${bridge.bridged.length} bridged before stay offered (${listRead(bridge)})` : ''}.`
       : bridge.state === 'ready'
-        ? `- Hosted tools: ${bridge.bridged.length} bridged${where}${bridge.era ? ` (${bridge.era} era)` : ''}, read at ${bridge.read_at}${bridge.bridged.length > 0 ? `: ${bridge.bridged.join(', ')}` : ''}.`
+        ? `- Hosted tools: ${bridge.bridged.length} bridged${where}${bridge.era ? ` (${bridge.era} era)` : ''}, ${listRead(bridge)}${bridge.bridged.length > 0 ? `: ${bridge.bridged.join(', ')}` : ''}.`
         : `- Hosted tools: the hosted list is ${bridge.state === 'reading' ? 'being read' : 'not read yet'}${where}.`,
   ];
   if (bridge.endpoint_note) lines.push(`  Endpoint: ${datum(bridge.endpoint_note, 200)}.`);

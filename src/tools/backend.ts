@@ -33,6 +33,16 @@ export function exposedTools(backend: Backend): readonly ExposedTool[] {
 }
 
 /**
+ * What a server reads as it starts: the hosted list, and from a live API the deployed catalog, so
+ * that neither holds up a first call (offline, the catalog is read in-process in microseconds, and
+ * reading it at start would only load the engine sooner).
+ */
+export function startReads({ bridge, mode, client }: Backend): void {
+  bridge?.start();
+  if (mode === 'http') client.readCatalogAhead();
+}
+
+/**
  * Refuses, before anything is served, a `--tools` name that is neither ours nor bridged. A name not
  * ours may be a bridged tool's, so the hosted list is waited for (`waitMs` at most); a list not read
  * by then cannot tell a bridged name from a typo, so the name is refused all the same, saying why

@@ -10,7 +10,7 @@
  * pauses every request of the process. No session ids, so any replica can answer any request.
  */
 import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import { exposedTools, type Backend } from '../tools/backend.js';
+import { exposedTools, startReads, type Backend } from '../tools/backend.js';
 import { FIRST_LIST_WAIT_MS } from '../hosted/caps.js';
 import type { Logger } from '../obs/log.js';
 import { onLauncherGone } from '../lib/launcher.js';
@@ -71,7 +71,7 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
   buildPolicy({ host, port: 0, allowedHosts, allowedOrigins: options.allowedOrigins });
 
   const stopCalls = new AbortController();
-  backend.bridge?.start();
+  startReads(backend);
   const endpoint = createMcpEndpoint({
     backend,
     logger,

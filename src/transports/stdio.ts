@@ -6,7 +6,7 @@
  */
 import { format } from 'node:util';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
-import type { Backend } from '../tools/backend.js';
+import { startReads, type Backend } from '../tools/backend.js';
 import type { Logger } from '../obs/log.js';
 import { serverFactory } from '../mcp/server.js';
 import { orAfter } from '../lib/abort.js';
@@ -64,7 +64,7 @@ export function runStdio({ backend, logger, endGraceMs, maxInFlight }: StdioOpti
     onRefused: (reason) => logger.warn(reason),
   });
   const stopCalls = new AbortController();
-  backend.bridge?.start();
+  startReads(backend);
   // One long-lived server: its bridged tools follow the hosted list, each change announced.
   const handle = serveStdio(serverFactory({ backend, logger, stopping: stopCalls.signal, follow: true }), {
     transport,

@@ -1,11 +1,12 @@
 /**
  * Catalog-aware tools through the built binary, against a real loopback API that records every
  * request: a deployment whose discovery omits an endpoint gets `not_deployed` for its tool with
- * nothing sent there, discover_api shows the map of tools to endpoints, and a discovery that is
- * rate limited or hangs does not hold the tools.
+ * nothing sent there, discover_api shows the map of tools to endpoints, a discovery that is
+ * rate limited or hangs does not hold the tools, and the server reads the catalog as it starts, so
+ * that a first call sends one request, its own.
  */
 import type { CallToolResult } from '@modelcontextprotocol/client';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { activeJob } from './dataset.js';
 import { cleanEnv, connectStdio, textOf, type StdioSession } from './helpers.js';
 import { startRecordingApi, type RecordingApi } from './recording-api.js';
@@ -122,4 +123,29 @@ describe('when discovery cannot be read', () => {
       }
     },
   );
+});
+
+describe('the deployed catalog, read as the server starts', () => {
+  let recording: RecordingApi;
+  beforeAll(async () => {
+    recording = await startRecordingApi();
+  });
+  afterAll(() => recording?.close());
+
+  it('leaves a first call one upstream request, its own, checked against it', async () => {
+    const session = await connectStdio(['--base-url', recording.url, '--no-cache']);
+    onTestFinished(() => session.close());
+    const paths = () => recording.seen.map((request) => new URL(request.url).pathname);
+    // Nothing was called yet: the read is the server's own, started with it.
+    await expect.poll(paths).toEqual(['/api/public/v1']);
+    const result = (await session.client.callTool({
+      name: 'get_job',
+      arguments: { job_id: activeJob.job_id },
+    })) as CallToolResult;
+    expect(result.isError, textOf(result)).toBeFalsy();
+    expect(paths()).toEqual(['/api/public/v1', `/api/public/v1/jobs/${activeJob.job_id}`]);
+    expect((result.structuredContent as { provenance: { catalog: unknown } }).provenance.catalog).toEqual({
+      checked: true,
+    });
+  });
 });

@@ -2,7 +2,7 @@
  * The bundle loads what a session uses and nothing else: the chunks holding OpenTelemetry, undici
  * and @redis/client (bundled.ts reads which from esbuild's metafile) stay unloaded through a whole
  * offline stdio session, every tool called and a view read; tools/list alone loads not even the
- * offline snapshot. What loads is recorded by a loader hook preloaded into the built binary
+ * offline snapshot, nor, with the bridge on, the SDK's client (the build read the offline hosted list). What loads is recorded by a loader hook preloaded into the built binary
  * (record-loads.mjs); a live session, which must load undici, shows that the recording sees it.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -10,7 +10,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TOOL_NAMES } from '../../src/contract/tool-names.js';
 import { VIEWS } from '../../src/contract/views.js';
+import { MARKET_TOOLS } from './dataset.js';
 import { chunkContents, packagesLoaded } from './bundled.js';
 import { cleanEnv, connectStdio, ROOT, startMockApi, textOf, type MockApi } from './helpers.js';
 
@@ -35,9 +37,13 @@ async function loadedBy(
   name: string,
   args: string[],
   drive: (session: Awaited<ReturnType<typeof connectStdio>>) => Promise<void>,
+  env: Record<string, string> = {},
 ): Promise<string[]> {
   const file = join(work, `${name}.txt`);
-  const session = await connectStdio(args, cleanEnv({ NODE_OPTIONS: `--import=${RECORDER}`, RECORD_LOADS_FILE: file }));
+  const session = await connectStdio(
+    args,
+    cleanEnv({ NODE_OPTIONS: `--import=${RECORDER}`, RECORD_LOADS_FILE: file, ...env }),
+  );
   try {
     await drive(session);
   } finally {
@@ -83,6 +89,19 @@ describe('chunks loaded by a session', () => {
       expect((await client.listTools()).tools.length).toBeGreaterThan(0);
     });
     expect(loaded).toContain('@modelcontextprotocol/server');
+    expect(loaded.filter((name) => HEAVY.test(name) || name === SNAPSHOT)).toEqual([]);
+    expect(loaded).not.toContain('@modelcontextprotocol/client');
+  });
+
+  it('offline with the defaults (the bridge on), tools/list names the bridged tools and loads no more: the build read their list', async () => {
+    const loaded = await loadedBy(
+      'defaults',
+      ['--offline'],
+      async ({ client }) => {
+        expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual([...TOOL_NAMES, ...MARKET_TOOLS]);
+      },
+      { SERVICE_MCP_NO_BRIDGE: '0' },
+    );
     expect(loaded.filter((name) => HEAVY.test(name) || name === SNAPSHOT)).toEqual([]);
     expect(loaded).not.toContain('@modelcontextprotocol/client');
   });

@@ -3,7 +3,9 @@
  * over real HTTP with `service-mcp mock-api`, and connects the SDK's real client over stdio.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { Client, type ClientOptions } from '@modelcontextprotocol/client';
@@ -18,11 +20,32 @@ if (!existsSync(new URL('../../dist/cli.js', import.meta.url))) {
   );
 }
 
+/** Under the system's temporary directory, removed when this test process ends. */
+const CACHE_HOMES = mkdtempSync(join(tmpdir(), 'service-mcp-e2e-'));
+process.once('exit', () => rmSync(CACHE_HOMES, { recursive: true, force: true }));
+let cacheHomes = 0;
+
+/** A user cache directory of its own (XDG_CACHE_HOME), not yet created: a process that keeps a list there keeps it from no other. */
+export function freshCacheHome(): string {
+  return join(CACHE_HOMES, String(++cacheHomes));
+}
+
+/** The hosted list file a run keeps in `cacheHome` (src/hosted/kept-list.ts), once it is there (polled, not timed). */
+export async function keptListIn(cacheHome: string): Promise<string> {
+  const dir = join(cacheHome, 'service-mcp');
+  for (;;) {
+    const file = existsSync(dir) ? readdirSync(dir).find((name) => /^hosted-list-\w+\.json$/.test(name)) : undefined;
+    if (file) return join(dir, file);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
 /**
  * An environment with none of the developer's SERVICE_MCP_*, OTEL_* or proxy settings leaking in,
  * and the bridge to the hosted surface off: each test here is about our own tools, and the bridge's
  * background reads would add requests to the counts and a wait to the first list. The bridge's own
- * tests (hosted-bridge.test.ts) turn it on with SERVICE_MCP_NO_BRIDGE=0.
+ * tests (hosted-bridge.test.ts) turn it on with SERVICE_MCP_NO_BRIDGE=0. Each gets a cache directory
+ * of its own, so that no run starts from a hosted list another left (pass XDG_CACHE_HOME to share one).
  */
 export function cleanEnv(extra: Record<string, string> = {}): Record<string, string> {
   const env: Record<string, string> = {};
@@ -36,7 +59,7 @@ export function cleanEnv(extra: Record<string, string> = {}): Record<string, str
       continue;
     env[key] = value;
   }
-  return { ...env, SERVICE_MCP_NO_BRIDGE: '1', ...extra };
+  return { ...env, SERVICE_MCP_NO_BRIDGE: '1', XDG_CACHE_HOME: freshCacheHome(), ...extra };
 }
 
 export interface RunResult {

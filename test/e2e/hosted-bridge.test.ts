@@ -10,7 +10,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { TOOL_NAMES } from '../../src/contract/tool-names.js';
 import { bridgedNames, names } from './bridged-names.js';
 import { MARKET_TOOLS } from './dataset.js';
-import { cleanEnv, connectStdio, runCli, startMockApi, textOf, type MockApi } from './helpers.js';
+import { cleanEnv, connectStdio, freshCacheHome, runCli, startMockApi, textOf, type MockApi } from './helpers.js';
 import { hitsOf, startHttpServer, type HttpServerProcess } from './http-helpers.js';
 
 const HOSTED_PATH = '/api/public/v1/mcp';
@@ -64,7 +64,8 @@ async function http(
 
 describe.each(['modern', 'legacy'] as const)('bridged tools, %s era', (era) => {
   it('over stdio: listed after ours, called with provenance, fenced as the deployment’s words', async () => {
-    const client = await stdio(live(), era);
+    const env = bridging({ XDG_CACHE_HOME: freshCacheHome() });
+    const client = await stdio(live(), era, env);
     expect(await bridgedNames(client)).toEqual([...TOOL_NAMES, ...MARKET_TOOLS]);
     const funding = await call(client, 'get_company_funding', { company: 'northwind-neural' });
     expect(funding.isError, textOf(funding)).toBeFalsy();

@@ -1,11 +1,13 @@
 /**
  * The hosted list is kept for LIST_TTL_MS, shared through a store when there is one, read again
  * after it, and a change of the bridged set reaches a connected client as
- * notifications/tools/list_changed (the stdio server follows the bridge). Clocks are injected.
+ * notifications/tools/list_changed (the stdio server follows the bridge), the first list's arrival
+ * after the first tools/list included; how long a list holds (the 2026-07-28 ttlMs) follows the
+ * reads. Clocks are injected.
  */
 import { describe, expect, it } from 'vitest';
 import { HostedBridge } from '../../../src/hosted/bridge.js';
-import { LIST_TTL_MS } from '../../../src/hosted/caps.js';
+import { LIST_RETRY_MS, LIST_TTL_MS } from '../../../src/hosted/caps.js';
 import { TOOL_NAMES } from '../../../src/contract/tool-names.js';
 import { bridgeOver, READ_ONLY_TOOL, servedOver, surface } from './surface.js';
 
@@ -76,6 +78,55 @@ describe('the hosted list over time', () => {
     two.bridge.start();
     await two.bridge.settled(30_000);
     expect(two.bridge.tools().map((t) => t.name)).toEqual(['get_company_funding']);
+    // Its age is the other replica's read, not this one's taking it up.
+    const at = (JSON.parse(written[0]!) as { at: number }).at;
+    expect(two.bridge.status()).toMatchObject({ list_from: 'replica', read_at: new Date(at).toISOString() });
     expect(two.target.seen).not.toContain('tools/list');
+  });
+});
+
+describe('the first hosted list, when it comes after the first tools/list', () => {
+  it('leaves that list ours alone, holding for nothing; then the client is told, and the list holds until due', async () => {
+    let now = Date.parse('2026-11-25T12:00:00Z');
+    let release!: () => void;
+    const held = new Promise<undefined>((resolve) => (release = () => resolve(undefined)));
+    const target = surface({
+      tools: [READ_ONLY_TOOL],
+      fault: (method) => (method === 'tools/list' ? held : undefined),
+    });
+    const bridge = bridgeOver(target, { timeoutMs: 30_000, now: () => now });
+    bridge.start();
+    let notified = 0;
+    const client = await servedOver(bridge, (c) =>
+      c.setNotificationHandler('notifications/tools/list_changed', () => void notified++),
+    );
+    expect((await client.listTools()).tools.map((t) => t.name)).toEqual(TOOL_NAMES);
+    expect(bridge.holdsForMs()).toBe(0);
+
+    const arrived = changed(bridge);
+    release();
+    await arrived;
+    // Counted, not timed: the notification follows the registration on the same connection.
+    while (notified === 0) await new Promise((resolve) => setImmediate(resolve));
+    expect((await client.listTools()).tools.map((t) => t.name)).toEqual([...TOOL_NAMES, 'get_company_funding']);
+    expect(bridge.holdsForMs()).toBe(LIST_TTL_MS);
+    now += 60_000;
+    expect(bridge.holdsForMs()).toBe(LIST_TTL_MS - 60_000);
+    await client.close();
+  });
+
+  it('holds a list until the next try after a failed read', async () => {
+    let now = Date.parse('2026-11-25T12:00:00Z');
+    const target = surface({
+      tools: [READ_ONLY_TOOL],
+      fault: (method) => (method === 'tools/list' ? Promise.resolve(new Response('down', { status: 503 })) : undefined),
+    });
+    const bridge = bridgeOver(target, { now: () => now });
+    bridge.start();
+    await bridge.settled(30_000);
+    expect(bridge.status().state).toBe('failed');
+    expect(bridge.holdsForMs()).toBe(LIST_RETRY_MS);
+    now += LIST_RETRY_MS - 1;
+    expect(bridge.holdsForMs()).toBe(1);
   });
 });

@@ -15,7 +15,8 @@ import { TOOLS } from '../../../src/tools/index.js';
 import { TOOL_NAMES } from '../../../src/contract/tool-names.js';
 import { offlineClient } from '../../helpers/offline-client.js';
 
-export type Fault = (method: string, signal: AbortSignal) => Promise<Response> | undefined;
+/** Answers in the surface's place for a method, or (resolving to undefined) lets the surface answer after it. */
+export type Fault = (method: string, signal: AbortSignal) => Promise<Response | undefined> | undefined;
 
 export interface SurfaceOptions {
   tools: unknown[];
@@ -53,7 +54,7 @@ export function surface(options: SurfaceOptions): Surface {
     const method = body.method ?? '(none)';
     seen.push(method);
     signals.push(init.signal!);
-    const faulty = options.fault?.(method, init.signal!);
+    const faulty = await options.fault?.(method, init.signal!);
     if (faulty) return faulty;
     return handler.fetch(new Request(url, init));
   };
@@ -70,7 +71,9 @@ export function bridgeOver(
     gate = new RetryAfterGate(),
     now,
     store,
-  }: Partial<Pick<BridgeOptions, 'timeoutMs' | 'maxRetryWaitS' | 'gate' | 'now' | 'store'>> = {},
+    file,
+    built,
+  }: Partial<Pick<BridgeOptions, 'timeoutMs' | 'maxRetryWaitS' | 'gate' | 'now' | 'store' | 'file' | 'built'>> = {},
 ): HostedBridge {
   return new HostedBridge({
     endpoint: async () => ({ url: 'http://surface.test/api/public/v1/mcp?surface=market' }),
@@ -81,6 +84,8 @@ export function bridgeOver(
     ours: new Set(TOOL_NAMES),
     now,
     store,
+    file,
+    built,
   });
 }
 
