@@ -6,7 +6,7 @@
  * is the read's, never the file's or the key's.
  */
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { SharedState } from '../api/redis/index.js';
 import { isRecord } from '../lib/is-record.js';
@@ -39,6 +39,12 @@ export function parseListing(text: string | undefined): Listing | undefined {
   }
 }
 
+/**
+ * Lists kept at most, one per base URL: a developer whose mock-api takes a new port each run would
+ * otherwise add a file a run for ever. The least recently written go first.
+ */
+export const KEPT_LISTS = 16;
+
 /** The list file of one base URL, read once at start (synchronously: it is small, and the first list waits on nothing). */
 export interface ListFile {
   read(): Listing | undefined;
@@ -69,6 +75,11 @@ export function listFile(dir: string, baseUrl: string, logger: Logger): ListFile
         mkdirSync(dir, { recursive: true, mode: 0o700 });
         writeFileSync(partial, JSON.stringify(listing), { mode: 0o600 });
         renameSync(partial, path);
+        const kept = readdirSync(dir)
+          .filter((file) => /^hosted-list-[0-9a-f]{16}\.json$/.test(file))
+          .map((file) => ({ file, at: statSync(join(dir, file)).mtimeMs }))
+          .sort((a, b) => b.at - a.at);
+        for (const { file } of kept.slice(KEPT_LISTS)) unlinkSync(join(dir, file));
       } catch (error) {
         logger.debug(`hosted list not kept in ${path}: ${(error as Error).message}`);
       }

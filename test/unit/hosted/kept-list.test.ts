@@ -3,12 +3,13 @@
  * cache directory, which a bridge starts from, offering it at once with its read's age, and reads
  * again behind it only once it is due; and the build's list, never read again. Clocks are injected.
  */
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { LIST_TTL_MS } from '../../../src/hosted/caps.js';
-import { listFile, type Listing } from '../../../src/hosted/kept-list.js';
+import { KEPT_LISTS, listFile, type Listing } from '../../../src/hosted/kept-list.js';
 import { userCacheDir } from '../../../src/lib/cache-dir.js';
 import { silentLogger } from '../../../src/obs/log.js';
 import { bridgeOver, READ_ONLY_TOOL, surface } from './surface.js';
@@ -41,6 +42,20 @@ describe('the list file', () => {
     expect(name).toMatch(/^hosted-list-[0-9a-f]{16}\.json$/);
     writeFileSync(join(dir, name!), '{"tools": "nope"');
     expect(one.read()).toBeUndefined();
+  });
+
+  it(`keeps at most ${KEPT_LISTS} lists, the least recently written going first; other files stay`, () => {
+    const dir = freshDir();
+    const urls = Array.from({ length: KEPT_LISTS + 3 }, (_, i) => `http://127.0.0.1:${40000 + i}`);
+    const nameOf = (url: string) => `hosted-list-${createHash('sha256').update(url).digest('hex').slice(0, 16)}.json`;
+    listFile(dir, urls[0]!, silentLogger).write(listing(NOON));
+    writeFileSync(join(dir, 'other.json'), '{}');
+    urls.forEach((url, i) => {
+      listFile(dir, url, silentLogger).write(listing(NOON));
+      // Written in order, a second apart, as the file system records it (the real clock is later still).
+      utimesSync(join(dir, nameOf(url)), NOON / 1000 + i, NOON / 1000 + i);
+    });
+    expect(readdirSync(dir).sort()).toEqual([...urls.slice(3).map(nameOf), 'other.json'].sort());
   });
 
   it('is not kept where the cache directory cannot be made, and nothing throws', () => {
