@@ -13,13 +13,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closedPort } from './helpers.js';
-import { INITIALIZE, MCP_POST_HEADERS, rawRequest, startHttpServer, type HttpServerProcess } from './http-helpers.js';
+import {
+  postInitialize as post,
+  rawRequest,
+  startHttpServer,
+  startOAuthServer,
+  type HttpServerProcess,
+} from './http-helpers.js';
 
 const ALICE = `alice-${randomBytes(16).toString('hex')}`;
 const WRONG = `wrong-${randomBytes(16).toString('hex')}`;
-
-const post = (origin: string, headers: Record<string, string> = {}, path = '/mcp') =>
-  rawRequest(origin, { method: 'POST', path, headers: { ...MCP_POST_HEADERS, ...headers }, body: INITIALIZE });
 
 /** Where the SDK's OAuth client (mcp-remote 0.15, the Inspector 2.12) looks on a 401, in its order. */
 const OAUTH_WALK: Array<[method: string, path: string]> = [
@@ -111,18 +114,7 @@ describe('OAuth while the issuer cannot be reached', () => {
   let audience: string;
   beforeAll(async () => {
     issuer = `http://127.0.0.1:${await closedPort()}`;
-    const port = await closedPort();
-    audience = `http://127.0.0.1:${port}/mcp`;
-    server = await startHttpServer([
-      '--port',
-      String(port),
-      '--auth-issuer',
-      issuer,
-      '--auth-audience',
-      audience,
-      '--auth-scopes',
-      'mcp:read',
-    ]);
+    ({ server, audience } = await startOAuthServer(issuer));
   });
   afterAll(() => server?.stop());
 

@@ -12,8 +12,16 @@ import { join } from 'node:path';
 import { Client, ClientCredentialsProvider, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLIENT, signingKey, startIssuer, type Issuer } from '../helpers/issuer.js';
-import { closedPort, runCli } from './helpers.js';
-import { INITIALIZE, MCP_POST_HEADERS, rawRequest, startHttpServer, type HttpServerProcess } from './http-helpers.js';
+import { runCli } from './helpers.js';
+import {
+  INITIALIZE,
+  MCP_POST_HEADERS,
+  postInitialize as post,
+  rawRequest,
+  startHttpServer,
+  startOAuthServer,
+  type HttpServerProcess,
+} from './http-helpers.js';
 
 const ALICE = `alice-${randomBytes(16).toString('hex')}`;
 const BOB = `bob-${randomBytes(16).toString('hex')}`;
@@ -30,9 +38,6 @@ async function connect(url: string, init: { token?: string; authProvider?: Clien
   );
   return client;
 }
-
-const post = (origin: string, headers: Record<string, string> = {}, path = '/mcp') =>
-  rawRequest(origin, { method: 'POST', path, headers: { ...MCP_POST_HEADERS, ...headers }, body: INITIALIZE });
 
 describe('static tokens (--auth-tokens-file)', () => {
   let server: HttpServerProcess;
@@ -182,20 +187,7 @@ describe('OAuth access tokens (--auth-issuer, --auth-audience, --auth-scopes)', 
   let audience: string;
   beforeAll(async () => {
     issuer = await startIssuer({ keys: [await signingKey('k1')] });
-    const port = await closedPort();
-    audience = `http://127.0.0.1:${port}/mcp`;
-    server = await startHttpServer([
-      '--port',
-      String(port),
-      '--auth-issuer',
-      issuer.issuer,
-      '--auth-audience',
-      audience,
-      '--auth-scopes',
-      'mcp:read',
-      '--log-level',
-      'debug',
-    ]);
+    ({ server, audience } = await startOAuthServer(issuer.issuer, ['--log-level', 'debug']));
   }, 30_000);
   afterAll(() => Promise.all([server?.stop(), issuer?.close()]));
 

@@ -7,7 +7,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { request } from 'node:http';
 import { Client } from '@modelcontextprotocol/client';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { BIN, cleanEnv, ROOT } from './helpers.js';
+import { BIN, cleanEnv, closedPort, ROOT } from './helpers.js';
 
 export interface HttpServerProcess {
   /** The MCP endpoint as printed, e.g. http://127.0.0.1:40123/mcp. */
@@ -68,6 +68,27 @@ export function startHttpServer(
       reject(new Error(`serve --http exited with ${code}: ${err}`));
     });
   });
+}
+
+/** `serve --http` taking OAuth access tokens from `issuer` for scope mcp:read, on a port of its own (the audience names it). */
+export async function startOAuthServer(
+  issuer: string,
+  extra: string[] = [],
+): Promise<{ server: HttpServerProcess; audience: string }> {
+  const port = await closedPort();
+  const audience = `http://127.0.0.1:${port}/mcp`;
+  const server = await startHttpServer([
+    '--port',
+    String(port),
+    '--auth-issuer',
+    issuer,
+    '--auth-audience',
+    audience,
+    '--auth-scopes',
+    'mcp:read',
+    ...extra,
+  ]);
+  return { server, audience };
 }
 
 export interface HttpSession {
@@ -134,6 +155,10 @@ export const INITIALIZE = JSON.stringify({
 });
 
 /** How many requests the mock API has seen for one exact path. */
+/** An initialize POSTed to `path` with `headers` beside the MCP ones, as a raw request (the answer, whatever its status). */
+export const postInitialize = (origin: string, headers: Record<string, string> = {}, path = '/mcp') =>
+  rawRequest(origin, { method: 'POST', path, headers: { ...MCP_POST_HEADERS, ...headers }, body: INITIALIZE });
+
 export async function hitsOf(api: { stats(): Promise<Record<string, unknown>> }, path: string): Promise<number> {
   const stats = (await api.stats()) as { data?: { hits?: Record<string, number> } };
   return stats.data?.hits?.[path] ?? 0;
