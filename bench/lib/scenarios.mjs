@@ -115,6 +115,20 @@ function catalogBytes(tools) {
   };
 }
 
+/** service-mcp in each variant with the cache off (against `upstream` and offline), the floor and the wire limit, initialized. */
+async function cacheOffPeers(upstream) {
+  const peers = Object.fromEntries(
+    Object.entries(serviceSpawners({ upstream, offline: true, extra: ['--no-cache'] })).map(([n, spawn]) => [
+      n,
+      spawn(),
+    ]),
+  );
+  peers.floor = spawnFloor(upstream);
+  peers.wire = spawnWire(upstream);
+  await Promise.all(Object.values(peers).map((p) => p.initialize()));
+  return peers;
+}
+
 /**
  * Sequential warm calls: service-mcp in each variant with the cache off, against `mock-api` and
  * offline (the embedded API answers in process: no cache, no socket), the floor, the wire limit and
@@ -125,15 +139,7 @@ function catalogBytes(tools) {
  * service-mcp's (about a tenth on search_jobs), and the warm rows compare the others alone.
  */
 export async function warmLatency({ upstream, direct, directFetch, ids, allIds, iterations, warmup }) {
-  const peers = Object.fromEntries(
-    Object.entries(serviceSpawners({ upstream, offline: true, extra: ['--no-cache'] })).map(([n, spawn]) => [
-      n,
-      spawn(),
-    ]),
-  );
-  peers.floor = spawnFloor(upstream);
-  peers.wire = spawnWire(upstream);
-  await Promise.all(Object.values(peers).map((p) => p.initialize()));
+  const peers = await cacheOffPeers(upstream);
   const ours = (name) => name.startsWith('service') || name.startsWith('offline');
   const fetchPath = (peer, path) => peer.call('fetch_path', { path });
   const subjectsOf = (tool, args, path) => ({
@@ -246,15 +252,7 @@ export async function cacheHits({ upstream, direct, ids, iterations, warmup }) {
  * variant with the cache off, against `mock-api` and offline), interleaved over `rounds`.
  */
 export async function throughput({ upstream, direct, ids, levels, total, rounds }) {
-  const peers = Object.fromEntries(
-    Object.entries(serviceSpawners({ upstream, offline: true, extra: ['--no-cache'] })).map(([n, spawn]) => [
-      n,
-      spawn(),
-    ]),
-  );
-  peers.floor = spawnFloor(upstream);
-  peers.wire = spawnWire(upstream);
-  await Promise.all(Object.values(peers).map((p) => p.initialize()));
+  const peers = await cacheOffPeers(upstream);
   const job = (i) => ids[i % ids.length];
   const subjects = { direct: (i) => direct(jobPath(job(i))) };
   for (const [name, peer] of Object.entries(peers))
