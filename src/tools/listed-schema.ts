@@ -47,25 +47,17 @@ function eachSubschema(node: Schema, visit: (schema: Schema) => void): void {
 }
 
 /**
- * Input: zod writes a nullable as `type: ["string", "null"]` and a loose object's other members as
- * `additionalProperties: {}`; clients that map schemas onto a one-`type` dialect (Gemini's function
- * declarations) reject the first, and MCP Inspector's `--strict` check flags both. The same contract,
+ * Input (and output, for the type arrays: lean, below): zod writes a nullable as `type: ["string",
+ * "null"]` and a loose object's other members as `additionalProperties: {}`; clients that map
+ * schemas onto a one-`type` dialect (Gemini's function declarations) reject the first, and MCP
+ * Inspector's `--strict` check flags both. The same contract,
  * portably: one `anyOf` branch per type, and `true`. An object with members lists them and no
  * `additionalProperties: false` (an unknown argument is refused by name all the same); one with none
  * keeps it, as the spec recommends for a tool without arguments.
  */
 function portable(node: Schema): void {
   eachSubschema(node, portable);
-  if (Array.isArray(node.type)) {
-    const types = node.type as string[];
-    delete node.type;
-    node.anyOf = types.map((type) => {
-      const branch: Schema = { type };
-      for (const keyword of KEYWORDS_OF[type] ?? []) if (keyword in node) branch[keyword] = node[keyword];
-      return branch;
-    });
-    for (const type of types) for (const keyword of KEYWORDS_OF[type] ?? []) delete node[keyword];
-  }
+  branched(node);
   if (isEmpty(node.additionalProperties)) node.additionalProperties = true;
   if (node.additionalProperties === false && isSchema(node.properties) && !isEmpty(node.properties))
     delete node.additionalProperties;
@@ -73,7 +65,7 @@ function portable(node: Schema): void {
 
 /** Output: what types are built from, `depth` levels of members down; the keywords that only validate left out. */
 function lean(node: Schema, depth: number): Schema {
-  // Branches first, so that nested unions (a nullable union) join from the inside out.
+  // Branches first: each is leaned at this node's depth.
   const branches = Array.isArray(node.anyOf)
     ? node.anyOf.map((branch: unknown) => (isSchema(branch) ? lean(branch, depth) : branch))
     : undefined;
@@ -95,11 +87,21 @@ function lean(node: Schema, depth: number): Schema {
   return branched(schema);
 }
 
-/** A type array as one `anyOf` branch per type: Inspector's `--strict` flags the array as less portable. */
-function branched(schema: Schema): Schema {
-  if (!Array.isArray(schema.type)) return schema;
-  const { type, ...rest } = schema;
-  return { ...rest, anyOf: (type as string[]).map((one) => ({ type: one })) };
+/**
+ * `node`'s type array, if it has one, as one `anyOf` branch per type, each with its type's keywords
+ * (portable, above, says why); in place, and returned.
+ */
+function branched(node: Schema): Schema {
+  if (!Array.isArray(node.type)) return node;
+  const types = node.type as string[];
+  delete node.type;
+  node.anyOf = types.map((type) => {
+    const branch: Schema = { type };
+    for (const keyword of KEYWORDS_OF[type] ?? []) if (keyword in node) branch[keyword] = node[keyword];
+    return branch;
+  });
+  for (const type of types) for (const keyword of KEYWORDS_OF[type] ?? []) delete node[keyword];
+  return node;
 }
 
 /**
