@@ -11,11 +11,13 @@ import { cleanEnv, ROOT } from './helpers.js';
 const DEMO = 'scripts/demo.mjs';
 const ESC = '\u001b';
 
-/** The test runner's own colour settings left out; a terminal type that takes colour. */
+/**
+ * Only what the demo needs, so no colour setting of the machine's leaks in: Node's colour check also
+ * reads CI (a CI run sets it, and then a terminal takes no colour), TMUX, COLORTERM and more.
+ */
 function env(extra: Record<string, string>): Record<string, string> {
-  const base = cleanEnv();
-  for (const key of ['NO_COLOR', 'FORCE_COLOR', 'NODE_DISABLE_COLORS']) delete base[key];
-  return { ...base, TERM: 'xterm-256color', ...extra };
+  const { PATH = '', HOME = '', XDG_CACHE_HOME = '', SERVICE_MCP_NO_BRIDGE = '' } = cleanEnv();
+  return { PATH, HOME, XDG_CACHE_HOME, SERVICE_MCP_NO_BRIDGE, TERM: 'xterm-256color', ...extra };
 }
 
 const piped = (extra: Record<string, string> = {}) =>
