@@ -31,6 +31,7 @@ import {
   type PublicJob,
 } from '../contract/schemas.js';
 import { statusError } from './status-errors.js';
+import type { KeptFile } from '../lib/kept-file.js';
 
 /** How long a tool call may wait for the catalog read before it: discovery is one small document. */
 const CATALOG_TIMEOUT_MS = 5_000;
@@ -38,6 +39,8 @@ const CATALOG_TIMEOUT_MS = 5_000;
 export interface ApiClientOptions extends RequestPolicyOptions {
   /** Check each operation against the deployed catalog first; off, the client sends only what it is asked. */
   checkCatalog?: boolean;
+  /** Where the deployed catalog is kept between runs (deployed-catalog.ts). */
+  keptCatalog?: KeptFile | undefined;
   /** The clock a result's retrievedAt (and so every age in it) reads: generated docs pass a fixed one. */
   now?: () => number;
   /** Each caller's share of upstream requests, as the production fetch keeps it: read here for the health tool. */
@@ -55,6 +58,7 @@ export class ApiClient {
   /** Discovery's own, for the catalog reads: a 429 there must not hold the tools. */
   private readonly catalogGate = new RetryAfterGate();
   private readonly catalog: DeployedCatalog | undefined;
+  private readonly load: (() => Promise<unknown>) | undefined;
   private readonly answers: Answers;
   private readonly budget: UpstreamBudget | undefined;
 
@@ -62,6 +66,7 @@ export class ApiClient {
     this.budget = options.budget;
     this.baseUrl = options.baseUrl.replace(/\/+$/, '');
     this.policy = new RequestPolicy({ ...options, baseUrl: this.baseUrl });
+    this.load = options.fetch.load;
     this.logger = options.logger ?? silentLogger;
     const base = new URL(this.baseUrl);
     this.answers = new Answers(`${base.origin}/`, options.now ?? Date.now);
@@ -73,6 +78,7 @@ export class ApiClient {
             basePath: this.basePath,
             read: () => this.readCatalog(),
             mayRead: () => this.policy.gate.idle(),
+            kept: options.keptCatalog,
             onUnchecked: (reason, forS) =>
               this.logger.info(`deployed catalog not read: ${reason}; tools run unchecked for ${forS} s`),
           });
@@ -95,8 +101,12 @@ export class ApiClient {
     return caller === undefined || !this.budget ? Promise.resolve(undefined) : this.budget.state(caller);
   }
 
-  /** Reads the deployed catalog now, so that the first call that needs it does not wait for it (deployed-catalog.ts). */
-  readCatalogAhead(): void {
+  /**
+   * Loads the HTTP client and reads the deployed catalog (unless an earlier run's is still fresh)
+   * now, so that neither is on the first call's path. A load that fails fails that call, saying why.
+   */
+  readAhead(): void {
+    this.load?.().catch(() => undefined);
     this.catalog?.readAhead();
   }
 

@@ -3,11 +3,16 @@
  * client reads it, keeps it as long as its cache headers say, and refuses at once an operation it
  * does not list. Reading it never holds a tool up for long: when discovery fails or the API is
  * cooling down, tools carry on unchecked (and say so), and discovery is not asked again for a while.
+ * A catalog read by an earlier run is kept in the user's cache directory and taken up for as long as
+ * its cache headers allowed (as a browser's disk cache would), so that a first call right after a
+ * start does not wait a round trip for the catalog.
  */
 import { ApiError } from '../contract/errors.js';
 import { raceAbort } from '../lib/abort.js';
 import { describeOperation, OPERATIONS, type OperationId } from '../contract/operations.js';
 import type { DiscoveryData } from '../contract/schemas.js';
+import { isRecord } from '../lib/is-record.js';
+import type { KeptFile } from '../lib/kept-file.js';
 
 export type CatalogCheck = { checked: true } | { checked: false; reason: string };
 
@@ -78,6 +83,8 @@ export interface DeployedCatalogOptions {
   /** The base URL's own path, which catalog paths may or may not include. */
   basePath: string;
   onUnchecked?: (reason: string, forS: number) => void;
+  /** Where the catalog is kept for the next run (lib/kept-file.ts). */
+  kept?: KeptFile | undefined;
   now?: () => number;
 }
 
@@ -87,12 +94,34 @@ interface Known {
   freshUntil: number;
 }
 
+/** What a kept file holds: the endpoints, when they were read and until when they are fresh (epoch ms). */
+interface KeptCatalog {
+  endpoints: Endpoint[];
+  at: number;
+  freshUntil: number;
+}
+
+function parseKept(text: string | undefined): KeptCatalog | undefined {
+  if (text === undefined) return undefined;
+  try {
+    const value: unknown = JSON.parse(text);
+    if (!isRecord(value) || typeof value.at !== 'number' || typeof value.freshUntil !== 'number') return undefined;
+    const { endpoints } = value;
+    if (!Array.isArray(endpoints)) return undefined;
+    const ok = endpoints.every((e) => isRecord(e) && typeof e.method === 'string' && typeof e.path === 'string');
+    return ok ? { endpoints: endpoints as Endpoint[], at: value.at, freshUntil: value.freshUntil } : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 export class DeployedCatalog {
   private known: Known | undefined;
   private failedUntil = 0;
   private failure = '';
   private learnedAt: number | undefined;
   private reading: Promise<Known | undefined> | undefined;
+  private keptTaken = false;
   private readonly now: () => number;
 
   constructor(private readonly options: DeployedCatalogOptions) {
@@ -102,12 +131,19 @@ export class DeployedCatalog {
   /** Takes in a discovery answer (the discover_api tool's, or our own read). */
   learn({ data, headers }: CatalogRead): Known {
     const endpoints = data.endpoints.map(({ method, path }) => ({ method, path }));
+    const at = this.now();
+    const known = this.take({ endpoints, at, freshUntil: at + freshnessS(headers, at) * 1000 });
+    this.options.kept?.write(JSON.stringify({ endpoints, at, freshUntil: known.freshUntil }));
+    return known;
+  }
+
+  private take({ endpoints, at, freshUntil }: KeptCatalog): Known {
     const listed = new Set(
       endpoints.map((e) => operationOf(e, this.options.basePath)).filter((id): id is OperationId => id !== undefined),
     );
     this.failedUntil = 0;
-    this.learnedAt = this.now();
-    return (this.known = { listed, endpoints, freshUntil: this.now() + freshnessS(headers, this.now()) * 1000 });
+    this.learnedAt = at;
+    return (this.known = { listed, endpoints, freshUntil });
   }
 
   /**
@@ -143,6 +179,20 @@ export class DeployedCatalog {
   }
 
   private fresh(): Known | undefined {
+    if (!this.keptTaken) {
+      // Once, before the first read: an earlier run's catalog, while its headers keep it fresh (a
+      // freshness beyond the longest we allow, or a read in the future, says the clock moved: not taken).
+      this.keptTaken = true;
+      const kept = parseKept(this.options.kept?.read());
+      const now = this.now();
+      if (
+        kept &&
+        kept.at <= now &&
+        now < kept.freshUntil &&
+        kept.freshUntil - kept.at <= MAX_CATALOG_FRESHNESS_S * 1000
+      )
+        this.take(kept);
+    }
     return this.known !== undefined && this.now() < this.known.freshUntil ? this.known : undefined;
   }
 

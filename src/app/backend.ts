@@ -21,6 +21,7 @@ import { toolSet } from '../tools/index.js';
 import { HostedBridge } from '../hosted/bridge.js';
 import { listFile, type SharedListStore } from '../hosted/kept-list.js';
 import { userCacheDir } from '../lib/cache-dir.js';
+import { keptFile } from '../lib/kept-file.js';
 import type { WebFetch } from '../hosted/guarded-fetch.js';
 import { LocalBudget, type UpstreamBudget } from '../api/fair-share.js';
 import { API_PREFIX } from '../contract/operations.js';
@@ -43,6 +44,7 @@ function lazyFetch(load: () => Promise<FetchLike>): FetchLike {
   const loaded = () => (ready ??= load());
   const fetch: FetchLike = async (url, init) => (await loaded())(url, init);
   fetch.lastAnswer = async (url, init) => (await loaded()).lastAnswer?.(url, init);
+  fetch.load = loaded;
   return fetch;
 }
 
@@ -122,6 +124,8 @@ export function createBackend(
   // The embedded API is answered in-process: no upstream, so no share to keep.
   const share = offline || !config.perClientRate ? undefined : (budget ?? new LocalBudget(config.perClientRate));
   const fetch = lazyFetch(offline ? () => loadOfflineFetch(offlineEngine) : () => loadLiveFetch(config, store, share));
+  // What an earlier run read of a live API is kept in the user's cache directory: the catalog and the hosted list.
+  const cacheDir = offline ? undefined : userCacheDir('service-mcp');
   const client = new ApiClient({
     baseUrl,
     fetch,
@@ -130,10 +134,13 @@ export function createBackend(
     logger,
     gate,
     checkCatalog: true,
+    keptCatalog:
+      cacheDir === undefined
+        ? undefined
+        : keptFile(cacheDir, 'catalog', baseUrl, (message) => logger.debug(`deployed catalog ${message}`)),
     budget: share,
   });
   const bridging = config.bridge && !noBridge;
-  const cacheDir = offline ? undefined : userCacheDir('service-mcp');
   const bridge = bridging
     ? new HostedBridge({
         endpoint: () => endpointOf(client, baseUrl),

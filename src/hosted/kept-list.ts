@@ -5,11 +5,9 @@
  * admitted again (admit.ts) wherever it is taken up, and the time of the read it came from: its age
  * is the read's, never the file's or the key's.
  */
-import { createHash } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type { SharedState } from '../api/redis/index.js';
 import { isRecord } from '../lib/is-record.js';
+import { keptFile } from '../lib/kept-file.js';
 import type { Logger } from '../obs/log.js';
 
 /** A hosted list as read: what the surface listed, when (epoch ms), and where and in which era. */
@@ -39,50 +37,14 @@ export function parseListing(text: string | undefined): Listing | undefined {
   }
 }
 
-/**
- * Lists kept at most, one per base URL: a developer whose mock-api takes a new port each run would
- * otherwise add a file a run for ever. The least recently written go first.
- */
-export const KEPT_LISTS = 16;
-
-/** The list file of one base URL, read once at start (synchronously: it is small, and the first list waits on nothing). */
+/** The list file of one base URL, read once at start (the first list waits on nothing). */
 export interface ListFile {
   read(): Listing | undefined;
   write(listing: Listing): void;
 }
 
-/**
- * `dir`'s file for `baseUrl` (named by a hash of it, so that two deployments never read each other's
- * list). A file that cannot be read is no list; one that cannot be written is logged at debug and
- * left: the next start reads the surface, as every start did before there was a file.
- */
+/** `dir`'s list file for `baseUrl` (lib/kept-file.ts: one per base URL, 16 at most). */
 export function listFile(dir: string, baseUrl: string, logger: Logger): ListFile {
-  const name = `hosted-list-${createHash('sha256').update(baseUrl).digest('hex').slice(0, 16)}.json`;
-  const path = join(dir, name);
-  return {
-    read: () => {
-      try {
-        return parseListing(readFileSync(path, 'utf8'));
-      } catch {
-        return undefined;
-      }
-    },
-    write: (listing) => {
-      // Synchronous (a small file, once a read): a `tools` or `call` that exits right after its
-      // answer keeps it too. Written whole under another name, then renamed: no reader sees half.
-      const partial = `${path}.${process.pid}.tmp`;
-      try {
-        mkdirSync(dir, { recursive: true, mode: 0o700 });
-        writeFileSync(partial, JSON.stringify(listing), { mode: 0o600 });
-        renameSync(partial, path);
-        const kept = readdirSync(dir)
-          .filter((file) => /^hosted-list-[0-9a-f]{16}\.json$/.test(file))
-          .map((file) => ({ file, at: statSync(join(dir, file)).mtimeMs }))
-          .sort((a, b) => b.at - a.at);
-        for (const { file } of kept.slice(KEPT_LISTS)) unlinkSync(join(dir, file));
-      } catch (error) {
-        logger.debug(`hosted list not kept in ${path}: ${(error as Error).message}`);
-      }
-    },
-  };
+  const file = keptFile(dir, 'hosted-list', baseUrl, (message) => logger.debug(`hosted list ${message}`));
+  return { read: () => parseListing(file.read()), write: (listing) => file.write(JSON.stringify(listing)) };
 }

@@ -33,13 +33,13 @@ export function exposedTools(backend: Backend): readonly ExposedTool[] {
 }
 
 /**
- * What a server reads as it starts: the hosted list, and from a live API the deployed catalog, so
- * that neither holds up a first call (offline, the catalog is read in-process in microseconds, and
- * reading it at start would only load the engine sooner).
+ * What a server reads as it starts: the hosted list, and for a live API its HTTP client and the
+ * deployed catalog, so that none of them holds up a first call (offline, the catalog is read
+ * in-process in microseconds, and reading it at start would only load the engine sooner).
  */
 export function startReads({ bridge, mode, client }: Backend): void {
   bridge?.start();
-  if (mode === 'http') client.readCatalogAhead();
+  if (mode === 'http') client.readAhead();
 }
 
 /**

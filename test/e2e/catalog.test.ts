@@ -8,7 +8,7 @@
 import type { CallToolResult } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { activeJob } from './dataset.js';
-import { cleanEnv, connectStdio, textOf, type StdioSession } from './helpers.js';
+import { cleanEnv, connectStdio, freshCacheHome, runCli, textOf, type StdioSession } from './helpers.js';
 import { startRecordingApi, type RecordingApi } from './recording-api.js';
 
 const DISCOVERY = '/api/public/v1';
@@ -147,5 +147,29 @@ describe('the deployed catalog, read as the server starts', () => {
     expect((result.structuredContent as { provenance: { catalog: unknown } }).provenance.catalog).toEqual({
       checked: true,
     });
+  });
+
+  it('is kept for the next run in the cache directory, which reads no discovery while it is fresh (mock-api: a minute)', async () => {
+    const env = cleanEnv({ XDG_CACHE_HOME: freshCacheHome() });
+    const args = [
+      '--base-url',
+      recording.url,
+      '--no-cache',
+      'call',
+      'get_job',
+      JSON.stringify({ job_id: activeJob.job_id }),
+    ];
+    const paths = () => recording.seen.map((request) => new URL(request.url).pathname);
+    const job = `/api/public/v1/jobs/${activeJob.job_id}`;
+    recording.seen.length = 0;
+    expect((await runCli(args, env)).code).toBe(0);
+    expect(paths()).toEqual(['/api/public/v1', job]);
+    const next = await runCli([...args, '--json'], env);
+    expect(next.code, next.stderr).toBe(0);
+    expect(paths()).toEqual(['/api/public/v1', job, job]);
+    expect(
+      (JSON.parse(next.stdout) as { structuredContent: { provenance: { catalog: unknown } } }).structuredContent
+        .provenance.catalog,
+    ).toEqual({ checked: true });
   });
 });

@@ -263,3 +263,65 @@ describe('DeployedCatalog on its own', () => {
     expect(reasons).toHaveLength(2);
   });
 });
+
+describe('the catalog kept between runs', () => {
+  /** The user's cache file, in memory: what one run writes, the next reads. */
+  const memoryFile = () => {
+    const file = {
+      text: undefined as string | undefined,
+      read: () => file.text,
+      write: (t: string) => (file.text = t),
+    };
+    return file;
+  };
+
+  it("is taken up by the next run while its headers keep it fresh: that run's first call sends only its own request", async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    const file = memoryFile();
+    const first = upstream(() => catalogOf(ALL, { 'cache-control': 'max-age=60' }));
+    await clientOver(first.fetch, { keptCatalog: file }).getJob('job_ai_0001');
+    expect(paths(first.calls)).toEqual(['/api/public/v1', '/api/public/v1/jobs/job_ai_0001']);
+    expect(JSON.parse(file.text!)).toMatchObject({ freshUntil: Date.now() + 60_000 });
+
+    vi.setSystemTime(Date.now() + 59_000);
+    const next = upstream(() => catalogOf(ALL));
+    const job = await clientOver(next.fetch, { keptCatalog: file }).getJob('job_ai_0001');
+    expect(job.catalog).toEqual({ checked: true });
+    expect(paths(next.calls)).toEqual(['/api/public/v1/jobs/job_ai_0001']);
+
+    // Past its freshness, a run reads discovery again, as it would with no file.
+    vi.setSystemTime(Date.now() + 2_000);
+    const later = upstream(() => catalogOf(ALL));
+    await clientOver(later.fetch, { keptCatalog: file }).getJob('job_ai_0001');
+    expect(paths(later.calls)).toEqual(['/api/public/v1', '/api/public/v1/jobs/job_ai_0001']);
+  });
+
+  it('one that does not list an operation refuses it as not_deployed, with nothing sent at all', async () => {
+    const file = memoryFile();
+    await clientOver(upstream(withoutMarketMap).fetch, { keptCatalog: file }).listJobs();
+    const next = upstream(() => catalogOf(ALL));
+    const error = await rejectionOf(clientOver(next.fetch, { keptCatalog: file }).getMarketMap());
+    expect(error.kind).toBe('not_deployed');
+    expect(next.calls).toEqual([]);
+  });
+
+  it.each([
+    ['not JSON', () => '{"endpoints": ['],
+    [
+      'of another shape',
+      () => JSON.stringify({ endpoints: [{ method: 'GET' }], at: Date.now(), freshUntil: Date.now() + 1e3 }),
+    ],
+    ['read in the future (the clock moved back)', () => kept(Date.now() + 10_000, Date.now() + 20_000)],
+    ['fresh for longer than an hour', () => kept(Date.now(), Date.now() + 3_601_000)],
+  ])('one %s is not taken up: discovery is read', async (_why, text) => {
+    const file = memoryFile();
+    file.text = text();
+    const api = upstream(() => catalogOf(ALL));
+    await clientOver(api.fetch, { keptCatalog: file }).getJob('job_ai_0001');
+    expect(paths(api.calls)).toEqual(['/api/public/v1', '/api/public/v1/jobs/job_ai_0001']);
+  });
+});
+
+function kept(at: number, freshUntil: number): string {
+  return JSON.stringify({ endpoints: ALL.map(({ method, path }) => ({ method, path })), at, freshUntil });
+}
