@@ -132,6 +132,7 @@ export class DeployedCatalog {
   learn({ data, headers }: CatalogRead): Known {
     const endpoints = data.endpoints.map(({ method, path }) => ({ method, path }));
     const at = this.now();
+    this.keptTaken = true; // a catalog read now outranks any kept one
     const known = this.take({ endpoints, at, freshUntil: at + freshnessS(headers, at) * 1000 });
     this.options.kept?.write(JSON.stringify({ endpoints, at, freshUntil: known.freshUntil }));
     return known;
@@ -172,10 +173,13 @@ export class DeployedCatalog {
 
   /**
    * Reads the catalog ahead of the first call that needs it (a server starts it at start): a call
-   * then finds it read, or being read, instead of waiting a round trip more for it.
+   * then finds it read, or being read, instead of waiting a round trip more for it. It reads even
+   * while an earlier run's copy is fresh (which calls take meanwhile, without waiting): the read
+   * opens the connection the first call then finds open, which over a real network saves that
+   * call the handshakes, and it renews the kept copy.
    */
   readAhead(): void {
-    if (!this.fresh()) void this.read();
+    void this.read();
   }
 
   private fresh(): Known | undefined {
@@ -222,7 +226,8 @@ export class DeployedCatalog {
         error instanceof ApiError && error.kind === 'rate_limited'
           ? Math.max(CATALOG_RETRY_S, error.retryAfterS ?? 0)
           : CATALOG_RETRY_S;
-      this.known = undefined;
+      // A renewal that fails leaves a catalog that is still fresh (an earlier run's) in use.
+      if (this.known !== undefined && this.now() >= this.known.freshUntil) this.known = undefined;
       this.failure = `discovery failed (${error instanceof ApiError ? error.kind : 'unexpected error'})`;
       this.failedUntil = this.now() + seconds * 1000;
       this.options.onUnchecked?.(this.failure, seconds);

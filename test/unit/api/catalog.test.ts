@@ -325,3 +325,28 @@ describe('the catalog kept between runs', () => {
 function kept(at: number, freshUntil: number): string {
   return JSON.stringify({ endpoints: ALL.map(({ method, path }) => ({ method, path })), at, freshUntil });
 }
+
+describe('a server start with a kept catalog', () => {
+  const fileWith = (text: string) => ({ read: () => text, write: () => undefined });
+
+  it('reads discovery all the same (it opens the connection), but a call made meanwhile does not wait for it', async () => {
+    let answer!: (response: Response) => void;
+    const api = upstream(() => new Promise<Response>((resolve) => (answer = resolve)));
+    const client = clientOver(api.fetch, { keptCatalog: fileWith(kept(Date.now(), Date.now() + 60_000)) });
+    client.readAhead();
+    const job = await client.getJob('job_ai_0001');
+    expect(job.catalog).toEqual({ checked: true });
+    expect(paths(api.calls)).toEqual(['/api/public/v1', '/api/public/v1/jobs/job_ai_0001']);
+    answer(catalogOf(ALL));
+  });
+
+  it('a renewal that fails leaves the kept catalog in use: calls stay checked', async () => {
+    const api = upstream(() => new Response('down', { status: 503 }));
+    const client = clientOver(api.fetch, { keptCatalog: fileWith(kept(Date.now(), Date.now() + 60_000)) });
+    client.readAhead();
+    await vi.waitFor(() => expect(client.state().catalog?.failure).toBeDefined());
+    const job = await client.getJob('job_ai_0001');
+    expect(job.catalog).toEqual({ checked: true });
+    await expect(client.getMarketMap()).resolves.toBeDefined();
+  });
+});
