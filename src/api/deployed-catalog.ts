@@ -92,6 +92,8 @@ interface Known {
   listed: ReadonlySet<OperationId>;
   endpoints: readonly Endpoint[];
   freshUntil: number;
+  /** Read by an earlier run and taken from its file. */
+  kept: boolean;
 }
 
 /** What a kept file holds: the endpoints, when they were read and until when they are fresh (epoch ms). */
@@ -133,18 +135,18 @@ export class DeployedCatalog {
     const endpoints = data.endpoints.map(({ method, path }) => ({ method, path }));
     const at = this.now();
     this.keptTaken = true; // a catalog read now outranks any kept one
-    const known = this.take({ endpoints, at, freshUntil: at + freshnessS(headers, at) * 1000 });
+    const known = this.take({ endpoints, at, freshUntil: at + freshnessS(headers, at) * 1000 }, false);
     this.options.kept?.write(JSON.stringify({ endpoints, at, freshUntil: known.freshUntil }));
     return known;
   }
 
-  private take({ endpoints, at, freshUntil }: KeptCatalog): Known {
+  private take({ endpoints, at, freshUntil }: KeptCatalog, kept: boolean): Known {
     const listed = new Set(
       endpoints.map((e) => operationOf(e, this.options.basePath)).filter((id): id is OperationId => id !== undefined),
     );
     this.failedUntil = 0;
     this.learnedAt = at;
-    return (this.known = { listed, endpoints, freshUntil });
+    return (this.known = { listed, endpoints, freshUntil, kept });
   }
 
   /**
@@ -195,7 +197,7 @@ export class DeployedCatalog {
         now < kept.freshUntil &&
         kept.freshUntil - kept.at <= MAX_CATALOG_FRESHNESS_S * 1000
       )
-        this.take(kept);
+        this.take(kept, true);
     }
     return this.known !== undefined && this.now() < this.known.freshUntil ? this.known : undefined;
   }
@@ -208,10 +210,11 @@ export class DeployedCatalog {
   }
 
   /** Whether the deployed catalog was read, when last, and why not when its last read failed. */
-  state(): { read: boolean; at?: number; failure?: string } {
+  state(): { read: boolean; at?: number; kept?: boolean; failure?: string } {
     const failing = this.now() < this.failedUntil;
     return {
       read: this.known !== undefined,
+      ...(this.known?.kept ? { kept: true } : {}),
       ...(this.learnedAt === undefined ? {} : { at: this.learnedAt }),
       ...(failing ? { failure: this.failure } : {}),
     };

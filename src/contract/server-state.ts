@@ -15,7 +15,15 @@ export const ServerStateSchema = z.object({
     last_429_at: z.string().optional(),
     last_retry_after_s: z.number().optional(),
   }),
-  catalog: z.object({ checked: z.boolean(), at: z.string().optional(), failure: z.string().optional() }).optional(),
+  // from: who read the catalog in hand, this process or an earlier run (kept in the user's cache directory).
+  catalog: z
+    .object({
+      checked: z.boolean(),
+      at: z.string().optional(),
+      from: z.enum(['api', 'earlier_run']).optional(),
+      failure: z.string().optional(),
+    })
+    .optional(),
   cache: z.object({ answers: z.number().int(), hits: z.number().int(), hit_ratio: z.number().optional() }),
   redis: z.object({ connected: z.boolean() }).optional(),
   // The tools bridged from the deployment's hosted market surface, and those skipped with the reason.

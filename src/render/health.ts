@@ -142,7 +142,7 @@ export function renderServerState(state: ServerStateView): string {
   ];
   if (catalog)
     lines.push(
-      `- Deployed catalog: ${catalog.checked ? `checked${catalog.at ? ` at ${catalog.at}` : ''}` : 'not read yet'}${catalog.failure ? `; last read failed: ${catalog.failure}` : ''}.`,
+      `- Deployed catalog: ${catalog.checked ? `checked${catalog.at ? ` at ${catalog.at}` : ''}${catalog.from === 'earlier_run' ? " by an earlier run, kept in the user's cache directory" : ''}` : 'not read yet'}${catalog.failure ? `; last read failed: ${catalog.failure}` : ''}.`,
     );
   lines.push(
     `- Cache: ${cache.hits} of ${cache.answers} API answers since start from the response cache${cache.hit_ratio === undefined ? '' : ` (hit ratio ${cache.hit_ratio})`}.`,

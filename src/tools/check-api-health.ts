@@ -37,6 +37,7 @@ function serverState(client: ApiClient, bridge: HostedBridge | undefined, share:
       catalog: defined({
         checked: state.catalog.read,
         at: iso(state.catalog.at),
+        from: state.catalog.read ? (state.catalog.kept ? ('earlier_run' as const) : ('api' as const)) : undefined,
         failure: state.catalog.failure || undefined,
       }),
     }),

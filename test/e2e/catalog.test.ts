@@ -171,5 +171,9 @@ describe('the deployed catalog, read as the server starts', () => {
       (JSON.parse(next.stdout) as { structuredContent: { provenance: { catalog: unknown } } }).structuredContent
         .provenance.catalog,
     ).toEqual({ checked: true });
+    const health = await runCli(['--base-url', recording.url, 'call', 'check_api_health'], env);
+    expect(health.stdout).toMatch(
+      /^- Deployed catalog: checked at \S+ by an earlier run, kept in the user's cache directory\.$/m,
+    );
   });
 });

@@ -285,9 +285,12 @@ describe('the catalog kept between runs', () => {
 
     vi.setSystemTime(Date.now() + 59_000);
     const next = upstream(() => catalogOf(ALL));
-    const job = await clientOver(next.fetch, { keptCatalog: file }).getJob('job_ai_0001');
+    const nextRun = clientOver(next.fetch, { keptCatalog: file });
+    const job = await nextRun.getJob('job_ai_0001');
     expect(job.catalog).toEqual({ checked: true });
     expect(paths(next.calls)).toEqual(['/api/public/v1/jobs/job_ai_0001']);
+    // Health says whose read it is, and when it was made.
+    expect(nextRun.state().catalog).toEqual({ read: true, kept: true, at: Date.now() - 59_000 });
 
     // Past its freshness, a run reads discovery again, as it would with no file.
     vi.setSystemTime(Date.now() + 2_000);

@@ -25,6 +25,16 @@ describe('renderServerState', () => {
       renderServerState({ ...base, catalog: { checked: false, failure: 'discovery failed (timeout)' } }),
     ).toContain('Deployed catalog: not read yet; last read failed: discovery failed (timeout).');
   });
+
+  it('says who read the catalog in hand: this process, or an earlier run whose copy it kept', () => {
+    const at = '2026-11-27T18:16:08.277Z';
+    expect(renderServerState({ ...base, catalog: { checked: true, at, from: 'api' } })).toContain(
+      `- Deployed catalog: checked at ${at}.`,
+    );
+    expect(renderServerState({ ...base, catalog: { checked: true, at, from: 'earlier_run' } })).toContain(
+      `- Deployed catalog: checked at ${at} by an earlier run, kept in the user's cache directory.`,
+    );
+  });
 });
 
 describe('the bridge in health', () => {
