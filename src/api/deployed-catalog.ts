@@ -11,8 +11,8 @@ import { ApiError } from '../contract/errors.js';
 import { raceAbort } from '../lib/abort.js';
 import { describeOperation, OPERATIONS, type OperationId } from '../contract/operations.js';
 import type { DiscoveryData } from '../contract/schemas.js';
-import { isRecord } from '../lib/is-record.js';
 import type { KeptFile } from '../lib/kept-file.js';
+import { parseKept, type Endpoint, type KeptCatalog } from './kept-catalog.js';
 
 export type CatalogCheck = { checked: true } | { checked: false; reason: string };
 
@@ -24,8 +24,6 @@ const MAX_CATALOG_FRESHNESS_S = 3_600;
 export const CATALOG_RETRY_S = 30;
 /** Most endpoints named in a not_deployed error; the rest are counted. */
 const LISTED_IN_ERROR = 12;
-
-type Endpoint = Pick<DiscoveryData['endpoints'][number], 'method' | 'path'>;
 
 /**
  * A path as compared: no origin, query or trailing slash, the base URL's own path removed, every path
@@ -94,27 +92,6 @@ interface Known {
   freshUntil: number;
   /** Read by an earlier run and taken from its file. */
   kept: boolean;
-}
-
-/** What a kept file holds: the endpoints, when they were read and until when they are fresh (epoch ms). */
-interface KeptCatalog {
-  endpoints: Endpoint[];
-  at: number;
-  freshUntil: number;
-}
-
-function parseKept(text: string | undefined): KeptCatalog | undefined {
-  if (text === undefined) return undefined;
-  try {
-    const value: unknown = JSON.parse(text);
-    if (!isRecord(value) || typeof value.at !== 'number' || typeof value.freshUntil !== 'number') return undefined;
-    const { endpoints } = value;
-    if (!Array.isArray(endpoints)) return undefined;
-    const ok = endpoints.every((e) => isRecord(e) && typeof e.method === 'string' && typeof e.path === 'string');
-    return ok ? { endpoints: endpoints as Endpoint[], at: value.at, freshUntil: value.freshUntil } : undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 export class DeployedCatalog {
