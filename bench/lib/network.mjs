@@ -5,13 +5,15 @@
  * tools/list answer (a 2025 client: initialize, initialized, tools/list), the first call (get_job),
  * a second, different call (search_jobs, 20 jobs) and the first call repeated. service-mcp runs with
  * its defaults (the bridge on, the cache on) and with --no-bridge; another subject starts with the
- * defaults while the hosted MCP path hangs (the proxy holds its requests open), to tools/list only.
+ * defaults while the hosted MCP path hangs (the proxy holds its requests open), to tools/list only,
+ * and another with the defaults from an empty cache directory: a user's first start, with no hosted
+ * list or deployed catalog kept by an earlier one.
  * The floor runs twice: loading its HTTP client at its first call, as everywhere else in the bench,
  * and before it serves, which moves undici's load (100-300 ms on the bench machine) from the first
  * call to the start.
  */
 import { ROUND_TRIP_MS, startLatencyProxy } from './latency-proxy.mjs';
-import { spawnFloor, spawnServiceMcp } from './processes.mjs';
+import { emptyCacheDir, spawnFloor, spawnServiceMcp } from './processes.mjs';
 import { jobPath, rotate, SEARCH_PATH } from './scenarios.mjs';
 
 /** The spec's hosted tool endpoint (src/transports/mcp-endpoint.ts), which the bridge reads. */
@@ -72,6 +74,13 @@ export async function networkFirstSeconds({ upstream, ids, rounds, warmup }) {
       phases: PHASES,
     },
     serviceHanging: { spawn: (url) => spawnServiceMcp(url), calls: ours, proxy: hanging, phases: ['list'] },
+    // A user's first start: nothing kept, so the hosted list and the deployed catalog are read then.
+    serviceFirstRun: {
+      spawn: (url) => spawnServiceMcp(url, [], [], { XDG_CACHE_HOME: emptyCacheDir() }),
+      calls: ours,
+      proxy,
+      phases: PHASES,
+    },
   };
   const out = [];
   try {

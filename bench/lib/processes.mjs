@@ -3,6 +3,9 @@
  * offline API over loopback (`mock-api`), service-mcp over stdio, the floor, and HTTP mode.
  */
 import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { spawnStdio } from './rpc.mjs';
 
@@ -11,6 +14,17 @@ const FLOOR = fileURLToPath(new URL('../floor-server.mjs', import.meta.url));
 const SDK_ONLY = fileURLToPath(new URL('../sdk-only.mjs', import.meta.url));
 const FLOOR_HTTP = fileURLToPath(new URL('../floor-http.mjs', import.meta.url));
 const WIRE = fileURLToPath(new URL('../wire-limit.mjs', import.meta.url));
+
+/**
+ * The cache directory every process of a run shares, as a user's starts share theirs (the hosted
+ * list and the deployed catalog kept between runs): the run's own, so it neither reads what the
+ * developer's runs kept nor leaves anything in their cache.
+ */
+const RUN_CACHE = mkdtempSync(join(tmpdir(), 'service-mcp-bench-'));
+process.once('exit', () => rmSync(RUN_CACHE, { recursive: true, force: true }));
+
+/** A cache directory no run has used: a user's first start. */
+export const emptyCacheDir = () => mkdtempSync(join(RUN_CACHE, 'first-'));
 
 /** An environment without the developer's SERVICE_MCP_*, proxy or NODE_OPTIONS settings. */
 function cleanEnv(extra = {}) {
@@ -25,7 +39,7 @@ function cleanEnv(extra = {}) {
       continue;
     env[key] = value;
   }
-  return { ...env, ...extra };
+  return { ...env, XDG_CACHE_HOME: RUN_CACHE, ...extra };
 }
 
 /** Spawns a long-running command and resolves with the first match of `pattern` on its stdout. */
@@ -70,10 +84,11 @@ export const startHttpMode = (upstream, extra = []) =>
 /**
  * service-mcp over stdio against `upstream` (live mode through undici, as a user runs it), or with
  * no `upstream` as `npx -y service-mcp` starts it: the embedded offline API. `extra` are its flags,
- * all of them (the bridge is on unless they say --no-bridge); `nodeArgs` go to node.
+ * all of them (the bridge is on unless they say --no-bridge); `nodeArgs` go to node; `env` adds to
+ * its environment.
  */
-export const spawnServiceMcp = (upstream, extra = [], nodeArgs = []) =>
-  spawnStdio([...nodeArgs, BIN, ...(upstream ? ['--base-url', upstream] : []), ...extra], cleanEnv());
+export const spawnServiceMcp = (upstream, extra = [], nodeArgs = [], env = {}) =>
+  spawnStdio([...nodeArgs, BIN, ...(upstream ? ['--base-url', upstream] : []), ...extra], cleanEnv(env));
 
 /**
  * The two ways every service-mcp row is measured: as users run it (the bridge on: its first

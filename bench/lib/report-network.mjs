@@ -73,6 +73,9 @@ export function networkTable(runs) {
       phaseRow('the defaults, the hosted MCP endpoint hanging: spawn → tools/list', 'serviceHanging', 'list', plus400);
   }
   for (const phase of PHASES) phaseRow(`--no-bridge: ${SAID[phase]}`, 'serviceNoBridge', phase);
+  if (rounds.every((r) => r.serviceFirstRun))
+    for (const phase of PHASES)
+      phaseRow(`a first start (the defaults, an empty cache directory): ${SAID[phase]}`, 'serviceFirstRun', phase);
 
   const last = rounds.at(-1);
   const listed = (requests) => {
