@@ -164,13 +164,14 @@ describe('the bridge, operated', () => {
     const client = await stdio(live(), 'legacy');
     expect(await bridgedNames(client)).toContain('get_company_funding');
     await api.setFaults([{ path: HOSTED_PATH, kind: 'hang', times: 1 }]);
+    // Cancel once the hosted request has reached mock-api (counted by its statistics, not timed):
+    // counted before the call is sent, or a request that arrives first is never seen to arrive.
+    const hits = () => hitsOf(api, HOSTED_PATH);
+    const before = await hits();
     const controller = new AbortController();
     const pending = call(client, 'get_company_funding', { company: 'quillmark' }, controller.signal).catch(
       (error: unknown) => error,
     );
-    // Cancel once the hosted request has reached mock-api (counted by its statistics, not timed).
-    const hits = () => hitsOf(api, HOSTED_PATH);
-    const before = await hits();
     while ((await hits()) === before) await new Promise((resolve) => setTimeout(resolve, 20));
     controller.abort(new Error('user cancelled'));
     expect(await pending).toBeInstanceOf(Error);

@@ -235,9 +235,11 @@ describe('error kinds', () => {
 
 describe('MCP features', () => {
   it('cancellation aborts the upstream request and any Retry-After wait', async () => {
+    // Discovery hangs from the start: the server's own read of it as it starts must not be answered
+    // (and cached) before the fault is set, or discover_api would be answered from the cache.
+    await api.setFaults([{ path: '/api/public/v1', kind: 'hang' }]);
     const fresh = await connectStdio(['--base-url', api.url, '--max-retry-wait-s', '30', '--log-level', 'info']);
     try {
-      await api.setFaults([{ path: '/api/public/v1', kind: 'hang' }]);
       const controller = new AbortController();
       const pending = fresh.client.callTool({ name: 'discover_api', arguments: {} }, { signal: controller.signal });
       setTimeout(() => controller.abort('user cancelled'), 300);
