@@ -58,7 +58,6 @@ export class ApiClient {
   /** Discovery's own, for the catalog reads: a 429 there must not hold the tools. */
   private readonly catalogGate = new RetryAfterGate();
   private readonly catalog: DeployedCatalog | undefined;
-  private readonly load: (() => Promise<unknown>) | undefined;
   private readonly answers: Answers;
   private readonly budget: UpstreamBudget | undefined;
 
@@ -66,7 +65,6 @@ export class ApiClient {
     this.budget = options.budget;
     this.baseUrl = options.baseUrl.replace(/\/+$/, '');
     this.policy = new RequestPolicy({ ...options, baseUrl: this.baseUrl });
-    this.load = options.fetch.load;
     this.logger = options.logger ?? silentLogger;
     const base = new URL(this.baseUrl);
     this.answers = new Answers(`${base.origin}/`, options.now ?? Date.now);
@@ -102,11 +100,10 @@ export class ApiClient {
   }
 
   /**
-   * Loads the HTTP client and reads the deployed catalog (unless an earlier run's is still fresh)
-   * now, so that neither is on the first call's path. A load that fails fails that call, saying why.
+   * Reads the deployed catalog now, which loads the HTTP client too, so that neither is on the first
+   * call's path (deployed-catalog.ts).
    */
   readAhead(): void {
-    this.load?.().catch(() => undefined);
     this.catalog?.readAhead();
   }
 

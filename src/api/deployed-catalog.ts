@@ -100,18 +100,22 @@ export class DeployedCatalog {
   private failure = '';
   private learnedAt: number | undefined;
   private reading: Promise<Known | undefined> | undefined;
-  private keptTaken = false;
   private readonly now: () => number;
 
   constructor(private readonly options: DeployedCatalogOptions) {
     this.now = options.now ?? (() => Date.now());
+    // An earlier run's catalog, while its headers keep it fresh (a freshness beyond the longest we
+    // allow, or a read in the future, says the clock moved: not taken).
+    const kept = parseKept(options.kept?.read());
+    const now = this.now();
+    if (kept && kept.at <= now && now < kept.freshUntil && kept.freshUntil - kept.at <= MAX_CATALOG_FRESHNESS_S * 1000)
+      this.take(kept, true);
   }
 
   /** Takes in a discovery answer (the discover_api tool's, or our own read). */
   learn({ data, headers }: CatalogRead): Known {
     const endpoints = data.endpoints.map(({ method, path }) => ({ method, path }));
     const at = this.now();
-    this.keptTaken = true; // a catalog read now outranks any kept one
     const known = this.take({ endpoints, at, freshUntil: at + freshnessS(headers, at) * 1000 }, false);
     this.options.kept?.write(JSON.stringify({ endpoints, at, freshUntil: known.freshUntil }));
     return known;
@@ -162,20 +166,6 @@ export class DeployedCatalog {
   }
 
   private fresh(): Known | undefined {
-    if (!this.keptTaken) {
-      // Once, before the first read: an earlier run's catalog, while its headers keep it fresh (a
-      // freshness beyond the longest we allow, or a read in the future, says the clock moved: not taken).
-      this.keptTaken = true;
-      const kept = parseKept(this.options.kept?.read());
-      const now = this.now();
-      if (
-        kept &&
-        kept.at <= now &&
-        now < kept.freshUntil &&
-        kept.freshUntil - kept.at <= MAX_CATALOG_FRESHNESS_S * 1000
-      )
-        this.take(kept, true);
-    }
     return this.known !== undefined && this.now() < this.known.freshUntil ? this.known : undefined;
   }
 
@@ -207,7 +197,7 @@ export class DeployedCatalog {
           ? Math.max(CATALOG_RETRY_S, error.retryAfterS ?? 0)
           : CATALOG_RETRY_S;
       // A renewal that fails leaves a catalog that is still fresh (an earlier run's) in use.
-      if (this.known !== undefined && this.now() >= this.known.freshUntil) this.known = undefined;
+      if (!this.fresh()) this.known = undefined;
       this.failure = `discovery failed (${error instanceof ApiError ? error.kind : 'unexpected error'})`;
       this.failedUntil = this.now() + seconds * 1000;
       this.options.onUnchecked?.(this.failure, seconds);

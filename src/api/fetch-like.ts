@@ -32,8 +32,6 @@ export type FetchLike = ((url: string, init: FetchInit) => Promise<HttpAnswer>) 
    * is no cache (--no-cache, the offline API, tests' fetches).
    */
   lastAnswer?: ((url: string, init: FetchInit) => Promise<HttpAnswer | undefined>) | undefined;
-  /** Loads what sending needs (undici: tens of ms), where that is done on first use; a server starts it at start. */
-  load?: (() => Promise<unknown>) | undefined;
 };
 
 interface FetchInit extends RequestInit {

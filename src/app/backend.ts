@@ -44,7 +44,6 @@ function lazyFetch(load: () => Promise<FetchLike>): FetchLike {
   const loaded = () => (ready ??= load());
   const fetch: FetchLike = async (url, init) => (await loaded())(url, init);
   fetch.lastAnswer = async (url, init) => (await loaded()).lastAnswer?.(url, init);
-  fetch.load = loaded;
   return fetch;
 }
 
