@@ -264,17 +264,13 @@ describe('DeployedCatalog on its own', () => {
   });
 });
 
-describe('the catalog kept between runs', () => {
-  /** The user's cache file, in memory: what one run writes, the next reads. */
-  const memoryFile = () => {
-    const file = {
-      text: undefined as string | undefined,
-      read: () => file.text,
-      write: (t: string) => (file.text = t),
-    };
-    return file;
-  };
+/** The user's cache file, in memory, holding `text` at first: what one run writes, the next reads. */
+function memoryFile(text?: string) {
+  const file = { text, read: () => file.text, write: (t: string) => (file.text = t) };
+  return file;
+}
 
+describe('the catalog kept between runs', () => {
   it("is taken up by the next run while its headers keep it fresh: that run's first call sends only its own request", async () => {
     vi.useFakeTimers({ toFake: ['Date'] });
     const file = memoryFile();
@@ -317,8 +313,7 @@ describe('the catalog kept between runs', () => {
     ['read in the future (the clock moved back)', () => kept(Date.now() + 10_000, Date.now() + 20_000)],
     ['fresh for longer than an hour', () => kept(Date.now(), Date.now() + 3_601_000)],
   ])('one %s is not taken up: discovery is read', async (_why, text) => {
-    const file = memoryFile();
-    file.text = text();
+    const file = memoryFile(text());
     const api = upstream(() => catalogOf(ALL));
     await clientOver(api.fetch, { keptCatalog: file }).getJob('job_ai_0001');
     expect(paths(api.calls)).toEqual(['/api/public/v1', '/api/public/v1/jobs/job_ai_0001']);
@@ -330,12 +325,10 @@ function kept(at: number, freshUntil: number): string {
 }
 
 describe('a server start with a kept catalog', () => {
-  const fileWith = (text: string) => ({ read: () => text, write: () => undefined });
-
   it('reads discovery all the same (it opens the connection), but a call made meanwhile does not wait for it', async () => {
     let answer!: (response: Response) => void;
     const api = upstream(() => new Promise<Response>((resolve) => (answer = resolve)));
-    const client = clientOver(api.fetch, { keptCatalog: fileWith(kept(Date.now(), Date.now() + 60_000)) });
+    const client = clientOver(api.fetch, { keptCatalog: memoryFile(kept(Date.now(), Date.now() + 60_000)) });
     client.readAhead();
     const job = await client.getJob('job_ai_0001');
     expect(job.catalog).toEqual({ checked: true });
@@ -345,7 +338,7 @@ describe('a server start with a kept catalog', () => {
 
   it('a renewal that fails leaves the kept catalog in use: calls stay checked', async () => {
     const api = upstream(() => new Response('down', { status: 503 }));
-    const client = clientOver(api.fetch, { keptCatalog: fileWith(kept(Date.now(), Date.now() + 60_000)) });
+    const client = clientOver(api.fetch, { keptCatalog: memoryFile(kept(Date.now(), Date.now() + 60_000)) });
     client.readAhead();
     await vi.waitFor(() => expect(client.state().catalog?.failure).toBeDefined());
     const job = await client.getJob('job_ai_0001');
