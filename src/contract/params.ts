@@ -22,11 +22,27 @@ function refuseCandidateData(value: string, ctx: z.RefinementCtx): void {
 }
 
 /**
- * Free text for a public query string. The length checks abort, so an over-long value is refused
- * for its length alone and never scanned.
+ * Our own bounds, where the spec gives none: they keep a value to a sane size and refuse an empty
+ * skill list, by name like any other, but are not the spec's constraints, so tools/list does not pay
+ * for them in every conversation (tools/listed-schema.ts leaves out every check in this set).
  */
-const publicText = (max: number) =>
-  z.string().min(1, { abort: true }).max(max, { abort: true }).superRefine(refuseCandidateData);
+export const GUARDS = new WeakSet<z.core.$ZodCheck<never>>();
+function guard<T extends z.core.$ZodCheck<never>>(check: T): T {
+  GUARDS.add(check);
+  return check;
+}
+const guardLength = (max: number) => guard(z.maxLength(max, { abort: true }));
+const guardNotEmpty = () => guard(z.minLength(1, { abort: true }));
+
+/**
+ * Free text for a public query string. The length checks abort, so an over-long value is refused
+ * for its length alone and never scanned. `max` is the spec's, or else ours (`guarded`).
+ */
+const publicText = (max: number, guarded = false) =>
+  (guarded
+    ? z.string().min(1, { abort: true }).check(guardLength(max))
+    : z.string().min(1, { abort: true }).max(max, { abort: true })
+  ).superRefine(refuseCandidateData);
 
 const q = publicText(200);
 const domain = z.enum(DOMAINS);
@@ -34,18 +50,16 @@ const skills = z
   .array(
     z
       .string()
-      .min(1, { abort: true })
-      .max(60, { abort: true })
+      .check(guardNotEmpty(), guardLength(60))
       .regex(/^[^,]+$/, 'must not contain a comma (give each skill as its own item)')
       // The API trims items and drops empty ones, so [" "] would be refused upstream as no skill at
       // all. A refine, not a second regex, so that the refusal says what is wrong.
       .refine((value) => /\S/.test(value), 'must not be blank')
       .superRefine(refuseCandidateData),
   )
-  .min(1)
-  .max(20);
+  .check(guardNotEmpty(), guardLength(20));
 const skill_match = z.enum(SKILL_MATCHES);
-const label = publicText(60);
+const label = publicText(60, true);
 const remote_only = z.boolean();
 const location_country = z.string().regex(COUNTRY_PATTERN);
 // The spec gives no maximum; the safe-integer bound only keeps the value a plain JSON number. The
@@ -71,13 +85,13 @@ export const include_predicted_salaries = z.boolean();
 export const job_id = z
   .string()
   .min(1)
-  .max(200)
+  .check(guardLength(200))
   .refine((value) => !/\p{Surrogate}/u.test(value), 'must be well-formed Unicode (it holds a lone surrogate)')
   // '.' and '..' are dot segments: URL parsing resolves them away, so they would address another path.
   .refine((value) => value !== '.' && value !== '..', 'must be a job identifier, not "." or ".."')
   .describe('From search_jobs/list_jobs.');
 const market_status = z.enum(MARKET_MAP_STATUSES);
-const layer = publicText(60).describe('From an unfiltered call.');
+const layer = publicText(60, true).describe('From an unfiltered call.');
 /**
  * A job carries its company's id as an integer (PublicJob's company.id) and the brief takes it as a
  * string: both are accepted, so an id passes from one tool to the next as the model saw it.
@@ -85,9 +99,9 @@ const layer = publicText(60).describe('From an unfiltered call.');
 const company_id = z.union([
   // The integer goes into the same public query string as the text, so the same check applies.
   z.int().superRefine((value, ctx) => refuseCandidateData(String(value), ctx)),
-  publicText(200),
+  publicText(200, true),
 ]);
-const slug = z.string().max(160, { abort: true }).regex(SLUG_PATTERN).superRefine(refuseCandidateData);
+const slug = z.string().check(guardLength(160)).regex(SLUG_PATTERN).superRefine(refuseCandidateData);
 const company_name = publicText(160);
 
 /** Arguments both job-list tools take. */

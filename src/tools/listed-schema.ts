@@ -1,9 +1,12 @@
 /**
  * A zod schema as tools/list shows it. Input schemas are written for every client that maps them
  * onto its own dialect; output schemas, paid for in every conversation, say what a client builds
- * types from and the SDK's client validates structuredContent against, and nothing else.
+ * types from and the SDK's client validates structuredContent against, and nothing else. No client
+ * hands an output schema to a model or maps it onto a one-`type` dialect: a nullable stays zod's
+ * `type` array (legal JSON Schema 2020-12, and each `anyOf` spelling cost about 6 tokens more).
  */
 import * as z from 'zod';
+import { GUARDS } from '../contract/params.js';
 
 type Schema = Record<string, unknown>;
 
@@ -47,11 +50,10 @@ function eachSubschema(node: Schema, visit: (schema: Schema) => void): void {
 }
 
 /**
- * Input (and output, for the type arrays: lean, below): zod writes a nullable as `type: ["string",
- * "null"]` and a loose object's other members as `additionalProperties: {}`; clients that map
- * schemas onto a one-`type` dialect (Gemini's function declarations) reject the first, and MCP
- * Inspector's `--strict` check flags both. The same contract,
- * portably: one `anyOf` branch per type, and `true`. An object with members lists them and no
+ * Input: zod writes a nullable as `type: ["string", "null"]` and a loose object's other members as
+ * `additionalProperties: {}`; clients that map input schemas onto a one-`type` dialect (Gemini's
+ * function declarations) reject the first, and MCP Inspector's `--strict` check flags both. The
+ * same contract, portably: one `anyOf` branch per type, and `true`. An object with members lists them and no
  * `additionalProperties: false` (an unknown argument is refused by name all the same); one with none
  * keeps it, as the spec recommends for a tool without arguments.
  */
@@ -63,19 +65,27 @@ function portable(node: Schema): void {
     delete node.additionalProperties;
 }
 
-/** Output: what types are built from, `depth` levels of members down; the keywords that only validate left out. */
+/**
+ * Output: what types are built from, `depth` levels of members down; the keywords that only
+ * validate left out, and so is `additionalProperties: false` (the server builds every answer from
+ * strict schemas; a type built without it only gains an index signature).
+ */
 function lean(node: Schema, depth: number): Schema {
   // Branches first: each is leaned at this node's depth.
   const branches = Array.isArray(node.anyOf)
     ? node.anyOf.map((branch: unknown) => (isSchema(branch) ? lean(branch, depth) : branch))
     : undefined;
   const { anyOf: _branches, ...rest } = node;
-  const schema: Schema = branches ? { ...rest, anyOf: branches } : rest;
+  // Branches that give a type only are one type array.
+  const bare = branches?.every((branch) => isSchema(branch) && Object.keys(branch).join() === 'type');
+  const types = bare ? [...new Set(branches!.flatMap((branch) => (branch as Schema).type))] : undefined;
+  const schema: Schema = types ? { ...rest, type: types } : branches ? { ...rest, anyOf: branches } : rest;
   if (depth <= 0 && schema.type !== undefined)
-    return branched(schema.enum === undefined ? { type: schema.type } : { type: schema.type, enum: schema.enum });
+    return schema.enum === undefined ? { type: schema.type } : { type: schema.type, enum: schema.enum };
   for (const keyword of VALIDATION_ONLY) delete schema[keyword];
   // Anything else allowed is what a schema without the keyword says.
-  if (schema.additionalProperties === true || isEmpty(schema.additionalProperties)) delete schema.additionalProperties;
+  if (typeof schema.additionalProperties !== 'object' || isEmpty(schema.additionalProperties))
+    delete schema.additionalProperties;
   const below = (child: unknown) => (isSchema(child) ? lean(child, depth - 1) : child);
   if (isSchema(schema.properties))
     schema.properties = Object.fromEntries(
@@ -84,7 +94,7 @@ function lean(node: Schema, depth: number): Schema {
   // An array's items are its members' level: `jobs` names each job's members.
   if (isSchema(schema.items)) schema.items = lean(schema.items, depth);
   if (isSchema(schema.additionalProperties)) schema.additionalProperties = below(schema.additionalProperties);
-  return branched(schema);
+  return schema;
 }
 
 /**
@@ -115,6 +125,22 @@ function plain(node: Schema): void {
   delete node.$schema;
 }
 
+/** The keywords a guard's check writes, by the check's kind: a string's or an array's length. */
+const GUARD_KEYWORDS: Record<string, readonly string[]> = {
+  max_length: ['maxLength', 'maxItems'],
+  min_length: ['minLength', 'minItems'],
+};
+
+/** Our own bounds (contract/params.ts) are enforced, not listed. */
+function withoutGuards({ zodSchema, jsonSchema }: { zodSchema: z.core.$ZodTypes; jsonSchema: Schema }): void {
+  const checks = (zodSchema._zod.def as { checks?: z.core.$ZodCheck<never>[] }).checks ?? [];
+  for (const check of checks) {
+    if (!GUARDS.has(check)) continue;
+    const kind = (check._zod.def as { check: string }).check;
+    for (const keyword of GUARD_KEYWORDS[kind] ?? []) delete jsonSchema[keyword];
+  }
+}
+
 /** A bridged tool's input schema (already read and capped by hosted/admit.ts) as tools/list shows it. */
 export function listedInput(schema: Schema): Schema {
   const copy = structuredClone(schema);
@@ -125,17 +151,17 @@ export function listedInput(schema: Schema): Schema {
 
 /** `schema` as JSON Schema for tools/list: its arguments (`input`) or its structuredContent (`output`). */
 export function listedSchema(schema: z.ZodType, io: 'input' | 'output'): Schema & { type: 'object' } {
-  const json = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as Schema;
+  const json = z.toJSONSchema(schema, { io, unrepresentable: 'any', override: withoutGuards }) as Schema;
   plain(json);
   if (io === 'input') {
     // After conversion: zod writes a nullable's types as an array.
     portable(json);
     return json as Schema & { type: 'object' };
   }
-  const { type, properties, ...rest } = json as Schema & { properties: Record<string, Schema> };
+  const { type, properties, required } = json as Schema & { properties: Record<string, Schema> };
   const members = Object.entries(properties).map(([key, member]) => [
     key,
     lean(member, NAMED_LEVELS[key] ?? OWN_LEVELS),
   ]);
-  return { type, properties: Object.fromEntries(members), ...rest } as Schema & { type: 'object' };
+  return { type, properties: Object.fromEntries(members), required } as Schema & { type: 'object' };
 }

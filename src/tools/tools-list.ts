@@ -15,6 +15,8 @@ import { outputSchemaOf } from './run.js';
  * Our tool's entry. Its view link is written as ext-apps' registerAppTool writes it: the nested
  * `ui.resourceUri` and the flat key older hosts read. Every client gets it: a host that renders no
  * views ignores it, and the list stays the same for everyone (so its cache hint can say `public`).
+ * The title is the tool's own (since 2025-06-18), not repeated in annotations: only a client of
+ * 2025-03-26 reads it there, and would show the name instead, while every conversation paid for it.
  */
 function describeTool(tool: AnyTool): Tool {
   const resourceUri = tool.view?.uri;
@@ -24,7 +26,7 @@ function describeTool(tool: AnyTool): Tool {
     description: tool.description,
     inputSchema: listedSchema(tool.input, 'input'),
     outputSchema: listedSchema(outputSchemaOf(tool), 'output'),
-    annotations: { title: tool.title, ...TOOL_ANNOTATIONS },
+    annotations: TOOL_ANNOTATIONS,
     ...(resourceUri ? { _meta: { ui: { resourceUri }, [RESOURCE_URI_META_KEY]: resourceUri } } : {}),
   };
 }
@@ -40,7 +42,7 @@ function describeHosted(tool: HostedTool): Tool {
     title: tool.title,
     description: tool.description,
     inputSchema: listedInput(tool.inputSchema) as Tool['inputSchema'],
-    annotations: { title: tool.title, readOnlyHint: true, destructiveHint: false, openWorldHint: true },
+    annotations: { readOnlyHint: true, destructiveHint: false, openWorldHint: true },
     // Says where it comes from, for clients and tooling (the bench counts ours apart); no model reads _meta.
     _meta: { [BRIDGED_META_KEY]: true },
   };

@@ -16,14 +16,15 @@ const TOLERANCE = 0.05;
 /** The issue's ceiling for any one answer's text, whatever its arguments (Claude Code cuts at 25,000). */
 const ANSWER_TEXT_CEILING = 20_000;
 /**
- * Issue 45's ceilings, which a rise within the baseline's 5% must not cross either: the instructions
- * and a job seeker's seven calls. Its ceilings for what clients send the model (1,100) and the whole
- * tools/list (5,000) are not held: CONTRACT.md has every tool list the spec's input constraints
- * (lengths, ranges, patterns; about 260 tokens), and output schemas keep nullables as anyOf branches,
- * which Inspector's --strict passes (about 270). The baseline holds both where they stand.
+ * Issue 45's ceilings, which a rise within the baseline's 5% must not cross either: the instructions,
+ * the whole tools/list and a job seeker's seven calls. Its ceiling for what clients send the model
+ * (1,100) is not held: CONTRACT.md has every tool list the spec's input constraints (lengths, ranges,
+ * patterns), input nullables stay anyOf branches for one-type dialects (Gemini), and the offline
+ * deployment's three bridged tools alone are about 400. The baseline holds it where it stands.
  */
 const CEILINGS: Partial<Record<keyof TokenCounts, number>> = {
   instructions: 250,
+  tools_list: 5_000,
   session_text: 5_000,
 };
 

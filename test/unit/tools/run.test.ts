@@ -367,8 +367,22 @@ describe('one wording for every length limit', () => {
     [{ skills: [] }, 'skills: must have at least 1 item'],
     [{ skills: Array.from({ length: 21 }, (_, i) => `s${i}`) }, 'skills: must have at most 20 items'],
     [{ skills: ['x'.repeat(61)] }, 'skills[0]: must be at most 60 characters long'],
+    [{ skills: [''] }, 'skills[0]: must be at least 1 character long'],
+    [{ seniority_level: 'x'.repeat(61) }, 'seniority_level: must be at most 60 characters long'],
+    [{ company_type: 'x'.repeat(61) }, 'company_type: must be at most 60 characters long'],
   ])('%j', async (args, expected) => {
     const result = await runTool(tool('search_jobs'), args, context());
+    expect(text(result).split('\n')[0]).toBe(`invalid_argument: ${expected}`);
+  });
+
+  // Our own bounds where the spec gives none: not listed in tools/list (registry.test.ts), refused all the same.
+  it.each([
+    ['get_job', { job_id: 'x'.repeat(201) }, 'job_id: must be at most 200 characters long'],
+    ['get_market_map', { layer: 'x'.repeat(61) }, 'layer: must be at most 60 characters long'],
+    ['get_company_interview_brief', { slug: 'a'.repeat(161) }, 'slug: must be at most 160 characters long'],
+    ['get_company_interview_brief', { company_id: '1'.repeat(201) }, 'company_id: must be at most 200 characters long'],
+  ])('%s %j', async (name, args, expected) => {
+    const result = await runTool(tool(name), args, context());
     expect(text(result).split('\n')[0]).toBe(`invalid_argument: ${expected}`);
   });
 });
