@@ -14,11 +14,10 @@
  */
 import { fileURLToPath } from 'node:url';
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
+import { isBridged } from './lib/our-tools.mjs';
 import { spawnStdio } from './lib/rpc.mjs';
 
 const BIN = fileURLToPath(new URL('../bin/service-mcp.js', import.meta.url));
-/** Marks a bridged tool's entry (src/tools/tools-list.ts). */
-const BRIDGED = 'io.github.service-mcp/bridged';
 
 export const tokens = (value) => countTokens(typeof value === 'string' ? value : JSON.stringify(value));
 
@@ -69,7 +68,7 @@ export async function measureTokens() {
     const list = await peer.request('tools/list', {});
     if (list.message.error) throw new Error(`tools/list failed: ${JSON.stringify(list.message.error)}`);
     const all = list.message.result.tools;
-    const ours = all.filter((tool) => tool._meta?.[BRIDGED] !== true);
+    const ours = all.filter((tool) => !isBridged(tool));
     const clientPart = (tools) =>
       tools.map(({ name, description, inputSchema }) => ({ name, description, inputSchema }));
     const answers = [];

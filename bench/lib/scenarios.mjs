@@ -4,6 +4,7 @@
  * on a shared 2-core machine hits all of them alike. service-mcp is measured in each of VARIANTS (as
  * users run it, and with --no-bridge), against `mock-api` and, where it has a meaning, offline.
  */
+import { isBridged } from './our-tools.mjs';
 import { cpuNs, rssBytes } from './proc.mjs';
 import { httpPeer, MODERN_META } from './rpc.mjs';
 import { serviceSpawners, spawnFloor, spawnServiceMcp, spawnWire } from './processes.mjs';
@@ -97,7 +98,7 @@ export async function coldStart({ upstream, rounds, warmup }) {
 
 /**
  * tools/list bytes: the whole list, and the part a model reads (names, titles, descriptions, input
- * schemas) of our own tools and, apart, of those bridged from the hosted surface (marked in _meta).
+ * schemas) of our own tools and, apart, of those bridged from the hosted surface (any tool not ours).
  */
 function catalogBytes(tools) {
   const modelFacing = (list) =>
@@ -106,7 +107,7 @@ function catalogBytes(tools) {
         list.map(({ name, title, description, inputSchema }) => ({ name, title, description, inputSchema })),
       ),
     );
-  const bridged = tools.filter((tool) => tool._meta?.['io.github.service-mcp/bridged'] === true);
+  const bridged = tools.filter(isBridged);
   return {
     toolsListBytes: Buffer.byteLength(JSON.stringify({ tools })),
     modelFacingBytes: modelFacing(tools.filter((tool) => !bridged.includes(tool))),

@@ -59,7 +59,7 @@ export const checkApiHealth = defineTool({
   title: 'Check API health',
   operation: 'getHostedMcpHealth',
   description:
-    'Is the API up or down, and is this server rate-limited: health (ok, or failing probes), cool-down, last 429, cache.',
+    'Is the API working (up or down), and is this server rate-limited (429): why calls fail with errors, health status (ok, or failing probes).',
   input: z.strictObject({}),
   example: {},
   data: HealthResponseSchema,

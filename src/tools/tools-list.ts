@@ -43,8 +43,6 @@ function describeHosted(tool: HostedTool): Tool {
     description: tool.description,
     inputSchema: listedInput(tool.inputSchema) as Tool['inputSchema'],
     annotations: { readOnlyHint: true, destructiveHint: false, openWorldHint: true },
-    // Says where it comes from, for clients and tooling (the bench counts ours apart); no model reads _meta.
-    _meta: { [BRIDGED_META_KEY]: true },
   };
 }
 
@@ -56,8 +54,6 @@ const BUILT: ReadonlyMap<string, Tool> = new Map(
     ? []
     : __SERVICE_MCP_TOOL_CATALOG__.map((tool) => [tool.name, tool]),
 );
-
-const BRIDGED_META_KEY = 'io.github.service-mcp/bridged';
 
 const described = new WeakMap<ExposedTool, Tool>();
 

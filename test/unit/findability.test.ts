@@ -4,8 +4,11 @@
  * `-` and camelCase), description and argument names, with the usual k1 = 1.2 and b = 0.75, over
  * 197 tools of 15 MCP servers published on npm (test/findability/pool.json, captured from their own
  * tools/list by scripts/capture-tool-pool.mjs) and ours as the offline deployment lists them, the
- * bridged tools among them. Questions are written as people ask them (test/findability/); the
- * held-back set was written before the descriptions were tuned, and never tuned against.
+ * bridged tools among them. Questions are written as people ask them (test/findability/): the main
+ * set, which the descriptions were first tuned on; the second round's 77, written in three batches
+ * after that, each measured before any tuning on it (50%, 55% and 56% first), then tuned on too;
+ * and the held-back set, written before any tuning and never tuned on (its misses are not shown),
+ * though its rates were read after each change of the second round.
  */
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -43,11 +46,13 @@ const words = (text: string): string[] =>
 /** What issue 45 asks of the held-back set. */
 const HELD_BACK_TARGET = { top1: 0.8, top3: 0.9 };
 /**
- * What the held-back set gave, measured once after the descriptions were tuned on the main set
- * (before: 20% and 44%): 14 and 19 of 25, short of the target. A ratchet, so that a description
- * change cannot lose ground unseen; raise it when a change written for the main set lifts it.
+ * What the held-back set gives (before any tuning: 20% and 44%; after the main set's: 14 and 19 of
+ * 25; after the second round's: 19 and 21), short of the target. A ratchet, so that a description
+ * change cannot lose ground unseen; raise it when a change written for the other sets lifts it.
  */
-const HELD_BACK_FLOOR = { top1: 14 / 25, top3: 19 / 25 };
+const HELD_BACK_FLOOR = { top1: 19 / 25, top3: 21 / 25 };
+/** The second round's set as its tuning left it (first measured 50%/75%, 55%/60%, 56%/60% by batch): a ratchet too. */
+const SECOND_ROUND_FLOOR = { top1: 58 / 77, top3: 71 / 77 };
 
 const K1 = 1.2;
 const B = 0.75;
@@ -141,6 +146,16 @@ describe('our tools are found by a BM25 search over tools', () => {
     const shown = outcome.misses.map((miss) => miss.line).join('\n');
     expect(outcome.misses.filter((miss) => miss.at < 1 || miss.at > 3).map((miss) => miss.line)).toEqual([]);
     expect(outcome.top1, shown).toBeGreaterThanOrEqual(0.9);
+  });
+
+  it('ranks the right tool for the second round of questions no worse than its tuning left it', () => {
+    const questions = read<Question[]>('second-round.json');
+    for (const { tool } of questions) expect(ours.map((doc) => doc.name)).toContain(tool);
+    const outcome = evaluate(rank, questions);
+    console.log(`second round: top-1 ${(outcome.top1 * 100).toFixed(0)}%, top-3 ${(outcome.top3 * 100).toFixed(0)}%`);
+    const shown = outcome.misses.map((miss) => miss.line).join('\n');
+    expect(outcome.top1, shown).toBeGreaterThanOrEqual(SECOND_ROUND_FLOOR.top1);
+    expect(outcome.top3, shown).toBeGreaterThanOrEqual(SECOND_ROUND_FLOOR.top3);
   });
 
   it('ranks the right tool for the held-back questions no worse than when the descriptions were tuned', () => {
