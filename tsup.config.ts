@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { buildDefines } from './build-defines.js';
 import { defineConfig } from 'tsup';
 import { buildViews } from './scripts/build-views.js';
+import { lazyCommanderBuiltins } from './scripts/lazy-builtins.js';
 import { minifyDependencies } from './scripts/minify-dependencies.js';
 import { writeThirdParty } from './scripts/third-party.js';
 import { buildOfflineList } from './scripts/offline-list.js';
@@ -49,7 +50,10 @@ export default defineConfig({
     options.mainFields = ['module', 'main'];
     options.supported = { ...options.supported, 'regexp-unicode-property-escapes': true };
   },
-  esbuildPlugins: [withoutSideEffects(SDK_SERVER), minifyDependencies],
+  // Imports of built-ins keep their node: prefix (every Node that engines admits reads it), and so
+  // reach esbuildPlugins, which tsup's own removal of it would resolve first.
+  removeNodeProtocol: false,
+  esbuildPlugins: [lazyCommanderBuiltins, withoutSideEffects(SDK_SERVER), minifyDependencies],
   // Bundled CommonJS (undici, @redis/client) calls require() for Node's built-ins.
   banner: {
     js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",

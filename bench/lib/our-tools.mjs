@@ -1,5 +1,5 @@
 /** Our seven tools, named by CONTRACT.md: any other tool a server lists is bridged from the hosted surface. */
-export const OUR_TOOLS = new Set([
+const OUR_TOOLS = new Set([
   'search_jobs',
   'list_jobs',
   'get_job',

@@ -10,9 +10,9 @@
  *   stale from the start: it is never a hit, only a last answer.
  * Upstream, an option to keep errors out and a documented sign of a hit would retire this wrapper.
  */
-import { randomUUID } from 'node:crypto';
 import type { interceptors } from 'undici';
 import type { NoAnswerKind } from '../contract/provenance.js';
+import { nodeCrypto } from '../lib/builtins.js';
 
 export type CacheStore = NonNullable<NonNullable<Parameters<typeof interceptors.cache>[0]>['store']>;
 export type CacheKey = Parameters<CacheStore['get']>[0];
@@ -28,10 +28,12 @@ export const CACHE_LIMITS = {
 };
 
 const MARKER_HEADER = 'x-service-mcp-cache';
-const MARKER = randomUUID();
+let marker: string | undefined;
+/** This process's own, made when the cache first answers (lib/builtins.ts says why not at start). */
+const MARKER = () => (marker ??= nodeCrypto().randomUUID());
 
 const mark = (result: GetResult | undefined) =>
-  result && { ...result, headers: { ...result.headers, [MARKER_HEADER]: MARKER } };
+  result && { ...result, headers: { ...result.headers, [MARKER_HEADER]: MARKER() } };
 
 /**
  * How old a kept answer may be and still stand in for one the API could not give: a day. Job data is
@@ -113,7 +115,7 @@ export interface CacheHit {
  * read here, once per response, by send-loop.ts; everything else reads `RawResponse.cache`.
  */
 export function cacheHitOf(headers: Pick<Headers, 'get'>): CacheHit | undefined {
-  if (headers.get(MARKER_HEADER) !== MARKER) return undefined;
+  if (headers.get(MARKER_HEADER) !== MARKER()) return undefined;
   const age = Number(headers.get('age'));
   return { hit: true, ageS: Number.isFinite(age) && age >= 0 ? age : 0 };
 }

@@ -5,9 +5,9 @@
  * it too, and a start reads it before anything waits on it. A file that cannot be read is no file;
  * one that cannot be written is reported and left: the next start reads the API, as it would have.
  */
-import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { nodeCrypto } from './builtins.js';
 
 /**
  * Files of one kind kept at most, one per key: a developer whose mock-api takes a new port each run
@@ -23,7 +23,7 @@ export interface KeptFile {
 /** `dir`'s `kind` file for `key`, named by a hash of the key, so that two deployments never read each other's. */
 export function keptFile(dir: string, kind: string, key: string, onWriteError: (message: string) => void): KeptFile {
   const named = new RegExp(`^${kind}-[0-9a-f]{16}\\.json$`);
-  const path = join(dir, `${kind}-${createHash('sha256').update(key).digest('hex').slice(0, 16)}.json`);
+  const path = join(dir, `${kind}-${nodeCrypto().createHash('sha256').update(key).digest('hex').slice(0, 16)}.json`);
   return {
     read: () => {
       try {

@@ -4,12 +4,12 @@
  * and every other write to process.stdout or console.* is sent to stderr, so no dependency's
  * stray output can corrupt the protocol.
  */
-import { format } from 'node:util';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { startReads, type Backend } from '../tools/backend.js';
 import type { Logger } from '../obs/log.js';
 import { serverFactory } from '../mcp/server.js';
 import { orAfter } from '../lib/abort.js';
+import { nodeUtil } from '../lib/builtins.js';
 import { telemetry } from '../obs/telemetry-hooks.js';
 import { LineTransport, type LineOutput } from './stdio-transport.js';
 
@@ -18,7 +18,7 @@ function guardStdout(): LineOutput & { flush(callback: () => void): void } {
   const stdout = process.stdout;
   const protocolWrite = stdout.write.bind(stdout) as (chunk: string, callback?: () => void) => boolean;
   const toStderr = (...args: unknown[]) => {
-    process.stderr.write(`${format(...args)}\n`);
+    process.stderr.write(`${nodeUtil().format(...args)}\n`);
   };
   console.log = toStderr;
   console.info = toStderr;

@@ -32,7 +32,16 @@ afterAll(async () => {
   rmSync(work, { recursive: true, force: true });
 });
 
-/** What a stdio session driven by `drive` loaded: packages and our source files, per the metafile. */
+/**
+ * Built-ins a start does not use, which are not to be loaded by one (src/lib/builtins.ts,
+ * scripts/lazy-builtins.ts): before, they were 39 of its modules and about 5 ms.
+ */
+const LAZY_BUILTINS = ['node:crypto', 'node:child_process', 'node:util', 'node:worker_threads'];
+
+/**
+ * What a stdio session driven by `drive` loaded: packages and our source files, per the metafile,
+ * and the built-ins it imported (`node:…`; one taken by process.getBuiltinModule passes no hook).
+ */
 async function loadedBy(
   name: string,
   args: string[],
@@ -49,11 +58,11 @@ async function loadedBy(
   } finally {
     await session.close();
   }
-  return packagesLoaded(
-    readFileSync(file, 'utf8')
-      .split('\n')
-      .filter((url) => url.startsWith('file:')),
-  );
+  const urls = readFileSync(file, 'utf8').split('\n');
+  return [
+    ...packagesLoaded(urls.filter((url) => url.startsWith('file:'))),
+    ...urls.filter((url) => url.startsWith('node:')),
+  ];
 }
 
 describe('chunks loaded by a session', () => {
@@ -84,11 +93,13 @@ describe('chunks loaded by a session', () => {
     expect(loaded.filter((name) => HEAVY.test(name))).toEqual([]);
   });
 
-  it('answering tools/list loads neither the snapshot nor undici, nor, with the bridge off, the SDK client', async () => {
+  it('answering tools/list loads neither the snapshot nor undici, nor, with the bridge off, the SDK client, nor the built-ins a start does not use', async () => {
     const loaded = await loadedBy('list', ['--offline'], async ({ client }) => {
       expect((await client.listTools()).tools.length).toBeGreaterThan(0);
     });
     expect(loaded).toContain('@modelcontextprotocol/server');
+    expect(loaded, 'the recording sees built-ins').toContain('node:events');
+    expect(loaded.filter((name) => LAZY_BUILTINS.includes(name))).toEqual([]);
     expect(loaded.filter((name) => HEAVY.test(name) || name === SNAPSHOT)).toEqual([]);
     expect(loaded).not.toContain('@modelcontextprotocol/client');
   });
