@@ -7,9 +7,20 @@ import { API_PREFIX } from '../contract/operations.js';
 import { LOG_FORMATS, LOG_LEVELS } from '../obs/log.js';
 import { DEFAULT_PER_CLIENT_RATE } from './options.js';
 
+// A signed string, so that "-5" is told it is below the minimum; a union that fails says so, not zod's "Invalid input".
 const integerFrom = (min: number, max: number) =>
   z
-    .union([z.number(), z.string().trim().regex(/^\d+$/, 'must be a whole number').transform(Number)])
+    .union(
+      [
+        z.number(),
+        z
+          .string()
+          .trim()
+          .regex(/^-?\d+$/)
+          .transform(Number),
+      ],
+      { error: 'must be a whole number' },
+    )
     .pipe(
       z.number().int('must be a whole number').min(min, `must be at least ${min}`).max(max, `must be at most ${max}`),
     );

@@ -188,6 +188,33 @@ describe('validation errors name the flag and the environment variable', () => {
     },
   );
 
+  it.each([
+    [{ timeoutMs: 'abc' }, '--timeout-ms / SERVICE_MCP_TIMEOUT_MS: "abc" must be a whole number'],
+    [{ timeoutMs: '12.5' }, '--timeout-ms / SERVICE_MCP_TIMEOUT_MS: "12.5" must be a whole number'],
+    [{ timeoutMs: '-5' }, '--timeout-ms / SERVICE_MCP_TIMEOUT_MS: "-5" must be at least 1'],
+    [{ maxRetryWaitS: '-5' }, '--max-retry-wait-s / SERVICE_MCP_MAX_RETRY_WAIT_S: "-5" must be at least 0'],
+    [{ metricsPort: 'x' }, '--metrics-port / SERVICE_MCP_METRICS_PORT: "x" must be a whole number'],
+  ] as Array<[RawOptions, string]>)('a number refused says what it must be: %j', (flags, expected) => {
+    // zod's union said only "Invalid input" here.
+    expect(configError(flags).message).toBe(`invalid configuration: ${expected}`);
+  });
+
+  it('every rule a value breaks is said', () => {
+    expect(configError({ baseUrl: 'https://user:pw@api.example.test/api/public/v1?x#y' }).message).toBe(
+      [
+        'must not carry credentials',
+        'must not have a query string',
+        'must not have a fragment',
+        "ends in the API's path prefix /api/public/v1, which every request adds itself; use https://api.example.test instead",
+      ]
+        .map(
+          (reason, i) =>
+            `${i === 0 ? 'invalid configuration: ' : ''}--base-url / SERVICE_MCP_BASE_URL: "https://[redacted]@api.example.test/api/public/v1?x#y" ${reason}`,
+        )
+        .join('; '),
+    );
+  });
+
   it('a base URL with credentials is refused without echoing the password', () => {
     const error = configError({ baseUrl: 'https://user:hunter2@api.example.test' });
     expect(error.message).not.toContain('hunter2');
