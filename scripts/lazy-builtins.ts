@@ -4,7 +4,7 @@
  * (for executable subcommands, of which there are none) and node:util (stripVTControlCharacters, for
  * help text). A static import loads a built-in before the first line runs, and an ESM import of
  * node:util reads every export it has, each loading more: with node:crypto (src/lib/builtins.ts),
- * 39 modules and about 5 ms of every start (docs/benchmarks.md). Should commander import anything
+ * 39 built-in modules and bindings and about 5 ms of every start (docs/benchmarks.md). Should commander import anything
  * else from them, the build fails on the missing export.
  */
 import type { Plugin } from 'esbuild';
