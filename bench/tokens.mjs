@@ -14,7 +14,7 @@
  */
 import { fileURLToPath } from 'node:url';
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
-import { isBridged } from './lib/our-tools.mjs';
+import { isBridged } from './lib/bridged.mjs';
 import { spawnStdio } from './lib/rpc.mjs';
 
 const BIN = fileURLToPath(new URL('../bin/service-mcp.js', import.meta.url));

@@ -4,7 +4,7 @@
  * on a shared 2-core machine hits all of them alike. service-mcp is measured in each of VARIANTS (as
  * users run it, and with --no-bridge), against `mock-api` and, where it has a meaning, offline.
  */
-import { isBridged } from './our-tools.mjs';
+import { isBridged } from './bridged.mjs';
 import { cpuNs, rssBytes } from './proc.mjs';
 import { httpPeer, MODERN_META } from './rpc.mjs';
 import { serviceSpawners, spawnFloor, spawnServiceMcp, spawnWire } from './processes.mjs';
