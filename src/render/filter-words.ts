@@ -22,8 +22,34 @@ const DOMAIN: Record<string, 'ai' | 'web3'> = { ai: 'ai', web3: 'web3', crypto: 
 
 const REMOTE = new Set(['remote']);
 
-/** Words that only make a phrase read as a sentence: dropped from the suggested `q`. */
+/**
+ * Words that only make a phrase read as a sentence or a request ("who is hiring … right now?"):
+ * dropped from the suggested `q`, where the API would need each of them in a job's text.
+ */
 const FILLER = new Set([
+  'who',
+  'what',
+  'which',
+  'where',
+  'is',
+  'are',
+  'there',
+  'any',
+  'i',
+  'im',
+  'me',
+  'my',
+  'find',
+  'show',
+  'looking',
+  'hiring',
+  'recruiting',
+  'companies',
+  'open',
+  'vacancies',
+  'gigs',
+  'right',
+  'now',
   'a',
   'an',
   'the',
@@ -44,6 +70,12 @@ const FILLER = new Set([
   'openings',
   'opportunities',
 ]);
+
+/**
+ * A job's title names one engineer, and the API matches whole words: "engineers" finds no "Senior
+ * Engineer", so the suggested `q` asks for the one.
+ */
+const singular = (word: string) => (/(?:er|or|ist)s$/.test(word) ? word.slice(0, -1) : word);
 
 const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
@@ -79,11 +111,15 @@ export function filtersInPhrase(q: string): PhraseFilters | undefined {
     }
   }
   const words: string[] = [];
-  for (const word of rest.split(/[\s,;/]+/).filter(Boolean)) {
+  // A word's own punctuation goes ("sr.", "now?"); a skill's ("node.js", "c++") was matched above.
+  for (const word of rest
+    .split(/[\s,;/]+/)
+    .map((raw) => raw.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}+#]+$/gu, '').replace(/'/g, ''))
+    .filter(Boolean)) {
     if (Object.hasOwn(SENIORITY, word) && found.seniority_level === undefined) found.seniority_level = SENIORITY[word];
     else if (REMOTE.has(word)) found.remote_only = true;
     else if (Object.hasOwn(DOMAIN, word) && found.domain === undefined) found.domain = DOMAIN[word];
-    else if (!FILLER.has(word)) words.push(word);
+    else if (!FILLER.has(word)) words.push(singular(word));
   }
   found.rest = words.join(' ');
   const named =

@@ -2,7 +2,12 @@
  * Phrases a model sends as `q` become the filters their words name, suggested as the exact next
  * call; and salaries say their currency, with what the USD filters compared.
  */
+import type { CallToolResult } from '@modelcontextprotocol/server';
 import { describe, expect, it } from 'vitest';
+import { createOfflineEngine } from '../../../src/offline/engine.js';
+import { runTool } from '../../../src/tools/run.js';
+import { searchJobs } from '../../../src/tools/search-jobs.js';
+import { offlineClient } from '../../helpers/offline-client.js';
 import type { ApiResult } from '../../../src/api/answers.js';
 import { buildProvenance } from '../../../src/api/provenance-record.js';
 import { filtersInPhrase } from '../../../src/render/filter-words.js';
@@ -28,7 +33,11 @@ describe('phrases become filters', () => {
       { q: 'engineer', skills: ['Distributed Training', 'PyTorch'], seniority_level: 'principal' },
     ],
     ['lead kubernetes SRE remote', { q: 'sre', skills: ['Kubernetes'], seniority_level: 'lead', remote_only: true }],
-    ['sr. go engineer', { q: 'sr. engineer', skills: ['Go'] }],
+    ['sr. go engineer', { q: 'engineer', skills: ['Go'], seniority_level: 'senior' }],
+    // A question keeps none of its asking words, and asks for one engineer: the API matches whole words.
+    ['who is recruiting rust engineers?', { q: 'engineer', skills: ['Rust'] }],
+    ['Which companies are hiring Rust engineers right now?', { q: 'engineer', skills: ['Rust'] }],
+    ['Any senior Solidity developers?', { q: 'developer', skills: ['Solidity'], seniority_level: 'senior' }],
     ['mid-level node.js backend', { q: 'backend', skills: ['Node.js'], seniority_level: 'mid' }],
     ['AI research scientist LLM evaluation', { q: 'research scientist', skills: ['LLM Evaluation'], domain: 'ai' }],
     ['zkEVM cryptography engineer', { q: 'engineer', skills: ['Cryptography', 'zkEVM'] }],
@@ -157,5 +166,22 @@ describe("the health tool's hints", () => {
     expect((toErrorResult(error, health).content[0] as { text: string }).text).not.toMatch(
       /check_api_health|discover_api/,
     );
+  });
+});
+
+describe('the call a question is given finds what it asked for, on the offline data', () => {
+  it.each([
+    'who is recruiting rust engineers?',
+    'Which companies are hiring Rust engineers right now?',
+    'Any senior Solidity developers?',
+  ])('%j', async (q) => {
+    const client = offlineClient(await createOfflineEngine());
+    const textOf = (result: CallToolResult) => (result.content[0] as { text: string }).text;
+    const first = textOf(await runTool(searchJobs, { q }, { client, mode: 'embedded' }));
+    expect(first).toMatch(/^No job matches/m);
+    const suggested = /try search_jobs (\{.*\})$/m.exec(first)?.[1];
+    expect(suggested, first).toBeDefined();
+    const second = textOf(await runTool(searchJobs, JSON.parse(suggested!), { client, mode: 'embedded' }));
+    expect(second).toMatch(/^1\. job_/m);
   });
 });
