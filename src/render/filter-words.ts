@@ -101,6 +101,26 @@ export interface PhraseFilters {
 
 /** The filter values a phrase names, or undefined when it names none. */
 export function filtersInPhrase(q: string): PhraseFilters | undefined {
+  const found = readPhrase(q);
+  const named =
+    found.skills.length > 0 ||
+    found.seniority_level !== undefined ||
+    found.remote_only !== undefined ||
+    found.domain !== undefined;
+  return named ? found : undefined;
+}
+
+/**
+ * A phrase that names no filter but asks rather than names ("who is hiring engineers"), as the `q`
+ * that names only what a job would say ("engineer"); undefined when that is the phrase already.
+ */
+export function plainerQuery(q: string): string | undefined {
+  if (filtersInPhrase(q)) return undefined;
+  const { rest } = readPhrase(q);
+  return rest !== '' && rest !== q.toLowerCase().replace(/\s+/g, ' ').trim() ? rest : undefined;
+}
+
+function readPhrase(q: string): PhraseFilters {
   let rest = ` ${q.toLowerCase().replace(/\s+/g, ' ').trim()} `;
   const found: PhraseFilters = { skills: [], rest: '' };
   // Skills first, whole words only, longest first: a skill may hold spaces or dots ("node.js").
@@ -122,12 +142,7 @@ export function filtersInPhrase(q: string): PhraseFilters | undefined {
     else if (!FILLER.has(word)) words.push(singular(word));
   }
   found.rest = words.join(' ');
-  const named =
-    found.skills.length > 0 ||
-    found.seniority_level !== undefined ||
-    found.remote_only !== undefined ||
-    found.domain !== undefined;
-  return named ? found : undefined;
+  return found;
 }
 
 /**

@@ -10,7 +10,7 @@ import { searchJobs } from '../../../src/tools/search-jobs.js';
 import { offlineClient } from '../../helpers/offline-client.js';
 import type { ApiResult } from '../../../src/api/answers.js';
 import { buildProvenance } from '../../../src/api/provenance-record.js';
-import { filtersInPhrase } from '../../../src/render/filter-words.js';
+import { filtersInPhrase, plainerQuery } from '../../../src/render/filter-words.js';
 import { renderJobList } from '../../../src/render/jobs.js';
 import { phraseSuggestion } from '../../../src/render/no-match.js';
 import { toolCatalog } from '../../../src/tools/tools-list.js';
@@ -52,6 +52,16 @@ describe('phrases become filters', () => {
       expect(phraseSuggestion({ q })).toBeUndefined();
     },
   );
+
+  it.each([
+    ['who is hiring engineers?', 'engineer'],
+    ['Machine learning researchers', 'machine learning researcher'],
+    ['Halcyon Labs', undefined],
+    ['engineer', undefined],
+    ['rust engineers', undefined],
+  ])('%j, naming no filter, asks for %j instead', (q, plainer) => {
+    expect(plainerQuery(q)).toBe(plainer);
+  });
 
   it("keeps the caller's own filters and settings, adds to its skills, and starts again at page 1", () => {
     expect(phraseSuggestion({ q: 'senior rust', skills: ['Go'], seniority_level: 'staff', per_page: 5, page: 3 })).toBe(
@@ -174,6 +184,8 @@ describe('the call a question is given finds what it asked for, on the offline d
     'who is recruiting rust engineers?',
     'Which companies are hiring Rust engineers right now?',
     'Any senior Solidity developers?',
+    'who is hiring engineers?',
+    'Are there openings for protocol engineers?',
   ])('%j', async (q) => {
     const client = offlineClient(await createOfflineEngine());
     const textOf = (result: CallToolResult) => (result.content[0] as { text: string }).text;
