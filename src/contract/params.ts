@@ -39,10 +39,11 @@ const guardNotEmpty = () => guard(z.minLength(1, { abort: true }));
  * for its length alone and never scanned. `max` is the spec's, or else ours (`guarded`).
  */
 const publicText = (max: number, guarded = false) =>
-  (guarded
-    ? z.string().min(1, { abort: true }).check(guardLength(max))
-    : z.string().min(1, { abort: true }).max(max, { abort: true })
-  ).superRefine(refuseCandidateData);
+  z
+    .string()
+    .min(1, { abort: true })
+    .check(guarded ? guardLength(max) : z.maxLength(max, { abort: true }))
+    .superRefine(refuseCandidateData);
 
 const q = publicText(200);
 const domain = z.enum(DOMAINS);

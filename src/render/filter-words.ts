@@ -91,6 +91,13 @@ const SKILLS: ReadonlyArray<readonly [RegExp, string]> = [
   .map((skill) => [new RegExp(`(?<=[\\s,;/])${escape(skill.toLowerCase())}(?=[\\s,;/])`), skill] as const);
 
 export interface PhraseFilters {
+  /** Whether the phrase names a filter value at all. */
+  names: boolean;
+  /**
+   * Whether it names none but asks rather than names ("who is hiring engineers"): `rest` is then the
+   * plainer `q` ("engineer").
+   */
+  asks: boolean;
   skills: string[];
   seniority_level?: string;
   remote_only?: true;
@@ -102,27 +109,14 @@ export interface PhraseFilters {
 /** The filter values a phrase names, or undefined when it names none. */
 export function filtersInPhrase(q: string): PhraseFilters | undefined {
   const found = readPhrase(q);
-  const named =
-    found.skills.length > 0 ||
-    found.seniority_level !== undefined ||
-    found.remote_only !== undefined ||
-    found.domain !== undefined;
-  return named ? found : undefined;
+  return found.names ? found : undefined;
 }
 
-/**
- * A phrase that names no filter but asks rather than names ("who is hiring engineers"), as the `q`
- * that names only what a job would say ("engineer"); undefined when that is the phrase already.
- */
-export function plainerQuery(q: string): string | undefined {
-  if (filtersInPhrase(q)) return undefined;
-  const { rest } = readPhrase(q);
-  return rest !== '' && rest !== q.toLowerCase().replace(/\s+/g, ' ').trim() ? rest : undefined;
-}
-
-function readPhrase(q: string): PhraseFilters {
-  let rest = ` ${q.toLowerCase().replace(/\s+/g, ' ').trim()} `;
-  const found: PhraseFilters = { skills: [], rest: '' };
+/** What a phrase names (its filter values) and what is left of it. */
+export function readPhrase(q: string): PhraseFilters {
+  const phrase = q.toLowerCase().replace(/\s+/g, ' ').trim();
+  let rest = ` ${phrase} `;
+  const found: PhraseFilters = { names: false, asks: false, skills: [], rest: '' };
   // Skills first, whole words only, longest first: a skill may hold spaces or dots ("node.js").
   for (const [pattern, skill] of SKILLS) {
     if (pattern.test(rest)) {
@@ -142,6 +136,12 @@ function readPhrase(q: string): PhraseFilters {
     else if (!FILLER.has(word)) words.push(singular(word));
   }
   found.rest = words.join(' ');
+  found.names =
+    found.skills.length > 0 ||
+    found.seniority_level !== undefined ||
+    found.remote_only !== undefined ||
+    found.domain !== undefined;
+  found.asks = !found.names && found.rest !== '' && found.rest !== phrase;
   return found;
 }
 

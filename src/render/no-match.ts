@@ -3,7 +3,7 @@
  * match. It names only what is knowable (the arguments, and where valid values can be read); it
  * never guesses a label the API might accept.
  */
-import { filtersInPhrase, plainerQuery, suggestedSearch } from './filter-words.js';
+import { filtersInPhrase, readPhrase, suggestedSearch } from './filter-words.js';
 import { quote } from '../lib/text.js';
 
 /** The arguments of search_jobs or list_jobs, as validated. */
@@ -36,18 +36,13 @@ export function renderNoMatch(args: JobListArgs): string {
   const lines = [
     `No job matches all of these filters: ${filters.map(([key, value]) => `${key} ${shown(value)}`).join(', ')}.`,
   ];
-  const suggestion = phraseSuggestion(args);
-  const plainer = suggestion || typeof args.q !== 'string' ? undefined : plainerQuery(args.q);
-  if (suggestion) {
+  // A phrase that names filters, or only asks, gets the search to try: its filters as filters, the rest as q.
+  const phrase = typeof args.q === 'string' ? readPhrase(args.q) : undefined;
+  const retry = phrase?.names ? 'name filters' : phrase?.asks ? 'only ask' : undefined;
+  if (retry)
     lines.push(
-      `q is matched as text (every word must appear in a title, company or skill), and some of its words name filters: try ${suggestion}`,
+      `q is matched as text (every word must appear in a title, company or skill), and some of its words ${retry}: try search_jobs ${JSON.stringify(suggestedSearch(args, phrase!))}`,
     );
-  } else if (plainer) {
-    const { page: _page, q: _q, ...kept } = args;
-    lines.push(
-      `q is matched as text (every word must appear in a title, company or skill), and some of its words only ask: try search_jobs ${JSON.stringify({ q: plainer, ...kept })}`,
-    );
-  }
   const labels = filters.map(([key]) => key).filter((key) => Object.hasOwn(LABELS, key));
   if (labels.length > 0) {
     lines.push(
@@ -55,7 +50,7 @@ export function renderNoMatch(args: JobListArgs): string {
         `To see the labels in use, search again without ${labels.length > 1 ? 'them' : 'it'} and read them in the results (${labels.map((key) => LABELS[key]).join('; ')}), or check what discover_api advertises.`,
     );
   }
-  if (!suggestion && !plainer)
+  if (!retry)
     lines.push(
       filters.length > 1
         ? 'Drop or loosen one filter at a time to see which one excludes every job.'

@@ -10,7 +10,7 @@ import { searchJobs } from '../../../src/tools/search-jobs.js';
 import { offlineClient } from '../../helpers/offline-client.js';
 import type { ApiResult } from '../../../src/api/answers.js';
 import { buildProvenance } from '../../../src/api/provenance-record.js';
-import { filtersInPhrase, plainerQuery } from '../../../src/render/filter-words.js';
+import { filtersInPhrase, readPhrase } from '../../../src/render/filter-words.js';
 import { renderJobList } from '../../../src/render/jobs.js';
 import { phraseSuggestion } from '../../../src/render/no-match.js';
 import { toolCatalog } from '../../../src/tools/tools-list.js';
@@ -60,7 +60,8 @@ describe('phrases become filters', () => {
     ['engineer', undefined],
     ['rust engineers', undefined],
   ])('%j, naming no filter, asks for %j instead', (q, plainer) => {
-    expect(plainerQuery(q)).toBe(plainer);
+    const phrase = readPhrase(q);
+    expect(phrase.asks ? phrase.rest : undefined).toBe(plainer);
   });
 
   it("keeps the caller's own filters and settings, adds to its skills, and starts again at page 1", () => {
