@@ -11,6 +11,7 @@ const SENIORITY: Record<string, string> = {
   jr: 'junior',
   mid: 'mid',
   'mid-level': 'mid',
+  'entry-level': 'junior',
   senior: 'senior',
   sr: 'senior',
   staff: 'staff',
@@ -114,7 +115,12 @@ export function filtersInPhrase(q: string): PhraseFilters | undefined {
 
 /** What a phrase names (its filter values) and what is left of it. */
 export function readPhrase(q: string): PhraseFilters {
-  const phrase = q.toLowerCase().replace(/\s+/g, ' ').trim();
+  // "entry level" is one word to read, as "entry-level" is.
+  const phrase = q
+    .toLowerCase()
+    .replace(/\s+/g, ' ')
+    .replace(/\b(entry|mid) level\b/g, '$1-level')
+    .trim();
   let rest = ` ${phrase} `;
   const found: PhraseFilters = { names: false, asks: false, skills: [], rest: '' };
   // Skills first, whole words only, longest first: a skill may hold spaces or dots ("node.js").

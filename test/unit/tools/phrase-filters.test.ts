@@ -39,6 +39,10 @@ describe('phrases become filters', () => {
     ['Which companies are hiring Rust engineers right now?', { q: 'engineer', skills: ['Rust'] }],
     ['Any senior Solidity developers?', { q: 'developer', skills: ['Solidity'], seniority_level: 'senior' }],
     ['mid-level node.js backend', { q: 'backend', skills: ['Node.js'], seniority_level: 'mid' }],
+    // search_jobs's description offers 'entry-level': a model that sends it as a word is told the filter.
+    ['entry-level ML engineer', { q: 'ml engineer', seniority_level: 'junior' }],
+    ['entry level engineers', { q: 'engineer', seniority_level: 'junior' }],
+    ['mid level python developer', { q: 'developer', skills: ['Python'], seniority_level: 'mid' }],
     ['AI research scientist LLM evaluation', { q: 'research scientist', skills: ['LLM Evaluation'], domain: 'ai' }],
     ['zkEVM cryptography engineer', { q: 'engineer', skills: ['Cryptography', 'zkEVM'] }],
   ])('%j', (q, expected) => {
@@ -187,6 +191,7 @@ describe('the call a question is given finds what it asked for, on the offline d
     'Any senior Solidity developers?',
     'who is hiring engineers?',
     'Are there openings for protocol engineers?',
+    'entry-level engineer',
   ])('%j', async (q) => {
     const client = offlineClient(await createOfflineEngine());
     const textOf = (result: CallToolResult) => (result.content[0] as { text: string }).text;
