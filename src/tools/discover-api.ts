@@ -10,7 +10,7 @@ export function discoverApiTool(registry: () => readonly AnyTool[]) {
     name: 'discover_api',
     title: 'Discover the API',
     description:
-      'What this API offers: the deployed catalog (endpoints, tools), authentication, freshness (how often updated).',
+      'What this API offers: the deployed catalog (endpoints, tools), authentication (API key), freshness (how often updated).',
     operation: 'discoverPublicApi',
     input: z.strictObject({}),
     example: {},
