@@ -3,7 +3,7 @@
  * match. It names only what is knowable (the arguments, and where valid values can be read); it
  * never guesses a label the API might accept.
  */
-import { filtersInPhrase, readPhrase, suggestedSearch } from './filter-words.js';
+import { filtersInPhrase, readPhrase, suggestedSearch, type PhraseFilters } from './filter-words.js';
 import { quote } from '../lib/text.js';
 
 /** The arguments of search_jobs or list_jobs, as validated. */
@@ -24,10 +24,14 @@ function shown(value: unknown): string {
   return String(value);
 }
 
-/** The search to try when `q` names filter values, as the call to make: `search_jobs {"skills":["Rust"],…}`. */
+/** The search to try, as the call to make: `search_jobs {"skills":["Rust"],…}`. */
+const searchCall = (args: JobListArgs, found: PhraseFilters) =>
+  `search_jobs ${JSON.stringify(suggestedSearch(args, found))}`;
+
+/** The search to try when `q` names filter values. */
 export function phraseSuggestion(args: JobListArgs): string | undefined {
   const found = typeof args.q === 'string' ? filtersInPhrase(args.q) : undefined;
-  return found ? `search_jobs ${JSON.stringify(suggestedSearch(args, found))}` : undefined;
+  return found ? searchCall(args, found) : undefined;
 }
 
 export function renderNoMatch(args: JobListArgs): string {
@@ -39,9 +43,9 @@ export function renderNoMatch(args: JobListArgs): string {
   // A phrase that names filters, or only asks, gets the search to try: its filters as filters, the rest as q.
   const phrase = typeof args.q === 'string' ? readPhrase(args.q) : undefined;
   const retry = phrase?.names ? 'name filters' : phrase?.asks ? 'only ask' : undefined;
-  if (retry)
+  if (retry && phrase)
     lines.push(
-      `q is matched as text (every word must appear in a title, company or skill), and some of its words ${retry}: try search_jobs ${JSON.stringify(suggestedSearch(args, phrase!))}`,
+      `q is matched as text (every word must appear in a title, company or skill), and some of its words ${retry}: try ${searchCall(args, phrase)}`,
     );
   const labels = filters.map(([key]) => key).filter((key) => Object.hasOwn(LABELS, key));
   if (labels.length > 0) {
