@@ -43,6 +43,15 @@ function companyFacts(job: PublicJob): string {
 const dayOf = (value: string) => (/^\d{4}-\d{2}-\d{2}[T ]/.test(value) ? value.slice(0, 10) : value);
 
 /**
+ * last_seen's age, in days taken from the date the line shows (so two lines with one date never
+ * read 8 and 9 days ago); under two days the age is in hours, from the full timestamp.
+ */
+function shownAge(lastSeen: string | null | undefined, at: number): number | null {
+  const exact = ageSeconds(lastSeen, at);
+  return exact === null || exact < 2 * 86_400 || !lastSeen ? exact : ageSeconds(dayOf(lastSeen), at);
+}
+
+/**
  * One job on one line (two for detail), e.g.
  * `job_ai_0001 "Staff ML Engineer" at "Acme" (ai_lab) | …`: the seniority label follows the title
  * when the title does not say it, and the company's type and id the company (unless `factsSaid`, on
@@ -53,7 +62,7 @@ export function renderJobLine(job: PublicJob, at?: number, factsSaid = false): s
   const level = job.seniority_level;
   const seniority = level && !says(job.title, level) ? ` (${datum(level, 30)})` : '';
   const company = `${quote(job.company.name, 80)}${factsSaid ? '' : companyFacts(job)}`;
-  const age = at === undefined ? undefined : describeAge(ageSeconds(job.last_seen, at));
+  const age = at === undefined ? undefined : describeAge(shownAge(job.last_seen, at));
   const seen = job.last_seen
     ? age === undefined
       ? `last_seen ${datum(job.last_seen, 30)}`

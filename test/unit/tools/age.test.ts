@@ -114,6 +114,14 @@ describe('ages in results', () => {
       'last_seen 2026-11-16 (9 days ago)',
     );
     expect(renderJobLine(makeJob({ job_id: 'j1', last_seen: null }), AT)).toContain('last_seen not stated');
+  });
+
+  it('one date shown on two job lines has one age in days; under two days the hours still tell', () => {
+    const line = (last_seen: string) => renderJobLine(makeJob({ last_seen }), AT);
+    expect(line('2026-11-16T01:00:00Z')).toContain('last_seen 2026-11-16 (9 days ago)');
+    expect(line('2026-11-16T23:00:00Z')).toContain('last_seen 2026-11-16 (9 days ago)');
+    expect(line('2026-11-25T06:00:00Z')).toContain('last_seen 2026-11-25 (12 hours ago)');
+    expect(line('2026-11-24T23:00:00Z')).toContain('last_seen 2026-11-24 (19 hours ago)');
     const p = buildProvenance(result({}), 'http', {
       lastSeen: [
         ['j1', '2026-11-16'],
