@@ -45,9 +45,9 @@ export interface ToolDefinition<Input extends z.ZodObject = z.ZodObject, Data = 
   render(data: Data, args: z.output<Input>, result: ApiResult<Data>): string;
   /**
    * What the data says of its own freshness beyond the meta (a stated cadence, each job's last_seen),
-   * for the provenance.
+   * for the provenance; a tool's outputSchema lists the provenance members it says (run.ts).
    */
-  freshness?(data: Data): Freshness;
+  freshness?: { cadence?(data: Data): unknown; lastSeen?(data: Data): Freshness['lastSeen'] };
   /** A member of structuredContent besides data, meta and provenance: its key, schema and making. */
   extra?: { key: string; schema: z.ZodType; build(data: Data, result: ApiResult<Data>): unknown };
   /**

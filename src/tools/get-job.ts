@@ -17,6 +17,6 @@ export const getJob = defineTool({
   call: ({ job_id: id, include_predicted_salaries: predicted }, { client, ...options }) =>
     client.getJob(id, { include_predicted_salaries: predicted }, options),
   render: (job, _args, result) => renderJobDetail(job, Date.parse(result.retrievedAt)),
-  freshness: (job) => ({ lastSeen: [[job.job_id, job.last_seen]] }),
+  freshness: { lastSeen: (job) => [[job.job_id, job.last_seen]] },
   view: VIEWS.job,
 });

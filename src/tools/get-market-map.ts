@@ -17,6 +17,6 @@ export const getMarketMap = defineTool({
   data: MarketMapDataSchema,
   call: (args, { client, ...options }) => client.getMarketMap(args, options),
   render: (data, _args, result) => renderMarketMap(data, Date.parse(result.retrievedAt), result.meta.generated_at),
-  freshness: (data) => ({ cadence: isRecord(data.generation) ? data.generation.cadence : undefined }),
+  freshness: { cadence: (data) => (isRecord(data.generation) ? data.generation.cadence : undefined) },
   view: VIEWS.marketMap,
 });

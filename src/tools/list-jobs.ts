@@ -16,6 +16,6 @@ export const listJobs = defineTool({
   call: (args, { client, ...options }) =>
     client.listJobs({ ...args, per_page: args.per_page ?? DEFAULT_PER_PAGE }, options),
   render: (data, args, result) => renderJobList(data, args, Date.parse(result.retrievedAt)),
-  freshness: (data) => ({ lastSeen: data.jobs.map((job) => [job.job_id, job.last_seen] as const) }),
+  freshness: { lastSeen: (data) => data.jobs.map((job) => [job.job_id, job.last_seen] as const) },
   view: VIEWS.jobList,
 });

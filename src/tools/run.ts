@@ -17,12 +17,25 @@ import { errorResult, LOCAL_ARGUMENT_HINT, toErrorResult } from './error-result.
 import { describeIssues } from './issues.js';
 import { runHostedTool } from './run-hosted.js';
 
+/**
+ * The provenance members a tool's answers can carry: a cadence and staleness only where its data
+ * states a cadence, last_seen ages only where it holds jobs. Each is listed in every conversation,
+ * for every tool.
+ */
+function provenanceOf(tool: AnyTool) {
+  const { cadence, lastSeen } = tool.freshness ?? {};
+  return ProvenanceSchema.omit({
+    ...(cadence ? {} : { cadence: true, stale: true }),
+    ...(lastSeen ? {} : { last_seen_age_s: true }),
+  } as const);
+}
+
 /** The schema of every tool's structuredContent. */
 export function outputSchemaOf(tool: AnyTool) {
   return z.object({
     data: tool.data,
     meta: ResponseMetaSchema,
-    provenance: ProvenanceSchema,
+    provenance: provenanceOf(tool),
     ...(tool.extra ? { [tool.extra.key]: tool.extra.schema } : {}),
     notices: z.array(z.string()).optional(),
   });
@@ -63,7 +76,11 @@ async function runOwnTool(
   return counted(async () => {
     try {
       const result = await tool.call(args, { ...context, log: record });
-      const provenance = buildProvenance(result, context.mode, tool.freshness?.(result.data));
+      const { cadence, lastSeen } = tool.freshness ?? {};
+      const provenance = buildProvenance(result, context.mode, {
+        cadence: cadence?.(result.data),
+        lastSeen: lastSeen?.(result.data),
+      });
       // A last answer (not live) and fiction are said first, before any figure, and in the same
       // words in structuredContent.notices.
       const notices = [lastAnswerNotice(provenance), fictionNotice(provenance)].filter((n) => n !== undefined);

@@ -35,6 +35,6 @@ export const searchJobs = defineTool({
       options,
     ),
   render: (data, args, result) => renderJobList(data, args, Date.parse(result.retrievedAt)),
-  freshness: (data) => ({ lastSeen: data.jobs.map((job) => [job.job_id, job.last_seen] as const) }),
+  freshness: { lastSeen: (data) => data.jobs.map((job) => [job.job_id, job.last_seen] as const) },
   view: VIEWS.jobList,
 });

@@ -35,6 +35,8 @@ function describeTool(tool: AnyTool): Tool {
  * A bridged tool's entry: its cleaned listing (hosted/admit.ts). Its outputSchema is not relisted: a
  * listed schema obliges every answer to fit it (the spec's MUST, which the SDK enforces), and a
  * hosted answer may not; render/hosted-answer.ts passes structuredContent on only when it fits.
+ * Its annotations are ours (CONTRACT.md: every tool): only a tool the deployment marks read-only is
+ * bridged, and a read has no effect to repeat.
  */
 function describeHosted(tool: HostedTool): Tool {
   return {
@@ -42,7 +44,7 @@ function describeHosted(tool: HostedTool): Tool {
     title: tool.title,
     description: tool.description,
     inputSchema: listedInput(tool.inputSchema) as Tool['inputSchema'],
-    annotations: { readOnlyHint: true, destructiveHint: false, openWorldHint: true },
+    annotations: TOOL_ANNOTATIONS,
   };
 }
 

@@ -1,5 +1,7 @@
 /** Rules every tool must follow, and a committed snapshot of the catalog clients see. */
 import { describe, expect, it } from 'vitest';
+import { admitTools } from '../../../src/hosted/admit.js';
+import { TOOL_ANNOTATIONS } from '../../../src/tools/define.js';
 import { toolCatalog } from '../../../src/tools/tools-list.js';
 import { TOOLS } from '../../../src/tools/index.js';
 
@@ -45,6 +47,18 @@ describe('tool registry', () => {
       expect(JSON.stringify(tool)).not.toContain('$schema');
     },
   );
+
+  it('a bridged tool carries the annotations every tool carries (CONTRACT.md), whatever the deployment adds or leaves out', () => {
+    const listed = { name: 'get_company_funding', description: 'Funding rounds.', inputSchema: { type: 'object' } };
+    const { tools } = admitTools(
+      [
+        { ...listed, annotations: { readOnlyHint: true } },
+        { ...listed, name: 'list_frontier_ai_evidence', annotations: { readOnlyHint: true, openWorldHint: false } },
+      ],
+      new Set(),
+    );
+    for (const tool of toolCatalog(tools)) expect(tool.annotations, tool.name).toEqual(TOOL_ANNOTATIONS);
+  });
 
   it("lists each argument with the spec's constraints (CONTRACT.md: lengths, ranges, patterns, enums)", () => {
     const search = toolCatalog().find((t) => t.name === 'search_jobs')!.inputSchema.properties as Record<
