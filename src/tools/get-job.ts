@@ -10,7 +10,7 @@ export const getJob = defineTool({
   title: 'Get job details',
   operation: 'getPublicJob',
   description:
-    'About one AI or web3 job, role or opening: its full posting or listing (details, description, requirements, skills, salary, location, application link); not_found: no longer open or live. Call before recommending it.',
+    'About one AI or web3 job, role or opening: its full posting or listing (details, description, requirements, skills, salary, location, application link, how to apply); not_found: no longer open or live. Call before recommending it.',
   input: z.strictObject({ job_id, include_predicted_salaries: include_predicted_salaries.optional() }),
   example: { job_id: 'job_ai_0013' },
   data: PublicJobSchema,

@@ -52,7 +52,7 @@ const HELD_BACK_TARGET = { top1: 0.8, top3: 0.9 };
  */
 const HELD_BACK_FLOOR = { top1: 19 / 25, top3: 21 / 25 };
 /** The second round's set as its tuning left it (first measured 50%/75%, 55%/60%, 56%/60%, 56%/80%, 70%/80%, 64%/80% by batch): a ratchet too. */
-const SECOND_ROUND_FLOOR = { top1: 118 / 157, top3: 142 / 157 };
+const SECOND_ROUND_FLOOR = { top1: 124 / 157, top3: 146 / 157 };
 
 const K1 = 1.2;
 const B = 0.75;
