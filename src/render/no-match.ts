@@ -34,6 +34,15 @@ export function phraseSuggestion(args: JobListArgs): string | undefined {
   return found ? searchCall(args, found) : undefined;
 }
 
+/** What to try when q, matched as text, may be what excludes every job. */
+function textAdvice(q: string): string {
+  const tryThis =
+    q.trim().split(/\s+/).length > 1
+      ? 'try fewer of its words, or each alone'
+      : 'try a shorter or other form of the word (a stem, a singular)';
+  return `q is matched as text (every word must appear in a title, company or skill): ${tryThis}.`;
+}
+
 export function renderNoMatch(args: JobListArgs): string {
   const filters = Object.entries(args).filter(([key, value]) => value !== undefined && !NOT_FILTERS.has(key));
   if (filters.length === 0) return 'No jobs at all: the API returned none with no filter applied.';
@@ -54,11 +63,9 @@ export function renderNoMatch(args: JobListArgs): string {
         `To see the labels in use, search again without ${labels.length > 1 ? 'them' : 'it'} and read them in the results (${labels.map((key) => LABELS[key]).join('; ')}), or check what discover_api advertises.`,
     );
   }
-  if (!retry)
-    lines.push(
-      filters.length > 1
-        ? 'Drop or loosen one filter at a time to see which one excludes every job.'
-        : 'Loosen or drop this filter.',
-    );
+  if (!retry && typeof args.q === 'string') lines.push(textAdvice(args.q));
+  if (!retry && filters.length > 1)
+    lines.push('Drop or loosen one filter at a time to see which one excludes every job.');
+  else if (!retry && typeof args.q !== 'string') lines.push('Loosen or drop this filter.');
   return lines.join('\n');
 }

@@ -46,6 +46,29 @@ describe('empty job lists', () => {
     expect(renderJobList(empty, { location_country: 'ZZ' })).toContain('Loosen or drop this filter.');
   });
 
+  it('a q that matches nothing as text gets what to try with its words; then the search finds jobs', async () => {
+    const search = (args: Record<string, unknown>) => runTool(findTool('search_jobs')!, args, context);
+    const several = text(await search({ q: 'smart contract auditor' })).split('\n');
+    expect(several.slice(1)).toEqual([
+      'No job matches all of these filters: q "smart contract auditor".',
+      'q is matched as text (every word must appear in a title, company or skill): try fewer of its words, or each alone.',
+      expect.stringMatching(/^Provenance: /),
+    ]);
+    const found = async (q: string) =>
+      ((await search({ q })).structuredContent as { data: { jobs: unknown[] } }).data.jobs.length;
+    expect(await found('smart contract')).toBeGreaterThan(0);
+    const one = text(await search({ q: 'auditor' }));
+    expect(one).toContain(
+      'q is matched as text (every word must appear in a title, company or skill): try a shorter or other form of the word (a stem, a singular).',
+    );
+    expect(one).not.toContain('Loosen or drop');
+    expect(await found('audit')).toBeGreaterThan(0);
+    // With other filters, which one excludes every job is unknown: both lines.
+    const more = text(await search({ q: 'smart contracts', remote_only: true }));
+    expect(more).toContain('try fewer of its words, or each alone.');
+    expect(more).toContain('Drop or loosen one filter at a time');
+  });
+
   it('say so when the API has no jobs at all, with no filter applied', () => {
     expect(renderJobList(empty, { page: 1 })).toBe('No jobs at all: the API returned none with no filter applied.');
   });
