@@ -77,7 +77,7 @@ export function registerMarketTools(mcp: McpServer, dataset: Dataset): void {
         .slice(0, ROWS_SHOWN)
         .map(
           (r) =>
-            `\n- ${r.role} (${r.seniority_level ?? 'any level'}, ${r.evidence_class}): median $${r.annual_usd.median} over ${r.postings}`,
+            `\n- ${r.role} (${r.seniority_level ?? 'any level'}, ${r.evidence_class}): median $${r.annual_usd.median.toLocaleString('en-US')} a year, from ${r.postings} posting${r.postings === 1 ? '' : 's'}`,
         );
       // An empty answer names what would match, so a caller guessing a label ("ML Engineer") can retry.
       const known =

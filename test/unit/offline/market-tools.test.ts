@@ -43,7 +43,7 @@ describe('get_compensation_benchmarks', () => {
     // The trial's case: 9 rows, of which the senior disclosed one was only in structuredContent.
     const role = await call({ role: 'Machine Learning Engineer' });
     expect(role).toContain('9 benchmark rows, largest samples first.');
-    expect(role).toContain('- Machine Learning Engineer (senior, disclosed): median $136525 over 1');
+    expect(role).toContain('- Machine Learning Engineer (senior, disclosed): median $136,525 a year, from 1 posting');
     expect(role.match(/^- /gm)).toHaveLength(9);
     const all = await call({});
     expect(all).toMatch(

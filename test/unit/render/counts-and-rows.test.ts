@@ -189,7 +189,8 @@ const READERS: Record<string, (text: string, s: Structured) => Reading[]> = {
       textRows: (
         fenced(text)
           .join('\n')
-          .match(/\((?:[^,()]+), (?:disclosed|extracted|predicted)\): median \$\d+ over \d+/g) ?? []
+          .match(/\((?:[^,()]+), (?:disclosed|extracted|predicted)\): median \$[\d,]+ a year, from \d+ postings?/g) ??
+        []
       ).length,
       total: s.data.benchmarks.length,
     },
