@@ -101,7 +101,9 @@ export function registerMarketTools(mcp: McpServer, dataset: Dataset): void {
       const found = findCompany(dataset, key);
       if (!found) return notFound(key);
       const funding = fundingRounds(dataset, found);
-      const rounds = funding.rounds.map((r) => `${r.round} ${r.announced_on} $${r.amount_usd}`).join('; ');
+      const rounds = funding.rounds
+        .map((r) => `${r.round} ${r.announced_on} $${r.amount_usd.toLocaleString('en-US')} led by ${r.lead_investor}`)
+        .join('; ');
       return answer(dataset, `${found.name}: ${rounds || funding.note} | company_id ${found.company_id}`, {
         ...funding,
       });

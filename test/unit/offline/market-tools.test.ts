@@ -54,6 +54,21 @@ describe('get_compensation_benchmarks', () => {
   });
 });
 
+describe('get_company_funding', () => {
+  it('says each round with its amount and who led it, as its description promises', async () => {
+    const c = await client();
+    const result = (await c.callTool({
+      name: 'get_company_funding',
+      arguments: { company: 'Halcyon Labs' },
+    })) as CallToolResult;
+    const rounds = (result.structuredContent as { data: { rounds: Array<{ lead_investor: string }> } }).data.rounds;
+    expect(rounds.length).toBeGreaterThan(0);
+    const said = text(result).match(/(?:Seed|Series [A-D]) \d{4}-\d{2}-\d{2} \$[\d,]+ led by [^;|]+/g) ?? [];
+    expect(said.map((round) => round.split(' led by ')[1]!.trim())).toEqual(rounds.map((r) => r.lead_investor));
+    await c.close();
+  });
+});
+
 describe('list_frontier_ai_evidence', () => {
   it('shows each item it counts, and past the limit, how many match and the call that shows them', async () => {
     const c = await client();
