@@ -2,7 +2,8 @@
  * Words in a search phrase that name a structured filter's value. Models send phrases like "remote
  * senior rust engineer" as `q`, which the API matches as text (every term must appear), so it finds
  * little; the same words as filters find the jobs. Only known filter values are read: the seniority
- * labels and skills the embedded data uses (the API's own), the two domains, and `remote`.
+ * labels and skills the embedded data uses (the API's own), the two domains, `remote`, and pay in
+ * USD a year.
  */
 import { extraSkills, roles } from '../contract/vocabulary.json';
 
@@ -78,6 +79,49 @@ const FILLER = new Set([
  */
 const singular = (word: string) => (/(?:er|or|ist)s$/.test(word) ? word.slice(0, -1) : word);
 
+/**
+ * An amount of USD a year as people write it: `150k`, `$150k`, `$150,000`, `200k+`, `150k usd`. A
+ * bare number is no amount, and another currency (`£150k`, `150k EUR`) is none either: the filters
+ * compare USD, and no rate is invented here.
+ */
+const AMOUNT = String.raw`(?:\$(\d{2,3}),?(\d{3})|\$?(\d{2,3})k)(?:\s?usd)?(?!\s?(?:eur|euros?|gbp|pounds?|chf|cad|aud|jpy|yen|inr|sgd)\b)`;
+const PER_YEAR = String.raw`(?:\s(?:a|per|\/)\s?(?:year|yr|annum))?`;
+/** The words that may lead an amount: what pays it, then whether it is a floor or a ceiling. */
+const PAYS = String.raw`(?:(?:that |which )?(?:pays?|paying|salary|salaries|compensation|comp)(?: of)?\s)?`;
+const BOUND = String.raw`(?:(over|above|at least|more than|min|minimum|from|starting at|under|below|up to|at most|less than|max|maximum)\s)?`;
+const PAY_RANGE = new RegExp(
+  String.raw`(?<=\s)${PAYS}(?:between\s)?${AMOUNT}\s?(?:-|–|to|and)\s?${AMOUNT}${PER_YEAR}(?=[\s?!.,;])`,
+);
+const PAY_BOUND = new RegExp(String.raw`(?<=\s)${PAYS}${BOUND}${AMOUNT}(\+)?${PER_YEAR}(?=[\s?!.,;])`);
+const CEILING = new Set(['under', 'below', 'up to', 'at most', 'less than', 'max', 'maximum']);
+
+/** The USD a year one AMOUNT's groups (from `at`) name. */
+const usd = (groups: ReadonlyArray<string | undefined>, at: number) =>
+  groups[at + 2] !== undefined ? Number(groups[at + 2]) * 1000 : Number(groups[at]) * 1000 + Number(groups[at + 1]);
+
+/**
+ * Whether a match reads as pay: said so (`$`, `usd`, `+`, a year, pay words, over/under…), or a
+ * bare `150k` ending the phrase; `10k users` is no salary.
+ */
+const saysPay = (match: RegExpExecArray, bound?: string) =>
+  bound !== undefined ||
+  /[$+]|usd|year|yr|annum|pay|salar|comp/.test(match[0]) ||
+  /^[\s?!.]*$/.test(match.input.slice(match.index + match[0].length));
+
+/** Takes the pay a phrase names out of it: a range, or a floor (the default) or a ceiling. */
+function readPay(rest: string, found: PhraseFilters): string {
+  const range = PAY_RANGE.exec(rest);
+  if (range && saysPay(range)) {
+    found.min_salary_usd = usd(range, 1);
+    found.max_salary_usd = usd(range, 4);
+    return rest.replace(range[0], ' ');
+  }
+  const bound = PAY_BOUND.exec(rest);
+  if (!bound || !saysPay(bound, bound[1])) return rest;
+  found[CEILING.has(bound[1] ?? '') ? 'max_salary_usd' : 'min_salary_usd'] = usd(bound, 2);
+  return rest.replace(bound[0], ' ');
+}
+
 const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /**
@@ -103,6 +147,8 @@ export interface PhraseFilters {
   seniority_level?: string;
   remote_only?: true;
   domain?: 'ai' | 'web3';
+  min_salary_usd?: number;
+  max_salary_usd?: number;
   /** What is left of the phrase once the filter words are taken out ('' when nothing is). */
   rest: string;
 }
@@ -121,8 +167,8 @@ export function readPhrase(q: string): PhraseFilters {
     .replace(/\s+/g, ' ')
     .replace(/\b(entry|mid) level\b/g, '$1-level')
     .trim();
-  let rest = ` ${phrase} `;
   const found: PhraseFilters = { names: false, asks: false, skills: [], rest: '' };
+  let rest = readPay(` ${phrase} `, found);
   // Skills first, whole words only, longest first: a skill may hold spaces or dots ("node.js").
   for (const [pattern, skill] of SKILLS) {
     if (pattern.test(rest)) {
@@ -146,7 +192,9 @@ export function readPhrase(q: string): PhraseFilters {
     found.skills.length > 0 ||
     found.seniority_level !== undefined ||
     found.remote_only !== undefined ||
-    found.domain !== undefined;
+    found.domain !== undefined ||
+    found.min_salary_usd !== undefined ||
+    found.max_salary_usd !== undefined;
   found.asks = !found.names && found.rest !== '' && found.rest !== phrase;
   return found;
 }
@@ -170,5 +218,11 @@ export function suggestedSearch(
       : {}),
     ...(found.remote_only && args.remote_only === undefined ? { remote_only: true } : {}),
     ...(found.domain !== undefined && args.domain === undefined ? { domain: found.domain } : {}),
+    ...(found.min_salary_usd !== undefined && args.min_salary_usd === undefined
+      ? { min_salary_usd: found.min_salary_usd }
+      : {}),
+    ...(found.max_salary_usd !== undefined && args.max_salary_usd === undefined
+      ? { max_salary_usd: found.max_salary_usd }
+      : {}),
   };
 }

@@ -45,17 +45,38 @@ describe('phrases become filters', () => {
     ['mid level python developer', { q: 'developer', skills: ['Python'], seniority_level: 'mid' }],
     ['AI research scientist LLM evaluation', { q: 'research scientist', skills: ['LLM Evaluation'], domain: 'ai' }],
     ['zkEVM cryptography engineer', { q: 'engineer', skills: ['Cryptography', 'zkEVM'] }],
+    // A pay floor or ceiling in USD is the filter search_jobs has for it, never a word to match.
+    [
+      'senior rust engineer paying over 150k',
+      { q: 'engineer', skills: ['Rust'], seniority_level: 'senior', min_salary_usd: 150000 },
+    ],
+    ['ML engineer $200k+', { q: 'ml engineer', min_salary_usd: 200000 }],
+    ['data engineer with a salary of at least $180,000 a year', { q: 'data engineer', min_salary_usd: 180000 }],
+    ['researcher that pays more than 250k USD', { q: 'researcher', min_salary_usd: 250000 }],
+    ['Any remote ML jobs over $150k?', { q: 'ml', remote_only: true, min_salary_usd: 150000 }],
+    ['ML engineer, 180k?', { q: 'ml engineer', min_salary_usd: 180000 }],
+    ['junior engineer under 90k', { q: 'engineer', seniority_level: 'junior', max_salary_usd: 90000 }],
+    ['engineer 120k to 160k', { q: 'engineer', min_salary_usd: 120000, max_salary_usd: 160000 }],
   ])('%j', (q, expected) => {
     expect(phraseSuggestion({ q })).toBe(`search_jobs ${JSON.stringify(expected)}`);
   });
 
-  it.each(['machine learning engineer', 'Halcyon Labs', 'django developer', 'engineer'])(
-    '%j names no filter, so nothing is suggested',
-    (q) => {
-      expect(filtersInPhrase(q)).toBeUndefined();
-      expect(phraseSuggestion({ q })).toBeUndefined();
-    },
-  );
+  it.each([
+    'machine learning engineer',
+    'Halcyon Labs',
+    'django developer',
+    'engineer',
+    // Another currency is no USD filter: no rate is invented.
+    'engineer £150k',
+    'engineer over €90k',
+    'engineer 150k EUR',
+    // A count is no salary.
+    'engineer for 10k users',
+    'scaling 50k-100k rps systems',
+  ])('%j names no filter, so nothing is suggested', (q) => {
+    expect(filtersInPhrase(q)).toBeUndefined();
+    expect(phraseSuggestion({ q })).toBeUndefined();
+  });
 
   it.each([
     ['who is hiring engineers?', 'engineer'],
@@ -192,6 +213,7 @@ describe('the call a question is given finds what it asked for, on the offline d
     'who is hiring engineers?',
     'Are there openings for protocol engineers?',
     'entry-level engineer',
+    'rust engineer paying over 150k',
   ])('%j', async (q) => {
     const client = offlineClient(await createOfflineEngine());
     const textOf = (result: CallToolResult) => (result.content[0] as { text: string }).text;
