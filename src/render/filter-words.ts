@@ -2,9 +2,10 @@
  * Words in a search phrase that name a structured filter's value. Models send phrases like "remote
  * senior rust engineer" as `q`, which the API matches as text (every term must appear), so it finds
  * little; the same words as filters find the jobs. Only known filter values are read: the seniority
- * labels and skills the embedded data uses (the API's own), the two domains, `remote`, and pay in
- * USD a year.
+ * labels and skills the embedded data uses (the API's own), the two domains, `remote`, pay in USD a
+ * year, and a country by its English name.
  */
+import COUNTRIES from '../contract/countries.json';
 import { extraSkills, roles } from '../contract/vocabulary.json';
 
 const SENIORITY: Record<string, string> = {
@@ -125,6 +126,35 @@ function readPay(rest: string, found: PhraseFilters): string {
 const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /**
+ * Each ISO 3166-1 alpha-2 code (the spec's location_country) by its English name, lower-case, as
+ * Intl.DisplayNames gives it (current codes, names in plain letters) and the names people also
+ * write (`usa`, `uk`, `turkey`). Kept as data: building it from Intl costs 20 ms at the first search.
+ * Georgia and Jersey are left out: in a phrase they are US states.
+ */
+let countries: RegExp | undefined;
+
+function countryPattern(): RegExp {
+  if (countries) return countries;
+  const names = Object.keys(COUNTRIES)
+    .sort((a, b) => b.length - a.length)
+    .map(escape);
+  // "us" is the country only as "the US" or "in US"; "New Mexico" is a state.
+  countries = new RegExp(`(?<=[\\s,;/])(?<!new )(?:${names.join('|')}|(?<=(?:in|the) )us)(?=[\\s,;/?!.])`, 'g');
+  return countries;
+}
+
+/** Takes the one country a phrase names out of it; two or more are no one filter, and stay text. */
+function readCountry(rest: string, found: PhraseFilters): string {
+  const pattern = countryPattern();
+  const named = new Set(
+    Array.from(rest.matchAll(pattern), ([name]) => (COUNTRIES as Record<string, string>)[name] ?? 'US'),
+  );
+  if (named.size !== 1) return rest;
+  found.location_country = [...named][0];
+  return rest.replace(pattern, ' ');
+}
+
+/**
  * Every skill name the embedded data uses, as the whole-word pattern of its lower-case form (a
  * skill may hold spaces or dots: "node.js"), longest first (so "llm apis" wins over "llm"). Built
  * once: every search with a `q` runs through them.
@@ -149,6 +179,7 @@ export interface PhraseFilters {
   domain?: 'ai' | 'web3';
   min_salary_usd?: number;
   max_salary_usd?: number;
+  location_country?: string;
   /** What is left of the phrase once the filter words are taken out ('' when nothing is). */
   rest: string;
 }
@@ -168,7 +199,7 @@ export function readPhrase(q: string): PhraseFilters {
     .replace(/\b(entry|mid) level\b/g, '$1-level')
     .trim();
   const found: PhraseFilters = { names: false, asks: false, skills: [], rest: '' };
-  let rest = readPay(` ${phrase} `, found);
+  let rest = readCountry(readPay(` ${phrase} `, found), found);
   // Skills first, whole words only, longest first: a skill may hold spaces or dots ("node.js").
   for (const [pattern, skill] of SKILLS) {
     if (pattern.test(rest)) {
@@ -193,6 +224,7 @@ export function readPhrase(q: string): PhraseFilters {
     found.seniority_level !== undefined ||
     found.remote_only !== undefined ||
     found.domain !== undefined ||
+    found.location_country !== undefined ||
     found.min_salary_usd !== undefined ||
     found.max_salary_usd !== undefined;
   found.asks = !found.names && found.rest !== '' && found.rest !== phrase;
@@ -218,6 +250,9 @@ export function suggestedSearch(
       : {}),
     ...(found.remote_only && args.remote_only === undefined ? { remote_only: true } : {}),
     ...(found.domain !== undefined && args.domain === undefined ? { domain: found.domain } : {}),
+    ...(found.location_country !== undefined && args.location_country === undefined
+      ? { location_country: found.location_country }
+      : {}),
     ...(found.min_salary_usd !== undefined && args.min_salary_usd === undefined
       ? { min_salary_usd: found.min_salary_usd }
       : {}),

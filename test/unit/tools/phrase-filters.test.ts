@@ -10,6 +10,7 @@ import { searchJobs } from '../../../src/tools/search-jobs.js';
 import { offlineClient } from '../../helpers/offline-client.js';
 import type { ApiResult } from '../../../src/api/answers.js';
 import { buildProvenance } from '../../../src/api/provenance-record.js';
+import COUNTRIES from '../../../src/contract/countries.json';
 import { filtersInPhrase, readPhrase } from '../../../src/render/filter-words.js';
 import { renderJobList } from '../../../src/render/jobs.js';
 import { phraseSuggestion } from '../../../src/render/no-match.js';
@@ -55,10 +56,29 @@ describe('phrases become filters', () => {
     ['researcher that pays more than 250k USD', { q: 'researcher', min_salary_usd: 250000 }],
     ['Any remote ML jobs over $150k?', { q: 'ml', remote_only: true, min_salary_usd: 150000 }],
     ['ML engineer, 180k?', { q: 'ml engineer', min_salary_usd: 180000 }],
+    // A country is the location_country filter (ISO 3166-1 alpha-2, as the spec has it).
+    ['rust engineer in Germany', { q: 'engineer', skills: ['Rust'], location_country: 'DE' }],
+    ['remote ML jobs in the US', { q: 'ml', remote_only: true, location_country: 'US' }],
+    ['solidity developer, United Kingdom', { q: 'developer', skills: ['Solidity'], location_country: 'GB' }],
+    ['data scientist USA', { q: 'data scientist', location_country: 'US' }],
+    ['blockchain engineer in Singapore', { q: 'engineer', domain: 'web3', location_country: 'SG' }],
     ['junior engineer under 90k', { q: 'engineer', seniority_level: 'junior', max_salary_usd: 90000 }],
     ['engineer 120k to 160k', { q: 'engineer', min_salary_usd: 120000, max_salary_usd: 160000 }],
   ])('%j', (q, expected) => {
     expect(phraseSuggestion({ q })).toBe(`search_jobs ${JSON.stringify(expected)}`);
+  });
+
+  it('reads countries by names that are current ISO 3166-1 codes, and no US state as one', () => {
+    const region = new Intl.DisplayNames(['en'], { type: 'region' });
+    const entries = Object.entries(COUNTRIES as Record<string, string>);
+    expect(entries.length).toBeGreaterThan(200);
+    for (const [name, code] of entries) {
+      expect(name, code).toBe(name.toLowerCase());
+      expect(Intl.getCanonicalLocales(`und-${code}`)[0], name).toBe(`und-${code}`);
+      expect(region.of(code), name).not.toBe(code);
+    }
+    expect(entries.map(([, code]) => code)).not.toEqual(expect.arrayContaining(['GE']));
+    expect(entries.map(([, code]) => code)).not.toEqual(expect.arrayContaining(['JE']));
   });
 
   it.each([
@@ -72,6 +92,11 @@ describe('phrases become filters', () => {
     'engineer 150k EUR',
     // A count is no salary.
     'engineer for 10k users',
+    // Two countries are no one filter; a US state is no country; "us" is a country only as "the US", "in US".
+    'engineer in Germany or France',
+    'engineer in New Mexico',
+    'engineer in Georgia',
+    'help us hire an engineer',
     'scaling 50k-100k rps systems',
   ])('%j names no filter, so nothing is suggested', (q) => {
     expect(filtersInPhrase(q)).toBeUndefined();
@@ -214,6 +239,7 @@ describe('the call a question is given finds what it asked for, on the offline d
     'Are there openings for protocol engineers?',
     'entry-level engineer',
     'rust engineer paying over 150k',
+    'machine learning engineers in the US',
   ])('%j', async (q) => {
     const client = offlineClient(await createOfflineEngine());
     const textOf = (result: CallToolResult) => (result.content[0] as { text: string }).text;
