@@ -54,7 +54,7 @@ export function registerMarketTools(mcp: McpServer, dataset: Dataset): void {
     {
       title: 'Compensation benchmarks',
       description:
-        'How much people in an AI or web3 role earn, make, are paid or should ask for (pay benchmarks, the going rate): annualized USD salary range (p25, median, p75 percentile) by role, seniority (senior, staff…) and evidence class (disclosed, extracted, predicted), from active postings; to judge whether an offer is fair. Classes are never pooled.',
+        'How much people in an AI or web3 role earn, make, are paid or should ask for (pay benchmarks, the going rate): annualized USD salary range (p25, median, p75 percentiles) by role, seniority (senior, staff…) and evidence class (disclosed, extracted, predicted), from active postings; to judge whether an offer is fair. Classes are never pooled.',
       inputSchema: z.strictObject({
         role: z.string().min(1).max(80).optional().describe('part of a role label'),
         seniority_level: z.string().min(1).max(40).optional(),
