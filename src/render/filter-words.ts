@@ -139,7 +139,7 @@ function countryPattern(): RegExp {
     .sort((a, b) => b.length - a.length)
     .map(escape);
   // "us" is the country only as "the US" or "in US"; "New Mexico" is a state.
-  countries = new RegExp(`(?<=[\\s,;/])(?<!new )(?:${names.join('|')}|(?<=(?:in|the) )us)(?=[\\s,;/?!.])`, 'g');
+  countries = new RegExp(`(?<=[\\s,;/])(?<!new )(?:${names.join('|')}|(?<=\\b(?:in|the) )us)(?=[\\s,;/?!.])`, 'g');
   return countries;
 }
 

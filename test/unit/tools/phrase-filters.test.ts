@@ -97,6 +97,7 @@ describe('phrases become filters', () => {
     'engineer in New Mexico',
     'engineer in Georgia',
     'help us hire an engineer',
+    'an engineer to grow within us',
     'scaling 50k-100k rps systems',
   ])('%j names no filter, so nothing is suggested', (q) => {
     expect(filtersInPhrase(q)).toBeUndefined();
