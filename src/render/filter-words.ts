@@ -123,6 +123,13 @@ function readPay(rest: string, found: PhraseFilters): string {
   return rest.replace(bound[0], ' ');
 }
 
+/** A phrase's words, each without its own punctuation ("sr.", "now?"); a skill's ("node.js", "c++") stays. */
+const wordsOf = (text: string) =>
+  text
+    .split(/[\s,;/]+/)
+    .map((raw) => raw.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}+#]+$/gu, '').replace(/'/g, ''))
+    .filter(Boolean);
+
 const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /**
@@ -182,6 +189,13 @@ export interface PhraseFilters {
   location_country?: string;
   /** What is left of the phrase once the filter words are taken out ('' when nothing is). */
   rest: string;
+  /**
+   * The phrase as text only, when that is another search worth trying: a skill it names may be a
+   * title word ("security researchers": Security is a skill, and a title word of "Security
+   * Researcher"). Its asking words out, each role singular; only where it names no filter that
+   * text cannot find (pay, a country, remote, a domain).
+   */
+  text?: string;
 }
 
 /** The filter values a phrase names, or undefined when it names none. */
@@ -208,11 +222,7 @@ export function readPhrase(q: string): PhraseFilters {
     }
   }
   const words: string[] = [];
-  // A word's own punctuation goes ("sr.", "now?"); a skill's ("node.js", "c++") was matched above.
-  for (const word of rest
-    .split(/[\s,;/]+/)
-    .map((raw) => raw.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}+#]+$/gu, '').replace(/'/g, ''))
-    .filter(Boolean)) {
+  for (const word of wordsOf(rest)) {
     if (Object.hasOwn(SENIORITY, word) && found.seniority_level === undefined) found.seniority_level = SENIORITY[word];
     else if (REMOTE.has(word)) found.remote_only = true;
     else if (Object.hasOwn(DOMAIN, word) && found.domain === undefined) found.domain = DOMAIN[word];
@@ -228,6 +238,20 @@ export function readPhrase(q: string): PhraseFilters {
     found.min_salary_usd !== undefined ||
     found.max_salary_usd !== undefined;
   found.asks = !found.names && found.rest !== '' && found.rest !== phrase;
+  const textFinds =
+    found.remote_only === undefined &&
+    found.domain === undefined &&
+    found.location_country === undefined &&
+    found.min_salary_usd === undefined &&
+    found.max_salary_usd === undefined;
+  if (found.skills.length > 0 && textFinds) {
+    const all = wordsOf(phrase);
+    const text = all
+      .filter((word) => !FILLER.has(word))
+      .map(singular)
+      .join(' ');
+    if (text !== '' && text !== all.join(' ')) found.text = text;
+  }
   return found;
 }
 

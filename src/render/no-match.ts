@@ -18,6 +18,9 @@ const LABELS: Record<string, string> = {
   company_type: "the company type follows the company's name, on its first job",
 };
 
+/** A phrase read as naming no filter: the text-only call's. */
+const NO_FILTERS: PhraseFilters = { names: false, asks: false, skills: [], rest: '' };
+
 function shown(value: unknown): string {
   if (typeof value === 'string') return quote(value, 80);
   if (Array.isArray(value)) return `[${value.map(shown).join(', ')}]`;
@@ -52,10 +55,12 @@ export function renderNoMatch(args: JobListArgs): string {
   // A phrase that names filters, or only asks, gets the search to try: its filters as filters, the rest as q.
   const phrase = typeof args.q === 'string' ? readPhrase(args.q) : undefined;
   const retry = phrase?.names ? 'name filters' : phrase?.asks ? 'only ask' : undefined;
-  if (retry && phrase)
+  if (retry && phrase) {
+    const plain = phrase.text ? `; or, as text only: ${searchCall(args, { ...NO_FILTERS, rest: phrase.text })}` : '';
     lines.push(
-      `q is matched as text (every word must appear in a title, company or skill), and some of its words ${retry}: try ${searchCall(args, phrase)}`,
+      `q is matched as text (every word must appear in a title, company or skill), and some of its words ${retry}: try ${searchCall(args, phrase)}${plain}`,
     );
+  }
   const labels = filters.map(([key]) => key).filter((key) => Object.hasOwn(LABELS, key));
   if (labels.length > 0) {
     lines.push(

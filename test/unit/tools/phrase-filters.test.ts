@@ -129,10 +129,35 @@ describe('phrases become filters', () => {
     expect(text).not.toMatch(/Otherwise/);
   });
 
+  it('a skill that may be a title word gets the text-only call too; a phrase that gains nothing by it does not', () => {
+    const empty = (q: string) => renderJobList(jobListBody([]).data, { q });
+    expect(empty('security researchers')).toContain(
+      'try search_jobs {"q":"researcher","skills":["Security"]}; or, as text only: search_jobs {"q":"security researcher"}',
+    );
+    expect(empty('Who is hiring solidity engineers?')).toContain(
+      'try search_jobs {"q":"engineer","skills":["Solidity"]}; or, as text only: search_jobs {"q":"solidity engineer"}',
+    );
+    // The same words as the phrase, or pay, a country or `remote` as text, would find nothing more.
+    for (const q of ['rust engineer', 'remote rust engineer', 'rust engineers over 150k', 'rust engineers in Germany'])
+      expect(empty(q), q).not.toContain('as text only');
+  });
+
   it('a search that found jobs says they did not use the filters its words name, and gives the call that would', () => {
     expect(renderJobList(jobListBody([makeJob()]).data, { q: 'senior engineer' })).toContain(
       'The jobs above did not use the filters some words of q name (q matched them as text only); the call with those filters: search_jobs {"q":"engineer","seniority_level":"senior"}',
     );
+  });
+});
+
+describe('the text-only call finds what the filters did not, on the offline data', () => {
+  it('security researchers', async () => {
+    const client = offlineClient(await createOfflineEngine());
+    const textOf = (result: CallToolResult) => (result.content[0] as { text: string }).text;
+    const first = textOf(await runTool(searchJobs, { q: 'security researchers' }, { client, mode: 'embedded' }));
+    const plain = /as text only: search_jobs (\{.*\})$/m.exec(first)?.[1];
+    expect(plain, first).toBeDefined();
+    const second = textOf(await runTool(searchJobs, JSON.parse(plain!), { client, mode: 'embedded' }));
+    expect(second).toMatch(/^1\. job_\S+ "[^"]*Security Researcher"/m);
   });
 });
 
@@ -246,7 +271,7 @@ describe('the call a question is given finds what it asked for, on the offline d
     const textOf = (result: CallToolResult) => (result.content[0] as { text: string }).text;
     const first = textOf(await runTool(searchJobs, { q }, { client, mode: 'embedded' }));
     expect(first).toMatch(/^No job matches/m);
-    const suggested = /try search_jobs (\{.*\})$/m.exec(first)?.[1];
+    const suggested = /try search_jobs (\{.*?\})(?:; or, as text only: .*)?$/m.exec(first)?.[1];
     expect(suggested, first).toBeDefined();
     const second = textOf(await runTool(searchJobs, JSON.parse(suggested!), { client, mode: 'embedded' }));
     expect(second).toMatch(/^1\. job_/m);
