@@ -110,9 +110,11 @@ export function renderJobList(data: JobListData, args: JobListArgs = {}, at?: nu
   for (const job of data.jobs)
     factsOf.set(job.company.name, (factsOf.get(job.company.name) ?? new Set()).add(companyFacts(job)));
   const said = new Set<string>();
+  // Numbered as the page line's range counts them: on page 2 of 10 a page, "job 11" is the first.
+  const before = (data.pagination.page - 1) * data.pagination.per_page;
   data.jobs.forEach((job, index) => {
     const name = job.company.name;
-    lines.push(`${index + 1}. ${renderJobLine(job, at, said.has(name) && factsOf.get(name)!.size === 1)}`);
+    lines.push(`${before + index + 1}. ${renderJobLine(job, at, said.has(name) && factsOf.get(name)!.size === 1)}`);
     said.add(name);
     hiddenPredictions ||= job.salary === null && !includePredicted;
   });

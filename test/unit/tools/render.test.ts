@@ -74,6 +74,13 @@ describe('job rendering', () => {
     // With the time of the answer, last_seen is its date and its age.
     expect(renderJobLine(makeJob(), Date.parse('2026-11-25T12:00:00Z'))).toContain('last_seen 2026-11-19 (6 days ago)');
   });
+  it('numbers the jobs of a later page as its range says, so "job 3" is one thing', () => {
+    const page = renderJobList(
+      jobListBody([makeJob({ job_id: 'job_a' }), makeJob({ job_id: 'job_b' })], 2, 2, 9).data,
+    ).split('\n');
+    expect(page[0]).toBe('Page 2 of 5, 9 total (jobs 3–4); next: same arguments with page=3.');
+    expect(page.slice(1, 3).map((line) => line.slice(0, 8))).toEqual(['3. job_a', '4. job_b']);
+  });
   it("shows the company's id and slug, where the API gives them, for get_company_interview_brief", () => {
     const job = makeJob();
     const withSlug = makeJob({ company: { ...job.company, slug: 'acme-labs' } as typeof job.company });
