@@ -162,6 +162,14 @@ function readCountry(rest: string, found: PhraseFilters): string {
 }
 
 /**
+ * Regions people name for where a job is. No filter takes one (location_country is one country),
+ * and the API matches q against titles, companies and skills, which never say one: a region in q
+ * only empties the search, so it is left out of the suggested call, which says so.
+ */
+const REGIONS =
+  /(?<=[\s,;/])(?:latin america|north america|south america|asia pacific|middle east|europe|emea|apac|asia|americas|latam|africa|oceania|nordics|scandinavia|eu)(?=[\s,;/?!.])/g;
+
+/**
  * Every skill name the embedded data uses, as the whole-word pattern of its lower-case form (a
  * skill may hold spaces or dots: "node.js"), longest first (so "llm apis" wins over "llm"). Built
  * once: every search with a `q` runs through them.
@@ -196,6 +204,8 @@ export interface PhraseFilters {
    * text cannot find (pay, a country, remote, a domain).
    */
   text?: string;
+  /** Region words taken out of the phrase (REGIONS), to be said. */
+  regions: string[];
 }
 
 /** The filter values a phrase names, or undefined when it names none. */
@@ -212,8 +222,10 @@ export function readPhrase(q: string): PhraseFilters {
     .replace(/\s+/g, ' ')
     .replace(/\b(entry|mid) level\b/g, '$1-level')
     .trim();
-  const found: PhraseFilters = { names: false, asks: false, skills: [], rest: '' };
+  const found: PhraseFilters = { names: false, asks: false, skills: [], rest: '', regions: [] };
   let rest = readCountry(readPay(` ${phrase} `, found), found);
+  found.regions = Array.from(rest.matchAll(REGIONS), ([region]) => region);
+  rest = rest.replace(REGIONS, ' ');
   // Skills first, whole words only, longest first: a skill may hold spaces or dots ("node.js").
   for (const [pattern, skill] of SKILLS) {
     if (pattern.test(rest)) {
@@ -239,6 +251,7 @@ export function readPhrase(q: string): PhraseFilters {
     found.max_salary_usd !== undefined;
   found.asks = !found.names && found.rest !== '' && found.rest !== phrase;
   const textFinds =
+    found.regions.length === 0 &&
     found.remote_only === undefined &&
     found.domain === undefined &&
     found.location_country === undefined &&

@@ -19,7 +19,7 @@ const LABELS: Record<string, string> = {
 };
 
 /** A phrase read as naming no filter: the text-only call's. */
-const NO_FILTERS: PhraseFilters = { names: false, asks: false, skills: [], rest: '' };
+const NO_FILTERS: PhraseFilters = { names: false, asks: false, skills: [], rest: '', regions: [] };
 
 function shown(value: unknown): string {
   if (typeof value === 'string') return quote(value, 80);
@@ -57,8 +57,13 @@ export function renderNoMatch(args: JobListArgs): string {
   const retry = phrase?.names ? 'name filters' : phrase?.asks ? 'only ask' : undefined;
   if (retry && phrase) {
     const plain = phrase.text ? `; or, as text only: ${searchCall(args, { ...NO_FILTERS, rest: phrase.text })}` : '';
+    const { regions } = phrase;
+    const leftOut =
+      regions.length === 0
+        ? ''
+        : ` (left out: ${regions.map((region) => JSON.stringify(region)).join(', ')}, ${regions.length > 1 ? 'regions' : 'a region'}: no filter takes one, location_country takes a country)`;
     lines.push(
-      `q is matched as text (every word must appear in a title, company or skill), and some of its words ${retry}: try ${searchCall(args, phrase)}${plain}`,
+      `q is matched as text (every word must appear in a title, company or skill), and some of its words ${retry}: try ${searchCall(args, phrase)}${leftOut}${plain}`,
     );
   }
   const labels = filters.map(([key]) => key).filter((key) => Object.hasOwn(LABELS, key));

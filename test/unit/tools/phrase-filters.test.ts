@@ -62,6 +62,12 @@ describe('phrases become filters', () => {
     ['solidity developer, United Kingdom', { q: 'developer', skills: ['Solidity'], location_country: 'GB' }],
     ['data scientist USA', { q: 'data scientist', location_country: 'US' }],
     ['blockchain engineer in Singapore', { q: 'engineer', domain: 'web3', location_country: 'SG' }],
+    // A region is no filter and matches no title: left out of q, and said so (below).
+    [
+      'senior rust engineer remote in europe paying over 150k',
+      { q: 'engineer', skills: ['Rust'], seniority_level: 'senior', remote_only: true, min_salary_usd: 150000 },
+    ],
+    ['python developer EMEA', { q: 'developer', skills: ['Python'] }],
     ['junior engineer under 90k', { q: 'engineer', seniority_level: 'junior', max_salary_usd: 90000 }],
     ['engineer 120k to 160k', { q: 'engineer', min_salary_usd: 120000, max_salary_usd: 160000 }],
   ])('%j', (q, expected) => {
@@ -140,6 +146,17 @@ describe('phrases become filters', () => {
     // The same words as the phrase, or pay, a country or `remote` as text, would find nothing more.
     for (const q of ['rust engineer', 'remote rust engineer', 'rust engineers over 150k', 'rust engineers in Germany'])
       expect(empty(q), q).not.toContain('as text only');
+  });
+
+  it('an empty search says which region words it left out, and why', () => {
+    const empty = (q: string) => renderJobList(jobListBody([]).data, { q });
+    expect(empty('engineers in Europe')).toContain(
+      'only ask: try search_jobs {"q":"engineer"} (left out: "europe", a region: no filter takes one, location_country takes a country)',
+    );
+    expect(empty('rust engineer in latin america')).toContain(
+      'try search_jobs {"q":"engineer","skills":["Rust"]} (left out: "latin america", a region: no filter takes one, location_country takes a country)',
+    );
+    expect(empty('rust engineers')).not.toContain('left out');
   });
 
   it('a search that found jobs says they did not use the filters its words name, and gives the call that would', () => {
