@@ -283,6 +283,7 @@ describe('the call a question is given finds what it asked for, on the offline d
     'entry-level engineer',
     'rust engineer paying over 150k',
     'machine learning engineers in the US',
+    'senior rust engineer remote in europe paying over 150k',
   ])('%j', async (q) => {
     const client = offlineClient(await createOfflineEngine());
     const textOf = (result: CallToolResult) => (result.content[0] as { text: string }).text;
