@@ -18,6 +18,9 @@ import { toolCatalog } from '../../../src/tools/tools-list.js';
 import { renderSalary } from '../../../src/render/salary.js';
 import { jobListBody, makeJob } from '../../helpers/fixtures.js';
 
+/** What a search for `q` that found nothing says. */
+const empty = (q: string) => renderJobList(jobListBody([]).data, { q });
+
 describe('phrases become filters', () => {
   it.each([
     ['remote senior rust engineer', { q: 'engineer', skills: ['Rust'], seniority_level: 'senior', remote_only: true }],
@@ -128,7 +131,7 @@ describe('phrases become filters', () => {
   });
 
   it('an empty search says the exact call to try, with no dangling words', () => {
-    const text = renderJobList(jobListBody([]).data, { q: 'remote senior rust engineer' });
+    const text = empty('remote senior rust engineer');
     expect(text).toContain(
       'some of its words name filters: try search_jobs {"q":"engineer","skills":["Rust"],"seniority_level":"senior","remote_only":true}',
     );
@@ -136,7 +139,6 @@ describe('phrases become filters', () => {
   });
 
   it('a skill that may be a title word gets the text-only call too; a phrase that gains nothing by it does not', () => {
-    const empty = (q: string) => renderJobList(jobListBody([]).data, { q });
     expect(empty('security researchers')).toContain(
       'try search_jobs {"q":"researcher","skills":["Security"]}; or, as text only: search_jobs {"q":"security researcher"}',
     );
@@ -149,7 +151,6 @@ describe('phrases become filters', () => {
   });
 
   it('an empty search says which region words it left out, and why', () => {
-    const empty = (q: string) => renderJobList(jobListBody([]).data, { q });
     expect(empty('engineers in Europe')).toContain(
       'only ask: try search_jobs {"q":"engineer"} (left out: "europe", a region: no filter takes one, location_country takes a country)',
     );
