@@ -10,7 +10,7 @@ export const searchJobs = defineTool({
   title: 'Search jobs',
   operation: 'searchPublicJobs',
   description:
-    'Find jobs: open AI (machine learning, LLM) and web3 (crypto) roles, positions, openings, vacancies, gigs for an engineer (engineers, engineering), developers, researchers, data science…; who is hiring or recruiting (companies, startups, labs), where to apply. Filters: seniority (entry-level, junior, senior, staff…), remote (work from home), min/max USD a year. Use first for questions in words.',
+    'Find jobs: open AI (machine learning, LLM) and web3 (crypto) roles, positions, openings, vacancies, gigs for engineers (engineer, engineering), developers, researchers, data science; who is hiring or recruiting (companies, startups, labs), where to apply. Filters: skills, seniority (entry-level, junior, senior, staff…), remote (work from home), min/max USD a year. Use first for questions in words.',
   input: z
     .strictObject(searchJobsShape)
     // No job can match a minimum over the maximum: refuse it here rather than spend a request on it.
