@@ -19,10 +19,13 @@ const api = useLoopback();
 /** What mock-api says of a data answer: public, a minute fresh, with a validator. */
 const MOCK_API_HEADERS = { 'cache-control': 'public, max-age=60', etag: '"v1"' };
 
-let t0: number;
+/**
+ * A fixed noon: a job line's age in days is its date's, so a clock read from the machine would make
+ * the answer 180 s later a day older whenever the test ran just before midnight UTC.
+ */
+const t0 = Date.parse('2026-11-27T12:00:00Z');
 beforeEach(() => {
   vi.useFakeTimers({ toFake: ['Date'] });
-  t0 = Math.floor(Date.now() / 1000) * 1000;
   vi.setSystemTime(t0);
 });
 afterEach(() => void vi.useRealTimers());
