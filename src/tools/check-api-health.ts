@@ -59,7 +59,7 @@ export const checkApiHealth = defineTool({
   title: 'Check API health',
   operation: 'getHostedMcpHealth',
   description:
-    'Is the API working (up or down), and is this server rate-limited (429, throttled): why calls fail with errors or time out, what is wrong, status (ok or failing probes).',
+    'Is the API working (up or down), and is this server rate-limited (429, throttled, over a limit): why calls fail with errors or time out, what is wrong, status (ok or failing probes).',
   input: z.strictObject({}),
   example: {},
   data: HealthResponseSchema,
