@@ -11,7 +11,7 @@ export const getMarketMap = defineTool({
   title: 'Get market map',
   operation: 'getPublicMarketMap',
   description:
-    'Overview of the AI and web3 hiring market by industry segments (categories, sectors) and layer: readiness (coverage), job and company counts, median salary, trend (growing, shrinking), top skills in demand.',
+    'Overview (big picture) of the AI and web3 hiring market by industry segments (categories, sectors) and layer: readiness (coverage), job and company counts, median salary, trend (growing, shrinking), top skills in demand.',
   input: z.strictObject(marketMapShape),
   example: { layer: 'models', status: 'ready' },
   data: MarketMapDataSchema,

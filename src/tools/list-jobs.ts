@@ -10,7 +10,7 @@ export const listJobs = defineTool({
   title: 'List jobs',
   operation: 'listPublicJobs',
   description:
-    'Browse all job postings page by page (next page of results) with filters; for words prefer search_jobs.',
+    'Browse all job postings page by page (next page, more results) with filters; for words prefer search_jobs.',
   input: z.strictObject(jobListShape),
   example: { domain: 'web3', seniority_level: 'senior', per_page: 3 },
   data: JobListDataSchema,
