@@ -10,7 +10,7 @@ export const getCompanyInterviewBrief = defineTool({
   title: 'Get company interview brief',
   operation: 'getCompanyInterviewBrief',
   description:
-    "How to prepare (prep, get ready, onsite) for an interview at one company: its hiring process (likely stages and rounds, what interviewers look for, focus on or test), topics, questions to ask, tips. Give one of company_id (a job's company.id), slug or name.",
+    "How to prepare (prep, get ready, onsite) for an interview at one company: its hiring process (likely stages and rounds, take-home, what interviewers look for, focus on or test), topics, questions to ask, tips. Give one of company_id (a job's company.id), slug or name.",
   input: z.strictObject(interviewBriefShape).superRefine((args, ctx) => {
     const given = (['company_id', 'slug', 'name'] as const).filter((key) => args[key] !== undefined);
     if (given.length !== 1) {
