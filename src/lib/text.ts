@@ -166,3 +166,6 @@ export function sanitizeJson(value: unknown): unknown {
   }
   return value;
 }
+
+/** `text` as a regular expression that matches it literally. */
+export const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

@@ -5,8 +5,10 @@
  * labels and skills the embedded data uses (the API's own), the two domains, `remote`, pay in USD a
  * year, and a country by its English name.
  */
-import COUNTRIES from '../contract/countries.json';
 import { extraSkills, roles } from '../contract/vocabulary.json';
+import { escapeRegExp } from '../lib/text.js';
+import { readPay } from './pay-words.js';
+import { readPlaces } from './place-words.js';
 
 const SENIORITY: Record<string, string> = {
   junior: 'junior',
@@ -80,94 +82,12 @@ const FILLER = new Set([
  */
 const singular = (word: string) => (/(?:er|or|ist)s$/.test(word) ? word.slice(0, -1) : word);
 
-/**
- * An amount of USD a year as people write it: `150k`, `$150k`, `$150,000`, `200k+`, `150k usd`. A
- * bare number is no amount, and another currency (`£150k`, `150k EUR`) is none either: the filters
- * compare USD, and no rate is invented here.
- */
-const AMOUNT = String.raw`(?:\$(\d{2,3}),?(\d{3})|\$?(\d{2,3})k)(?:\s?usd)?(?!\s?(?:eur|euros?|gbp|pounds?|chf|cad|aud|jpy|yen|inr|sgd)\b)`;
-const PER_YEAR = String.raw`(?:\s(?:a|per|\/)\s?(?:year|yr|annum))?`;
-/** The words that may lead an amount: what pays it, then whether it is a floor or a ceiling. */
-const PAYS = String.raw`(?:(?:that |which )?(?:pays?|paying|salary|salaries|compensation|comp)(?: of)?\s)?`;
-const BOUND = String.raw`(?:(over|above|at least|more than|min|minimum|from|starting at|under|below|up to|at most|less than|max|maximum)\s)?`;
-const PAY_RANGE = new RegExp(
-  String.raw`(?<=\s)${PAYS}(?:between\s)?${AMOUNT}\s?(?:-|–|to|and)\s?${AMOUNT}${PER_YEAR}(?=[\s?!.,;])`,
-);
-const PAY_BOUND = new RegExp(String.raw`(?<=\s)${PAYS}${BOUND}${AMOUNT}(\+)?${PER_YEAR}(?=[\s?!.,;])`);
-const CEILING = new Set(['under', 'below', 'up to', 'at most', 'less than', 'max', 'maximum']);
-
-/** The USD a year one AMOUNT's groups (from `at`) name. */
-const usd = (groups: ReadonlyArray<string | undefined>, at: number) =>
-  groups[at + 2] !== undefined ? Number(groups[at + 2]) * 1000 : Number(groups[at]) * 1000 + Number(groups[at + 1]);
-
-/**
- * Whether a match reads as pay: said so (`$`, `usd`, `+`, a year, pay words, over/under…), or a
- * bare `150k` ending the phrase; `10k users` is no salary.
- */
-const saysPay = (match: RegExpExecArray, bound?: string) =>
-  bound !== undefined ||
-  /[$+]|usd|year|yr|annum|pay|salar|comp/.test(match[0]) ||
-  /^[\s?!.]*$/.test(match.input.slice(match.index + match[0].length));
-
-/** Takes the pay a phrase names out of it: a range, or a floor (the default) or a ceiling. */
-function readPay(rest: string, found: PhraseFilters): string {
-  const range = PAY_RANGE.exec(rest);
-  if (range && saysPay(range)) {
-    found.min_salary_usd = usd(range, 1);
-    found.max_salary_usd = usd(range, 4);
-    return rest.replace(range[0], ' ');
-  }
-  const bound = PAY_BOUND.exec(rest);
-  if (!bound || !saysPay(bound, bound[1])) return rest;
-  found[CEILING.has(bound[1] ?? '') ? 'max_salary_usd' : 'min_salary_usd'] = usd(bound, 2);
-  return rest.replace(bound[0], ' ');
-}
-
 /** A phrase's words, each without its own punctuation ("sr.", "now?"); a skill's ("node.js", "c++") stays. */
 const wordsOf = (text: string) =>
   text
     .split(/[\s,;/]+/)
     .map((raw) => raw.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}+#]+$/gu, '').replace(/'/g, ''))
     .filter(Boolean);
-
-const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-
-/**
- * Each ISO 3166-1 alpha-2 code (the spec's location_country) by its English name, lower-case, as
- * Intl.DisplayNames gives it (current codes, names in plain letters) and the names people also
- * write (`usa`, `uk`, `turkey`). Kept as data: building it from Intl costs 20 ms at the first search.
- * Georgia and Jersey are left out: in a phrase they are US states.
- */
-let countries: RegExp | undefined;
-
-function countryPattern(): RegExp {
-  if (countries) return countries;
-  const names = Object.keys(COUNTRIES)
-    .sort((a, b) => b.length - a.length)
-    .map(escape);
-  // "us" is the country only as "the US" or "in US"; "New Mexico" is a state.
-  countries = new RegExp(`(?<=[\\s,;/])(?<!new )(?:${names.join('|')}|(?<=\\b(?:in|the) )us)(?=[\\s,;/?!.])`, 'g');
-  return countries;
-}
-
-/** Takes the one country a phrase names out of it; two or more are no one filter, and stay text. */
-function readCountry(rest: string, found: PhraseFilters): string {
-  const pattern = countryPattern();
-  const named = new Set(
-    Array.from(rest.matchAll(pattern), ([name]) => (COUNTRIES as Record<string, string>)[name] ?? 'US'),
-  );
-  if (named.size !== 1) return rest;
-  found.location_country = [...named][0];
-  return rest.replace(pattern, ' ');
-}
-
-/**
- * Regions people name for where a job is. No filter takes one (location_country is one country),
- * and the API matches q against titles, companies and skills, which never say one: a region in q
- * only empties the search, so it is left out of the suggested call, which says so.
- */
-const REGIONS =
-  /(?<=[\s,;/])(?:latin america|north america|south america|asia pacific|middle east|europe|emea|apac|asia|americas|latam|africa|oceania|nordics|scandinavia|eu)(?=[\s,;/?!.])/g;
 
 /**
  * Every skill name the embedded data uses, as the whole-word pattern of its lower-case form (a
@@ -178,7 +98,7 @@ const SKILLS: ReadonlyArray<readonly [RegExp, string]> = [
   ...new Set([...roles.ai, ...roles.web3].flatMap((role) => role.skills).concat(extraSkills)),
 ]
   .sort((a, b) => b.length - a.length)
-  .map((skill) => [new RegExp(`(?<=[\\s,;/])${escape(skill.toLowerCase())}(?=[\\s,;/])`), skill] as const);
+  .map((skill) => [new RegExp(`(?<=[\\s,;/])${escapeRegExp(skill.toLowerCase())}(?=[\\s,;/])`), skill] as const);
 
 export interface PhraseFilters {
   /** Whether the phrase names a filter value at all. */
@@ -204,7 +124,7 @@ export interface PhraseFilters {
    * text cannot find (pay, a country, remote, a domain).
    */
   text?: string;
-  /** Region words taken out of the phrase (REGIONS), to be said. */
+  /** Region words taken out of the phrase (place-words.ts), to be said. */
   regions: string[];
 }
 
@@ -222,10 +142,19 @@ export function readPhrase(q: string): PhraseFilters {
     .replace(/\s+/g, ' ')
     .replace(/\b(entry|mid) level\b/g, '$1-level')
     .trim();
-  const found: PhraseFilters = { names: false, asks: false, skills: [], rest: '', regions: [] };
-  let rest = readCountry(readPay(` ${phrase} `, found), found);
-  found.regions = Array.from(rest.matchAll(REGIONS), ([region]) => region);
-  rest = rest.replace(REGIONS, ' ');
+  // Pay and places first: an amount ("150k") or a country's name is never a skill or a word of q.
+  const paid = readPay(` ${phrase} `);
+  const { rest: placeless, country, regions } = readPlaces(paid.rest);
+  const found: PhraseFilters = {
+    names: false,
+    asks: false,
+    skills: [],
+    rest: '',
+    regions,
+    ...paid.pay,
+    ...(country === undefined ? {} : { location_country: country }),
+  };
+  let rest = placeless;
   // Skills first, whole words only, longest first: a skill may hold spaces or dots ("node.js").
   for (const [pattern, skill] of SKILLS) {
     if (pattern.test(rest)) {
