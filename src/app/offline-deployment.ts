@@ -92,7 +92,7 @@ export function registerMarketTools(mcp: McpServer, dataset: Dataset): void {
     {
       title: 'Company funding rounds',
       description:
-        'How well funded a company is: money raised from venture capital (VC) in each funding round (seed, Series A…), its date, USD amount and who invested (lead investors).',
+        'How well funded a company is: money raised from venture capital (VC) in each funding round (seed, Series A…), its date, USD amount and who invested or backed it (lead investors).',
       inputSchema: z.strictObject({ company }),
       outputSchema: OutputSchema,
       annotations: { title: 'Company funding rounds', ...READ_ONLY },
@@ -114,7 +114,7 @@ export function registerMarketTools(mcp: McpServer, dataset: Dataset): void {
     {
       title: 'Frontier-AI evidence',
       description:
-        'Proof of frontier-AI work by company or lab: models released, evaluations and safety reports published, compute; newest first.',
+        'Proof of frontier-AI work by company or lab: models released (model releases), evaluations and safety reports published, compute; newest first.',
       inputSchema: z.strictObject({
         company: company.optional(),
         kind: z.enum(['model_release', 'evaluation', 'safety_report', 'compute']).optional(),
