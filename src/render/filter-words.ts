@@ -128,6 +128,16 @@ export interface PhraseFilters {
   regions: string[];
 }
 
+/** The filters besides skills a phrase may name, in the order a suggested call lists them. */
+const NAMED = [
+  'seniority_level',
+  'remote_only',
+  'domain',
+  'location_country',
+  'min_salary_usd',
+  'max_salary_usd',
+] as const satisfies ReadonlyArray<keyof PhraseFilters>;
+
 /** The filter values a phrase names, or undefined when it names none. */
 export function filtersInPhrase(q: string): PhraseFilters | undefined {
   const found = readPhrase(q);
@@ -170,22 +180,11 @@ export function readPhrase(q: string): PhraseFilters {
     else if (!FILLER.has(word)) words.push(singular(word));
   }
   found.rest = words.join(' ');
-  found.names =
-    found.skills.length > 0 ||
-    found.seniority_level !== undefined ||
-    found.remote_only !== undefined ||
-    found.domain !== undefined ||
-    found.location_country !== undefined ||
-    found.min_salary_usd !== undefined ||
-    found.max_salary_usd !== undefined;
+  found.names = found.skills.length > 0 || NAMED.some((key) => found[key] !== undefined);
   found.asks = !found.names && found.rest !== '' && found.rest !== phrase;
+  // Text finds what a title says (a skill, a seniority), not pay, a place, remote or a domain.
   const textFinds =
-    found.regions.length === 0 &&
-    found.remote_only === undefined &&
-    found.domain === undefined &&
-    found.location_country === undefined &&
-    found.min_salary_usd === undefined &&
-    found.max_salary_usd === undefined;
+    found.regions.length === 0 && NAMED.every((key) => key === 'seniority_level' || found[key] === undefined);
   if (found.skills.length > 0 && textFinds) {
     const all = wordsOf(phrase);
     const text = all
@@ -211,19 +210,8 @@ export function suggestedSearch(
     ...(found.rest === '' ? {} : { q: found.rest }),
     ...kept,
     ...(skills.length > 0 ? { skills } : {}),
-    ...(found.seniority_level !== undefined && args.seniority_level === undefined
-      ? { seniority_level: found.seniority_level }
-      : {}),
-    ...(found.remote_only && args.remote_only === undefined ? { remote_only: true } : {}),
-    ...(found.domain !== undefined && args.domain === undefined ? { domain: found.domain } : {}),
-    ...(found.location_country !== undefined && args.location_country === undefined
-      ? { location_country: found.location_country }
-      : {}),
-    ...(found.min_salary_usd !== undefined && args.min_salary_usd === undefined
-      ? { min_salary_usd: found.min_salary_usd }
-      : {}),
-    ...(found.max_salary_usd !== undefined && args.max_salary_usd === undefined
-      ? { max_salary_usd: found.max_salary_usd }
-      : {}),
+    ...Object.fromEntries(
+      NAMED.filter((key) => found[key] !== undefined && args[key] === undefined).map((key) => [key, found[key]]),
+    ),
   };
 }

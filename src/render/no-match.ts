@@ -73,9 +73,11 @@ export function renderNoMatch(args: JobListArgs): string {
         `To see the labels in use, search again without ${labels.length > 1 ? 'them' : 'it'} and read them in the results (${labels.map((key) => LABELS[key]).join('; ')}), or check what discover_api advertises.`,
     );
   }
-  if (!retry && typeof args.q === 'string') lines.push(textAdvice(args.q));
-  if (!retry && filters.length > 1)
-    lines.push('Drop or loosen one filter at a time to see which one excludes every job.');
-  else if (!retry && typeof args.q !== 'string') lines.push('Loosen or drop this filter.');
+  if (!retry) {
+    if (typeof args.q === 'string') lines.push(textAdvice(args.q));
+    // With q the only filter, its advice is the whole of it.
+    if (filters.length > 1) lines.push('Drop or loosen one filter at a time to see which one excludes every job.');
+    else if (typeof args.q !== 'string') lines.push('Loosen or drop this filter.');
+  }
   return lines.join('\n');
 }
