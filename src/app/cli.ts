@@ -7,6 +7,7 @@ import { ConfigError } from '../config/config.js';
 import { DEFAULTS } from '../config/defaults.js';
 import { OPTION_TABLE } from '../config/options.js';
 import { PACKAGE_NAME, VERSION } from '../contract/version.js';
+import { limitHeapGrowth } from '../lib/heap-growth.js';
 import {
   authGateFor,
   configFrom,
@@ -56,6 +57,7 @@ export function buildProgram(): Command {
 
   program.action(async (_options, command: Command) => {
     const { config, logger } = configFrom(command);
+    limitHeapGrowth();
     const [{ runStdio }, { startBackend }] = await Promise.all([
       import('../transports/stdio.js'),
       import('./start-backend.js'),
@@ -166,6 +168,7 @@ export function buildProgram(): Command {
         if (!options.http) throw new UsageError('serve needs --http (for stdio, run service-mcp with no command)');
         const port = parsePort(options.port);
         const { config, logger } = configFrom(command);
+        limitHeapGrowth();
         const [{ startBackend }, http, { HttpOptionError, splitList }, { createAuthGate, reloadOnHangup }] =
           await Promise.all([
             import('./start-backend.js'),
