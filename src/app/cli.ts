@@ -168,7 +168,6 @@ export function buildProgram(): Command {
         if (!options.http) throw new UsageError('serve needs --http (for stdio, run service-mcp with no command)');
         const port = parsePort(options.port);
         const { config, logger } = configFrom(command);
-        limitHeapGrowth();
         const [{ startBackend }, http, { HttpOptionError, splitList }, { createAuthGate, reloadOnHangup }] =
           await Promise.all([
             import('./start-backend.js'),

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { HEAP_GROWTH_DELAY_MS, limitHeapGrowth } from '../../../src/lib/heap-growth.js';
 
-const BOTH = ['--heap-growing-percent=50', '--semi-space-growth-factor=1'];
+const BOTH = ['--heap-growing-percent=100', '--semi-space-growth-factor=1'];
 
 describe('limitHeapGrowth', () => {
   beforeEach(() => vi.useFakeTimers());
