@@ -54,7 +54,7 @@ export function registerMarketTools(mcp: McpServer, dataset: Dataset): void {
     {
       title: 'Compensation benchmarks',
       description:
-        'How much people in an AI or web3 role earn, make, are paid or should ask for (pay benchmarks, the going rate): annualized USD salary range (p25, median, p75 percentiles) by role, seniority (senior, staff…) and evidence class (disclosed, extracted, predicted), from active postings; to judge whether an offer is fair. Classes are never pooled.',
+        'How much people in an AI or web3 role earn, make, are paid (paying) or should ask for (pay benchmarks, the going rate): annualized USD salary range (p25, median, p75 percentiles) by role, seniority (senior, staff…) and evidence class (disclosed, extracted, predicted), from active postings; to judge whether an offer is fair. Classes are never pooled.',
       inputSchema: z.strictObject({
         role: z.string().min(1).max(80).optional().describe('part of a role label'),
         seniority_level: z.string().min(1).max(40).optional(),
@@ -92,7 +92,7 @@ export function registerMarketTools(mcp: McpServer, dataset: Dataset): void {
     {
       title: 'Company funding rounds',
       description:
-        'How well funded a company is: money raised from venture capital (VC) in each funding round (seed, Series A…), its date, USD amount and who invested or backed it (lead investors).',
+        'How well funded a company is: money raised (raise) from venture capital (VC) in each funding round (seed, Series A…), its date, USD amount and who invested or backed it (lead investors).',
       inputSchema: z.strictObject({ company }),
       outputSchema: OutputSchema,
       annotations: { title: 'Company funding rounds', ...READ_ONLY },
@@ -114,7 +114,7 @@ export function registerMarketTools(mcp: McpServer, dataset: Dataset): void {
     {
       title: 'Frontier-AI evidence',
       description:
-        'Proof of frontier-AI work by company or lab: models released (model releases), evaluations and safety reports published, compute; newest first.',
+        'Proof of frontier-AI work by company or lab (labs): models released (model releases), evaluations and safety reports published, compute; newest first.',
       inputSchema: z.strictObject({
         company: company.optional(),
         kind: z.enum(['model_release', 'evaluation', 'safety_report', 'compute']).optional(),

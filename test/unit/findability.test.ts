@@ -5,8 +5,8 @@
  * 197 tools of 15 MCP servers published on npm (test/findability/pool.json, captured from their own
  * tools/list by scripts/capture-tool-pool.mjs) and ours as the offline deployment lists them, the
  * bridged tools among them. Questions are written as people ask them (test/findability/): the main
- * set, which the descriptions were first tuned on; the second round's 340, written in fifteen batches
- * after that, each measured before any tuning on it (50%, 55%, 56%, 56%, 70%, 64%, 67%, 59%, 83%, 80%, 56%, 79%, 67%, 61% and 78% first), then tuned on too;
+ * set, which the descriptions were first tuned on; the second round's 360, written in sixteen batches
+ * after that, each measured before any tuning on it (50%, 55%, 56%, 56%, 70%, 64%, 67%, 59%, 83%, 80%, 56%, 79%, 67%, 61%, 78% and 50% first), then tuned on too;
  * and the held-back set, written before any tuning and never tuned on (its misses are not shown),
  * though its rates were read after each change of the second round.
  */
@@ -47,13 +47,13 @@ const words = (text: string): string[] =>
 const HELD_BACK_TARGET = { top1: 0.8, top3: 0.9 };
 /**
  * What the held-back set gives (before any tuning: 20% and 44%; after the main set's: 14 and 19 of
- * 25; after the second round's: 19 and 21; after its eighth batch's: 20 and 22): the first-place
- * target met, the top-3 one short by a question. A ratchet, so that a description change cannot lose
+ * 25; after the second round's: 19 and 21; after its eighth batch's: 20 and 22; after its
+ * sixteenth's: 21 and 23): both targets met. A ratchet, so that a description change cannot lose
  * ground unseen; raise it when a change written for the other sets lifts it.
  */
-const HELD_BACK_FLOOR = { top1: 20 / 25, top3: 22 / 25 };
-/** The second round's set as its tuning left it (first measured 50%/75%, 55%/60%, 56%/60%, 56%/80%, 70%/80%, 64%/80%, 67%/89%, 59%/82%, 83%/96%, 80%/85%, 56%/72%, 79%/89%, 67%/89%, 61%/78%, 78%/94% by batch): a ratchet too. */
-const SECOND_ROUND_FLOOR = { top1: 269 / 340, top3: 315 / 340 };
+const HELD_BACK_FLOOR = { top1: 21 / 25, top3: 23 / 25 };
+/** The second round's set as its tuning left it (first measured 50%/75%, 55%/60%, 56%/60%, 56%/80%, 70%/80%, 64%/80%, 67%/89%, 59%/82%, 83%/96%, 80%/85%, 56%/72%, 79%/89%, 67%/89%, 61%/78%, 78%/94%, 50%/80% by batch): a ratchet too. */
+const SECOND_ROUND_FLOOR = { top1: 286 / 360, top3: 335 / 360 };
 
 const K1 = 1.2;
 const B = 0.75;
