@@ -2,13 +2,13 @@
  * How far V8 lets the heap grow while busy, for the stdio server: a process of its own for each
  * client, alive for the whole session, mostly idle. Serving many small, short-lived answers it
  * holds about 20 MB after a full collection, yet V8's own sizing let it settle near 200 MB of RSS
- * after 10,000 calls: the old generation may grow up to 4x past what the last full collection
- * kept while collections are quick, and the young one from 8 to 32 MB. At 2x and a young
- * generation left at its start size it settles near 125 MB, for CPU per call the same within the
- * noise with 8 small calls in flight and about 8% more in a burst of large answers
- * (docs/benchmarks.md). HTTP mode, one process serving many
- * clients, keeps V8's sizing and its throughput. V8 reads both flags each time it resizes, so
- * they work set after start (the young generation's maximum size does not: V8 reads it once).
+ * after 10,000 calls: the old generation may grow up to 4x past what the last full collection kept
+ * while collections are quick, and the young one from 8 to 32 MB. At 2x and a young generation
+ * left at its start size it settles near 125 MB, for CPU per call the same within the noise with 8
+ * small calls in flight and about 8% more in a burst of large answers (docs/benchmarks.md). HTTP
+ * mode, one process serving many clients, keeps V8's sizing and its throughput. V8 reads both
+ * flags each time it resizes, so they work set after start (the young generation's maximum size
+ * does not: V8 reads it once).
  */
 const TUNING = [
   { flag: '--heap-growing-percent=100', givenBy: /--heap[-_]growing[-_]percent/ },

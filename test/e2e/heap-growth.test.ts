@@ -1,8 +1,8 @@
 /**
  * The stdio server limits V8's heap growth (src/lib/heap-growth.ts), unless the user gave node a
- * value; HTTP mode leaves V8's own sizing: what each process set is recorded by a hook preloaded into the built binary
- * (record-flags.mjs). That the flags exist on each Node line is shown by the installed tests, whose
- * stderr V8 would tell of an unknown one.
+ * value; HTTP mode leaves V8's own sizing: what each process set is recorded by a hook preloaded
+ * into the built binary (record-flags.mjs). That the flags exist on each Node line is shown by the
+ * installed tests, whose stderr V8 would tell of an unknown one.
  */
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
