@@ -74,15 +74,16 @@ export function buildProgram(): Command {
     .option('--json', 'print the full tool definitions as JSON')
     .action(async (options: { json?: boolean }, command: Command) => {
       const { config, logger } = configFrom(command); // a bad global option is bad usage here too
-      const [{ toolCatalog }, tools] = await Promise.all([
+      const [{ toolCatalog }, { firstSentence }, tools] = await Promise.all([
         import('../tools/tools-list.js'),
+        import('../lib/text.js'),
         import('./start-backend.js').then(({ listedTools }) => listedTools(config, logger)),
       ]);
       const width = Math.max(...tools.map((t) => t.name.length));
       await print(
         options.json
           ? JSON.stringify(toolCatalog(tools), null, 2)
-          : tools.map((t) => `${t.name.padEnd(width)}  ${t.title}: ${t.description.split(/(?<=\.)\s/)[0]}`).join('\n'),
+          : tools.map((t) => `${t.name.padEnd(width)}  ${t.title}: ${firstSentence(t.description)}`).join('\n'),
       );
       // The bridge's connection to the hosted surface must not hold the process once the list is out.
       process.exit(EXIT_OK);

@@ -83,6 +83,22 @@ export function quote(text: string, max = 160): string {
   return quoteLine(oneLine(text, max));
 }
 
+/**
+ * A description's first sentence, for a listing of one line a tool. A bridged tool's description
+ * holds the deployment's as one quoted string (`quote`): when the cut falls inside it, the quote is
+ * closed after an ellipsis, so the line never reads as if the quote went on.
+ */
+export function firstSentence(text: string): string {
+  const [first = text] = text.split(/(?<=\.)\s/, 1);
+  if (first.length === text.length) return text;
+  let open = false;
+  for (let i = 0; i < first.length; i++) {
+    if (first[i] === '\\') i++;
+    else if (first[i] === '"') open = !open;
+  }
+  return open ? `${first} …"` : first;
+}
+
 const isAlphanumeric = (c: number) => (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a);
 
 /**

@@ -199,6 +199,9 @@ describe('the bridge, operated', () => {
         .filter(Boolean)
         .map((line) => line.split(/\s+/)[0]),
     ).toEqual([...TOOL_NAMES, ...MARKET_TOOLS]);
+    // A bridged description is quoted whole; its first sentence alone must not leave the quote open.
+    for (const line of tools.stdout.split('\n').filter((l) => l.includes("Deployment's words")))
+      expect(line.match(/(?<!\\)"/g)?.length ?? 0, line).toSatisfy((n: number) => n % 2 === 0);
     const called = await runCli([...live(), 'call', 'get_company_funding', '{"company":"quillmark"}'], bridging());
     expect(called.code, called.stderr).toBe(0);
     expect(called.stdout).toMatch(
