@@ -158,6 +158,9 @@ const HIDDEN_RUN = /(?:(?![\n\r\t])[\p{Cc}\p{Cf}\p{Co}\p{Cn}\p{Cs}\u2028\u2029])
  * because of a zero-width space shows it.
  */
 export function escapeInvisible(text: string): string {
+  // The characters isSafeText lets through are none of INVISIBLE's; its first use builds a large
+  // Unicode set, which a start reading a hosted list of plain text need not pay for.
+  if (isSafeText(text)) return text;
   return text
     .replace(HIDDEN_RUN, (run) => `[${Array.from(run).length} hidden characters]`)
     .replace(INVISIBLE, (c) => (c === '\n' || c === '\r' || c === '\t' ? c : escapeUnits(c)));
