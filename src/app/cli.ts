@@ -3,6 +3,7 @@
  * subcommand it runs the stdio MCP server; heavier modes are imported only when chosen.
  */
 import { Command, CommanderError, Option } from 'commander';
+import * as z from 'zod';
 import { ConfigError } from '../config/config.js';
 import { DEFAULTS } from '../config/defaults.js';
 import { OPTION_TABLE } from '../config/options.js';
@@ -21,6 +22,13 @@ import {
   parsePort,
   UsageError,
 } from './command-parts.js';
+
+// zod writes an object schema's parser with `new Function` at its first parse, which pays only for
+// a schema parsed many times. A process parses most of the SDK's and ours a few times, and each
+// start paid about 3 ms for 15 such parsers. The per-call validators are zod's own compiled ones
+// (lib/compiled.ts), which this leaves alone. zod reads it as each schema is made: every one built
+// after this line (the configuration's is parsed so, config.ts).
+z.config({ jitless: true });
 
 const EXAMPLES = `
 Examples:

@@ -50,7 +50,8 @@ export function mergeSources(flags: RawOptions, env: NodeJS.ProcessEnv): Record<
 /** Validates merged sources into a frozen Config, or throws a ConfigError naming the flag and env var. */
 export function resolveConfig(flags: RawOptions = {}, env: NodeJS.ProcessEnv = process.env): Config {
   const merged = mergeSources(flags, env);
-  const parsed = ConfigSchema.safeParse(merged);
+  // Parsed once, and built before cli.ts turns zod's compiled parsers off: compiled, it is thrown away.
+  const parsed = ConfigSchema.safeParse(merged, { jitless: true });
   if (!parsed.success) {
     const messages = parsed.error.issues.map((issue) => {
       const key = String(issue.path[0] ?? '');
