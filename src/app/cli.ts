@@ -25,9 +25,10 @@ import {
 
 // zod writes an object schema's parser with `new Function` at its first parse, which pays only for
 // a schema parsed many times. A process parses most of the SDK's and ours a few times, and each
-// start paid about 3 ms for 15 such parsers. The per-call validators are zod's own compiled ones
-// (lib/compiled.ts), which this leaves alone. zod reads it as each schema is made: every one built
-// after this line (the configuration's is parsed so, config.ts).
+// start paid about 3 ms for 14 such parsers. The per-call validators are zod's own compiled ones
+// (lib/compiled.ts), which this leaves alone. zod reads the setting as each schema is made, so it
+// holds for every schema made after this line; the configuration's, made before, is parsed with it
+// instead (config.ts).
 z.config({ jitless: true });
 
 const EXAMPLES = `
@@ -82,16 +83,15 @@ export function buildProgram(): Command {
     .option('--json', 'print the full tool definitions as JSON')
     .action(async (options: { json?: boolean }, command: Command) => {
       const { config, logger } = configFrom(command); // a bad global option is bad usage here too
-      const [{ toolCatalog }, { firstSentence }, tools] = await Promise.all([
+      const [{ toolCatalog, toolLine }, tools] = await Promise.all([
         import('../tools/tools-list.js'),
-        import('../lib/text.js'),
         import('./start-backend.js').then(({ listedTools }) => listedTools(config, logger)),
       ]);
       const width = Math.max(...tools.map((t) => t.name.length));
       await print(
         options.json
           ? JSON.stringify(toolCatalog(tools), null, 2)
-          : tools.map((t) => `${t.name.padEnd(width)}  ${t.title}: ${firstSentence(t.description)}`).join('\n'),
+          : tools.map((t) => `${t.name.padEnd(width)}  ${toolLine(t)}`).join('\n'),
       );
       // The bridge's connection to the hosted surface must not hold the process once the list is out.
       process.exit(EXIT_OK);

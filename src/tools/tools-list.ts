@@ -6,6 +6,7 @@
 import { RESOURCE_URI_META_KEY } from '@modelcontextprotocol/ext-apps/server';
 import type { Tool } from '@modelcontextprotocol/server';
 import type { HostedTool } from '../hosted/admit.js';
+import { firstSentence } from '../lib/text.js';
 import { isHostedTool, TOOL_ANNOTATIONS, type AnyTool, type ExposedTool } from './define.js';
 import { TOOLS } from './index.js';
 import { listedInput, listedSchema } from './listed-schema.js';
@@ -71,3 +72,6 @@ export function toolCatalog(tools: readonly ExposedTool[] = TOOLS): Tool[] {
     return entry;
   });
 }
+
+/** A tool as `service-mcp tools` lists it, one line: its title and its description's first sentence. */
+export const toolLine = (tool: ExposedTool): string => `${tool.title}: ${firstSentence(tool.description)}`;
