@@ -82,13 +82,21 @@ function budgetInterceptor(budget: UpstreamBudget): Dispatcher.DispatcherCompose
   };
 }
 
+/**
+ * undici's own headers and body timeouts: a backstop behind the call's deadline (send-loop.ts),
+ * which says `timeout`. Over a second undici times on a coarse clock that can fire up to a tick
+ * (499 ms) early, and its error reads as a network failure ("check connectivity") for what is a
+ * timeout: it gets a second more, so the deadline always ends the call first.
+ */
+export const backstopMs = (timeoutMs: number) => timeoutMs + 1_000;
+
 /** The keep-alive agent, behind the proxy the environment names: requests are capped at `maxBodyBytes` as sent. */
 function createAgent(options: DispatcherOptions, maxBodyBytes: number): Dispatcher {
   const agentOptions = {
     connections: options.connections ?? 64,
     keepAliveTimeout: 30_000,
-    headersTimeout: options.timeoutMs,
-    bodyTimeout: options.timeoutMs,
+    headersTimeout: backstopMs(options.timeoutMs),
+    bodyTimeout: backstopMs(options.timeoutMs),
     maxResponseSize: maxBodyBytes,
   };
   // EnvHttpProxyAgent reads the proxy variables once, here, then checks NO_PROXY for every

@@ -4,6 +4,7 @@
  * headers, mid-body, queued for a connection), and a dropped connection is a network error.
  */
 import { describe, expect, it } from 'vitest';
+import { backstopMs } from '../../../src/api/dispatcher.js';
 import { productionClient, rejectionOf, useLoopback } from './helpers.js';
 
 const api = useLoopback();
@@ -20,6 +21,14 @@ const stallMidBody = () => {
 };
 
 describe('the per-request timeout', () => {
+  it("is the call's own over a second too: undici's timeouts, a coarser clock, come a second after", () => {
+    // undici times anything over a second on a clock that ticks every 499 ms and may fire a tick
+    // early; first, its UND_ERR_HEADERS_TIMEOUT read as a network failure for 1 call in 8 against a
+    // hung upstream at a 1.2 s deadline (0 in 16 with the second).
+    for (const timeoutMs of [1_001, 2_000, 15_000, 600_000])
+      expect(backstopMs(timeoutMs)).toBeGreaterThanOrEqual(timeoutMs + 2 * 499);
+  });
+
   it('ends a call whose headers never come, and the call is not retried', async () => {
     api.respond = () => {};
     const started = Date.now();
