@@ -64,13 +64,14 @@ describe('bridged tools through the v1 SDK client', () => {
     const client = await overStdio(live());
     await bridgedNames(client);
     await api.setFaults([{ path: HOSTED_PATH, kind: 'hang', times: 1 }]);
+    // Counted before the call: counted after, a request already in would be waited for again, forever.
+    const before = await hitsOf(api, HOSTED_PATH);
     const controller = new AbortController();
     const pending = client
       .callTool({ name: 'get_company_funding', arguments: { company: 'quillmark' } }, undefined, {
         signal: controller.signal,
       })
       .catch((error: unknown) => error);
-    const before = await hitsOf(api, HOSTED_PATH);
     while ((await hitsOf(api, HOSTED_PATH)) === before) await new Promise((resolve) => setTimeout(resolve, 20));
     controller.abort(new Error('user cancelled'));
     expect(await pending).toBeInstanceOf(Error);
