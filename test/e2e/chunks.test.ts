@@ -5,31 +5,24 @@
  * offline snapshot, nor, with the bridge on, the SDK's client (the build read the offline hosted list). What loads is recorded by a loader hook preloaded into the built binary
  * (record-loads.mjs); a live session, which must load undici, shows that the recording sees it.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TOOL_NAMES } from '../../src/contract/tool-names.js';
 import { VIEWS } from '../../src/contract/views.js';
 import { MARKET_TOOLS } from './dataset.js';
 import { chunkContents, packagesLoaded } from './bundled.js';
-import { cleanEnv, connectStdio, ROOT, startMockApi, textOf, type MockApi } from './helpers.js';
+import { connectStdio, recording, ROOT, startMockApi, textOf, type MockApi } from './helpers.js';
 
-const RECORDER = pathToFileURL(fileURLToPath(new URL('./record-loads.mjs', import.meta.url))).href;
 const SNAPSHOT = 'src/offline/snapshot.json';
 /** What a session must load only when it uses it. */
 const HEAVY = /^(?:@opentelemetry\/|undici$|@redis\/client$)/;
 
-let work: string;
 let api: MockApi;
 beforeAll(async () => {
-  work = mkdtempSync(join(tmpdir(), 'service-mcp-loads-'));
   api = await startMockApi();
 });
 afterAll(async () => {
   await api.close();
-  rmSync(work, { recursive: true, force: true });
 });
 
 /**
@@ -43,22 +36,18 @@ const LAZY_BUILTINS = ['node:crypto', 'node:child_process', 'node:util', 'node:w
  * and the built-ins it imported (`node:…`; one taken by process.getBuiltinModule passes no hook).
  */
 async function loadedBy(
-  name: string,
   args: string[],
   drive: (session: Awaited<ReturnType<typeof connectStdio>>) => Promise<void>,
   env: Record<string, string> = {},
 ): Promise<string[]> {
-  const file = join(work, `${name}.txt`);
-  const session = await connectStdio(
-    args,
-    cleanEnv({ NODE_OPTIONS: `--import=${RECORDER}`, RECORD_LOADS_FILE: file, ...env }),
-  );
+  const loads = recording('record-loads.mjs', 'RECORD_LOADS_FILE');
+  const session = await connectStdio(args, loads.env(env));
   try {
     await drive(session);
   } finally {
     await session.close();
   }
-  const urls = readFileSync(file, 'utf8').split('\n');
+  const urls = loads.lines();
   return [
     ...packagesLoaded(urls.filter((url) => url.startsWith('file:'))),
     ...urls.filter((url) => url.startsWith('node:')),
@@ -73,7 +62,7 @@ describe('chunks loaded by a session', () => {
   });
 
   it('a whole offline session (every tool, a view) loads no OpenTelemetry, undici or Redis code', async () => {
-    const loaded = await loadedBy('offline', ['--offline'], async ({ client }) => {
+    const loaded = await loadedBy(['--offline'], async ({ client }) => {
       expect((await client.listTools()).tools.length).toBeGreaterThan(0);
       const calls: Array<[string, Record<string, unknown>]> = [
         ['search_jobs', { q: 'engineer', per_page: 2 }],
@@ -94,7 +83,7 @@ describe('chunks loaded by a session', () => {
   });
 
   it('answering tools/list loads neither the snapshot nor undici, nor, with the bridge off, the SDK client, nor the built-ins a start does not use', async () => {
-    const loaded = await loadedBy('list', ['--offline'], async ({ client }) => {
+    const loaded = await loadedBy(['--offline'], async ({ client }) => {
       expect((await client.listTools()).tools.length).toBeGreaterThan(0);
     });
     expect(loaded).toContain('@modelcontextprotocol/server');
@@ -106,7 +95,6 @@ describe('chunks loaded by a session', () => {
 
   it('offline with the defaults (the bridge on), tools/list names the bridged tools and loads no more: the build read their list', async () => {
     const loaded = await loadedBy(
-      'defaults',
       ['--offline'],
       async ({ client }) => {
         expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual([...TOOL_NAMES, ...MARKET_TOOLS]);
@@ -118,7 +106,7 @@ describe('chunks loaded by a session', () => {
   });
 
   it('a live session loads undici at its first request (the recording sees it), and still no OpenTelemetry or Redis', async () => {
-    const loaded = await loadedBy('live', ['--base-url', api.url], async ({ client }) => {
+    const loaded = await loadedBy(['--base-url', api.url], async ({ client }) => {
       expect((await client.callTool({ name: 'check_api_health', arguments: {} })).isError).toBeFalsy();
     });
     expect(loaded.filter((name) => HEAVY.test(name))).toEqual(['undici']);

@@ -3,11 +3,11 @@
  * over real HTTP with `service-mcp mock-api`, and connects the SDK's real client over stdio.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createServer } from 'node:net';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Client, type ClientOptions } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 
@@ -28,6 +28,23 @@ let cacheHomes = 0;
 /** A user cache directory of its own (XDG_CACHE_HOME), not yet created: a process that keeps a list there keeps it from no other. */
 export function freshCacheHome(): string {
   return join(CACHE_HOMES, String(++cacheHomes));
+}
+
+let recordings = 0;
+
+/**
+ * A recording by one of the hooks beside this file (record-*.mjs), preloaded into the built binary
+ * (NODE_OPTIONS=--import, after the test's own `nodeOptions`): it appends a line a record to the
+ * file `variable` names, one of its own, written as it goes (a stdio server may end by signal).
+ */
+export function recording(hook: string, variable: string, nodeOptions = '') {
+  const file = join(CACHE_HOMES, `recording-${++recordings}.txt`);
+  const url = pathToFileURL(fileURLToPath(new URL(`./${hook}`, import.meta.url))).href;
+  return {
+    env: (extra: Record<string, string> = {}) =>
+      cleanEnv({ NODE_OPTIONS: `${nodeOptions} --import=${url}`.trim(), [variable]: file, ...extra }),
+    lines: () => (existsSync(file) ? readFileSync(file, 'utf8').split('\n').filter(Boolean) : []),
+  };
 }
 
 /** The hosted list file a run keeps in `cacheHome` (src/hosted/kept-list.ts), once it is there (polled, not timed). */
